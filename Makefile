@@ -1,0 +1,29 @@
+# Machines with Memory: the two jobs a fresh machine runs (see README.md).
+#   make book   set up .venv, execute every chapter and build the site into _build/html
+#   make test   set up .venv and run the whole test suite (what CI runs)
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: book test setup clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt lib/pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+# -W: every Sphinx warning is an error (a failing notebook is one);
+# --keep-going: list all of them before failing.
+book: $(STAMP)
+	$(BIN)/jupyter-book build . --all -W --keep-going
+	@echo "The site is in _build/html; open _build/html/index.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf _build

@@ -1,0 +1,23 @@
+"""mwm: the reference code of the course "Machines with Memory".
+
+Each module follows a part of the unit (seed sections in brackets):
+
+* :mod:`mwm.order`    why order matters: bag of words, window, running note (§1)
+* :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (§2-§3)
+* :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
+* :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
+* :mod:`mwm.widgets`  the chapters' interactive "Try" panels
+
+numpy is the reference implementation; PyTorch is used only to check it and to train.
+"""
+from .cell import rnn_forward, rnn_step, scalar_rnn
+from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
+from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
+from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
+
+__all__ = [
+    "TOY_VECTORS", "bag_of_words", "running_note", "turn_matrix", "window", "word_counts", "words_of",
+    "scalar_rnn", "rnn_step", "rnn_forward",
+    "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
+    "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
+]

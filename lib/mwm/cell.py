@@ -1,0 +1,130 @@
+"""Chapters 2 and 3 (seed §2-§3): the plain recurrent cell, one number or a vector.
+
+The course's convention (seed 000) is
+
+    h_t = tanh(W h_{t-1} + U x_t + b)
+
+with ``W`` the recurrent matrix (hidden -> hidden, shape (h, h)), ``U`` the input
+matrix (input -> hidden, shape (h, d)) and ``b`` the shift (shape (h,)). The same
+``W``, ``U`` and ``b`` are used at every step.
+
+Notation bridge. Seed 003 (the "Elman network" telling, Jurafsky & Martin's
+convention) swaps the two names: there ``W`` maps the input and ``U`` is recurrent,
+``h_t = g(U h_{t-1} + W x_t)``. Its two-step example (input weight 0.8, recurrent
+weight 0.5) is ``scalar_rnn([1.0, -0.5], w=0.5, u=0.8)`` here.
+
+PyTorch's ``torch.nn.RNN`` computes ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``: its
+``weight_hh`` is our ``W``, its ``weight_ih`` our ``U``, and our single ``b`` is its
+``b_ih + b_hh``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_array, as_scalar
+
+
+def scalar_rnn(xs, w, u, b=0.0, h0=0.0) -> np.ndarray:
+    """Run the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` over a sequence (seed §2).
+
+    Args:
+        xs: the inputs x_1..x_T, a 1-D sequence of T >= 1 numbers.
+        w: recurrent weight ("keep old"), u: input weight ("new word"), b: shift;
+            finite numbers.
+        h0: the note before the first input.
+
+    Returns:
+        array of shape (T,): h_1..h_T, each strictly inside (-1, 1).
+
+    Raises:
+        ValueError: if ``xs`` is empty or not 1-D, or a weight is not a finite number.
+
+    Example (seed §2): ``scalar_rnn([1, 0, 0], w=0.5, u=1)`` -> 0.7616, 0.3634, 0.1797.
+    """
+    xs = as_array(xs, "xs", ndim=1)
+    if xs.size == 0:
+        raise ValueError("xs must contain at least one step")
+    w, u, b, h = (as_scalar(v, n) for v, n in ((w, "w"), (u, "u"), (b, "b"), (h0, "h0")))
+    hs = np.empty_like(xs)
+    for t, x in enumerate(xs):
+        h = np.tanh(w * h + u * x + b)
+        hs[t] = h
+    return hs
+
+
+def _check_weights(W, U, b):
+    W = as_array(W, "W", ndim=2)
+    n_hidden = W.shape[0]
+    W = as_array(W, "W", shape=(n_hidden, n_hidden))
+    U = as_array(U, "U", ndim=2)
+    U = as_array(U, "U", shape=(n_hidden, None))
+    b = as_array(b, "b", shape=(n_hidden,))
+    return W, U, b
+
+
+def _check_state(h, name, n_hidden, batch):
+    if batch is None:
+        return as_array(h, name, shape=(n_hidden,))
+    return as_array(h, name, shape=(batch, n_hidden))
+
+
+def rnn_step(h_prev, x, W, U, b):
+    """One step of the vector cell: ``h = tanh(W h_prev + U x + b)`` (seed §2).
+
+    Args:
+        h_prev: the previous hidden state, shape (h,) or (B, h) for a batch of B.
+        x: the input, shape (d,) or (B, d), with the same batch as ``h_prev``.
+        W: recurrent matrix (h, h); U: input matrix (h, d); b: shift (h,).
+
+    Returns:
+        (h_new, cache): h_new has the shape of ``h_prev``; cache = (h_prev, x, h_new),
+        everything the backward step needs (chapter 6).
+
+    Raises:
+        ValueError: if any shape disagrees, naming the argument.
+    """
+    W, U, b = _check_weights(W, U, b)
+    n_hidden, n_in = U.shape
+    x = as_array(x, "x", ndim=(1, 2))
+    batch = None if x.ndim == 1 else x.shape[0]
+    x = as_array(x, "x", shape=(n_in,) if batch is None else (batch, n_in))
+    h_prev = _check_state(h_prev, "h_prev", n_hidden, batch)
+    h = np.tanh(h_prev @ W.T + x @ U.T + b)
+    return h, (h_prev, x, h)
+
+
+def rnn_forward(xs, W, U, b, h0=None) -> np.ndarray:
+    """Run the vector cell over a whole sequence and return every hidden state (seed §2-§3).
+
+    The same ``W``, ``U``, ``b`` are used at every step: unrolled, this is a deep
+    network of T layers that all share one set of weights.
+
+    Args:
+        xs: inputs, shape (T, d), or (T, B, d) for a batch of B sequences; T >= 1.
+        W: recurrent matrix (h, h); U: input matrix (h, d); b: shift (h,).
+        h0: the state before the first input, shape (h,) or (B, h); zeros if None.
+
+    Returns:
+        array of shape (T, h) or (T, B, h): h_1..h_T (h0 is not included).
+
+    Raises:
+        ValueError: if the sequence is empty or any shape disagrees, naming the argument.
+    """
+    W, U, b = _check_weights(W, U, b)
+    n_hidden, n_in = U.shape
+    xs = as_array(xs, "xs", ndim=(2, 3))
+    if xs.shape[0] == 0:
+        raise ValueError("xs must contain at least one step")
+    batch = None if xs.ndim == 2 else xs.shape[1]
+    want = (None, n_in) if batch is None else (None, batch, n_in)
+    xs = as_array(xs, "xs", shape=want)
+    if h0 is None:
+        h = np.zeros((n_hidden,) if batch is None else (batch, n_hidden))
+    else:
+        h = _check_state(h0, "h0", n_hidden, batch)
+    inputs = xs @ U.T + b  # every step's U x_t + b at once: they do not depend on h
+    hs = np.empty(inputs.shape)
+    for t in range(xs.shape[0]):
+        h = np.tanh(h @ W.T + inputs[t])
+        hs[t] = h
+    return hs

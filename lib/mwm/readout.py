@@ -1,0 +1,141 @@
+"""Chapter 4 (seed §4, and the temperature of §5): reading answers out of the note.
+
+The read-out turns the hidden state into probabilities,
+
+    y_hat = softmax(V h + c),
+
+the loss of one step is its surprise ``-ln y_hat[true]``, a sequence's loss is the sum
+of its steps' surprises, and the blame each read-out sends back to its scores is
+"prediction minus truth", ``y_hat - one_hot(true)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_array, positive
+
+
+def softmax(scores, temperature=1.0) -> np.ndarray:
+    """Turn scores into probabilities, ``p_i = exp(s_i / T) / sum_j exp(s_j / T)`` (seed §4-§5).
+
+    Numerically stable: the largest score is subtracted before exponentiating, so a
+    tiny temperature gives exact zeros and a one, never NaN
+    (``softmax([1, 2, 3], 1e-3)`` -> [0, 0, 1]).
+
+    Args:
+        scores: array of shape (..., k) with k >= 1; the softmax runs over the last axis.
+        temperature: T > 0. T = 1 leaves the scores as they are; T < 1 sharpens
+            (T -> 0 is greedy); T > 1 flattens (T -> infinity is uniform).
+
+    Returns:
+        array of the same shape as ``scores``; each row is >= 0 and sums to 1.
+
+    Raises:
+        ValueError: if ``scores`` is empty or not finite, or ``temperature`` is not > 0.
+    """
+    s = as_array(scores, "scores")
+    if s.ndim == 0 or s.shape[-1] == 0:
+        raise ValueError(f"scores must have at least one entry on its last axis, got shape {s.shape}")
+    T = positive(temperature, "temperature")
+    z = s / T
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def readout(h, V, c, temperature=1.0) -> np.ndarray:
+    """The read-out layer ``softmax(V h + c)`` (seed §4).
+
+    Args:
+        h: hidden state, shape (n,) or (..., n) for several steps at once.
+        V: read-out matrix, shape (k, n), one row of weights per possible answer.
+        c: read-out shift, shape (k,).
+        temperature: as in :func:`softmax`.
+
+    Returns:
+        probabilities, shape (k,) or (..., k).
+
+    Raises:
+        ValueError: if the shapes disagree, naming the argument.
+    """
+    V = as_array(V, "V", ndim=2)
+    k, n = V.shape
+    c = as_array(c, "c", shape=(k,))
+    h = as_array(h, "h", ndim=(1, 2, 3))
+    if h.shape[-1] != n:
+        raise ValueError(f"h must have {n} numbers on its last axis to match V {V.shape}, got shape {h.shape}")
+    return softmax(h @ V.T + c, temperature)
+
+
+def one_hot(index: int, size: int) -> np.ndarray:
+    """A vector of ``size`` zeros with a 1 at ``index`` (the "truth" of seed §4).
+
+    Raises:
+        ValueError: if ``index`` is not a whole number in [0, size).
+    """
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < size:
+        raise ValueError(f"index must be a whole number in [0, {size}), got {index!r}")
+    v = np.zeros(size)
+    v[index] = 1.0
+    return v
+
+
+def _targets(probs, targets):
+    p = as_array(probs, "probs", ndim=(1, 2))
+    if p.shape[-1] == 0:
+        raise ValueError("probs must have at least one entry per step")
+    p2 = p.reshape(-1, p.shape[-1])
+    t = np.atleast_1d(np.asarray(targets))
+    if t.ndim != 1 or t.shape[0] != p2.shape[0]:
+        raise ValueError(f"targets must give one index per step ({p2.shape[0]}), got {np.asarray(targets).shape}")
+    if t.size and (not np.issubdtype(t.dtype, np.integer) or t.min() < 0 or t.max() >= p2.shape[1]):
+        raise ValueError(f"targets must be whole numbers in [0, {p2.shape[1]}), got {t.tolist()}")
+    if np.any(p2 < 0) or not np.allclose(p2.sum(axis=1), 1.0, atol=1e-6):
+        raise ValueError("probs must be probabilities: each row >= 0 and summing to 1")
+    return p, p2, t
+
+
+def surprise(probs, targets) -> np.ndarray:
+    """Each step's surprise ``-ln p(true)`` in nats (seed §4).
+
+    Args:
+        probs: one step's probabilities, shape (k,), or T steps', shape (T, k).
+        targets: the true answer's index, an int, or T ints.
+
+    Returns:
+        array of shape (T,) (T = 1 for a single step), each >= 0; ``inf`` where p = 0.
+
+    Raises:
+        ValueError: if ``probs`` rows are not probabilities or ``targets`` do not fit.
+    """
+    _, p2, t = _targets(probs, targets)
+    with np.errstate(divide="ignore"):
+        return -np.log(p2[np.arange(len(t)), t])
+
+
+def sequence_loss(probs, targets) -> float:
+    """The loss of a whole sequence: the sum of its steps' surprises, ``L = sum_t -ln p_t(true_t)`` (seed §4).
+
+    Args and errors as :func:`surprise`.
+
+    Returns:
+        float >= 0, in nats.
+    """
+    return float(surprise(probs, targets).sum())
+
+
+def readout_gradient(probs, targets) -> np.ndarray:
+    """The blame at the read-out's scores: "prediction minus truth", ``y_hat - y`` (seed §4 proof).
+
+    This is dL/do for ``o = V h + c``, ``y_hat = softmax(o)`` and ``L = -ln y_hat[true]``.
+
+    Args:
+        probs: shape (k,) or (T, k); targets: one index per step.
+
+    Returns:
+        array of the shape of ``probs``; each row sums to 0 (up to rounding).
+    """
+    p, p2, t = _targets(probs, targets)
+    grad = p2.copy()
+    grad[np.arange(len(t)), t] -= 1.0
+    return grad.reshape(p.shape)

@@ -1,0 +1,135 @@
+"""Chapter 1's "Try" panels: the running note's turn, and the window's size (seed §1)."""
+from __future__ import annotations
+
+import itertools
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, words_of
+from .panel import TryPanel
+
+SENTENCE_A = "dog bites man"
+#: Every order of the three words, for sentence B.
+ORDERS = [" ".join(p) for p in itertools.permutations(["dog", "bites", "man"])]
+#: The announcement of seed §1 used by the window panel.
+ANNOUNCEMENT = "The train to Delhi from platform four is late"
+
+
+def _fmt(v) -> str:
+    return "(" + ", ".join(f"{x:g}" for x in np.round(v, 4) + 0.0) + ")"
+
+
+def draw_running_note(angle: float = 90, keep: float = 1.0, sentence_b: str = "man bites dog"):
+    """Figure: how sentence A and sentence B build their notes under W = keep * turn(angle).
+
+    Each word is two moves: a dashed arrow for "turn the old note with W" and a solid
+    arrow for "add the word". The grey star is the plain sum of the words.
+
+    Returns:
+        (Figure, readings): the readings give both final notes and whether they differ.
+    """
+    W = keep * turn_matrix(angle)
+    fig = Figure(figsize=(8.0, 4.0))
+    finals = {}
+    for panel, (sentence, colour) in enumerate(((SENTENCE_A, "tab:blue"), (sentence_b, "tab:orange"))):
+        ax = fig.add_subplot(1, 2, panel + 1)
+        notes = np.vstack([np.zeros(2), running_note(sentence, W)])
+        finals[sentence] = notes[-1]
+        for step, word in enumerate(words_of(sentence)):
+            old, new = notes[step], notes[step + 1]
+            turned = W @ old
+            if not np.allclose(turned, old):
+                ax.annotate("", turned, old, arrowprops=dict(arrowstyle="->", ls="--", color="0.55"))
+            ax.annotate("", new, turned, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2))
+            ax.annotate(f"{step + 1}. +{word}", new, textcoords="offset points",
+                        xytext=(5, 5 + 9 * (step % 2)), color=colour, fontsize=9)
+        ax.plot(*notes[-1], "o", color=colour, ms=8)
+        ax.plot(*bag_of_words(sentence), marker="*", ms=13, color="0.5", ls="none")
+        ax.axhline(0, color="0.88", lw=1, zorder=0)
+        ax.axvline(0, color="0.88", lw=1, zorder=0)
+        ax.set_xlim(-3.3, 3.3)
+        ax.set_ylim(-3.3, 3.3)
+        ax.set_aspect("equal")
+        ax.set_title(f'"{sentence}" ends at {_fmt(notes[-1])}', fontsize=10, color=colour)
+    fig.suptitle(f"W = {keep:g} x turn by {angle:g} degrees  (dashed: turn the old note; solid: add the word; "
+                 "star: plain sum)", fontsize=9)
+    fig.tight_layout()
+    a, b = finals[SENTENCE_A], finals[sentence_b]
+    same = np.allclose(a, b)
+    verdict = "the same note: this reader cannot tell them apart" if same else "different notes"
+    text = f'"{SENTENCE_A}" -> {_fmt(a)}; "{sentence_b}" -> {_fmt(b)}: <b>{verdict}</b>.'
+    return fig, text
+
+
+def running_note_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man bites dog") -> TryPanel:
+    """The running-note panel of chapter 1: turn angle, keep factor, and the order of sentence B.
+
+    Args:
+        angle: starting turn in degrees (0-360, multiple of 15).
+        keep: starting shrink factor in [0.5, 1].
+        sentence_b: one of :data:`ORDERS`.
+
+    Returns:
+        TryPanel with controls ``angle`` (IntSlider), ``keep`` (FloatSlider) and
+        ``sentence_b`` (Dropdown).
+
+    Raises:
+        ValueError: if ``sentence_b`` is not an order of "dog bites man".
+    """
+    if sentence_b not in ORDERS:
+        raise ValueError(f"sentence_b must be one of {ORDERS}, got {sentence_b!r}")
+    controls = {
+        "angle": widgets.IntSlider(value=angle, min=0, max=360, step=15, description="turn (deg)"),
+        "keep": widgets.FloatSlider(value=keep, min=0.5, max=1.0, step=0.1, description="keep"),
+        "sentence_b": widgets.Dropdown(options=ORDERS, value=sentence_b, description="sentence B"),
+    }
+    return TryPanel("turn the old note before adding each word", controls, lambda v: draw_running_note(**v))
+
+
+def draw_window(k: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):
+    """Figure: the words of ``sentence``, with the last ``k`` (what a window reader holds) highlighted.
+
+    Returns:
+        (Figure, readings): the readings list the window and say whether ``keyword`` is in it.
+    """
+    words = words_of(sentence)
+    seen = window(words, k)
+    start = len(words) - len(seen)
+    fig = Figure(figsize=(7.5, 1.9))
+    ax = fig.add_subplot(1, 1, 1)
+    for i, word in enumerate(words):
+        inside = i >= start
+        colour = "tab:green" if inside else ("tab:red" if word == keyword else "0.8")
+        ax.add_patch(_box(i, colour, alpha=0.35 if inside else 0.25))
+        ax.text(i + 0.5, 0.5, word, ha="center", va="center", fontsize=10,
+                color="black" if inside else "0.35")
+    ax.set_xlim(-0.1, len(words) + 0.1)
+    ax.set_ylim(-0.2, 1.3)
+    ax.axis("off")
+    ax.set_title(f'window of k = {k}: what the reader holds when "{words[-1]}" arrives', fontsize=10)
+    fig.tight_layout()
+    held = keyword in seen
+    text = (f"window: {' '.join(seen)}. "
+            + (f'"{keyword}" is still inside.' if held else f'<b>"{keyword}" has dropped out</b>: what is {words[-1]}?'))
+    return fig, text
+
+
+def _box(i, colour, alpha):
+    from matplotlib.patches import FancyBboxPatch
+    return FancyBboxPatch((i + 0.05, 0.1), 0.9, 0.8, boxstyle="round,pad=0.02", fc=colour, ec="0.4", alpha=alpha)
+
+
+def window_try(k: int = 9) -> TryPanel:
+    """The window panel of chapter 1: slide the window size over the announcement of seed §1.
+
+    Args:
+        k: starting window size, 1 to the sentence's length (9).
+
+    Returns:
+        TryPanel with one control, ``k`` (IntSlider).
+    """
+    n = len(words_of(ANNOUNCEMENT))
+    controls = {"k": widgets.IntSlider(value=k, min=1, max=n, step=1, description="window k")}
+    return TryPanel("how many words does a fixed window keep?", controls, lambda v: draw_window(**v))

@@ -1,0 +1,111 @@
+"""Chapter 2's "Try" panels: the one-number cell, and a note of six numbers (seed §2)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..cell import rnn_forward, scalar_rnn
+from .drawing import value_bars
+from .panel import TryPanel
+
+#: Inputs of the one-number panel: one real word, then blanks (seed §2 uses the first three).
+SCALAR_INPUTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def draw_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3):
+    """Figure: the notes h_1..h_steps of ``h_t = tanh(w h_{t-1} + u x_t)`` for x = (1, 0, 0, ...).
+
+    Returns:
+        (Figure, readings): the readings list the notes to four decimals.
+    """
+    xs = np.array(SCALAR_INPUTS[:steps])
+    hs = scalar_rnn(xs, w=w, u=u)
+    fig = Figure(figsize=(7.0, 3.0))
+    ax = fig.add_subplot(1, 1, 1)
+    value_bars(ax, hs, [f"h{t + 1}\nx={x:g}" for t, x in enumerate(xs)])
+    ax.set_xlim(-0.6, len(SCALAR_INPUTS) - 0.4)
+    ax.set_ylabel("note h_t")
+    ax.set_title(f"h_t = tanh({w:g} h_(t-1) + {u:g} x_t): one word, then blanks", fontsize=10)
+    fig.tight_layout()
+    return fig, "notes: " + ", ".join(f"{h:.4f}" for h in hs)
+
+
+def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
+    """The one-number cell panel: keep-old weight w, new-word weight u, and how many steps to run.
+
+    Returns:
+        TryPanel with controls ``w`` and ``u`` (FloatSliders, step 0.1) and ``steps`` (IntSlider 1-8).
+    """
+    controls = {
+        "w": widgets.FloatSlider(value=w, min=-1.5, max=1.5, step=0.1, description="keep old w"),
+        "u": widgets.FloatSlider(value=u, min=0.0, max=2.0, step=0.1, description="new word u"),
+        "steps": widgets.IntSlider(value=steps, min=1, max=len(SCALAR_INPUTS), description="steps"),
+    }
+    return TryPanel("one number of memory: how fast does the first word fade?", controls,
+                    lambda v: draw_scalar_cell(**v))
+
+
+#: Inputs of the six-number panel: a word of strength 1 at steps 1 and 5, blanks between.
+SIX_INPUTS = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+
+def six_note_weights(mode: str = "slide down", fade: float = 0.9, size: int = 6, seed: int = 0):
+    """The (W, U, b) of the six-number panel.
+
+    "slide down": W = fade * (shift one slot down), U writes the word into the top slot,
+    so each word slides down the card one slot per step, fading by ``fade`` each time.
+    "mix": W = fade * a random orthogonal matrix (fixed ``seed``), which smears every
+    word over all slots.
+
+    Raises:
+        ValueError: for an unknown mode.
+    """
+    if mode == "slide down":
+        W = fade * np.eye(size, k=-1)
+    elif mode == "mix":
+        q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((size, size)))
+        W = fade * q
+    else:
+        raise ValueError(f"mode must be 'slide down' or 'mix', got {mode!r}")
+    U = np.zeros((size, 1))
+    U[0, 0] = 1.0
+    return W, U, np.zeros(size)
+
+
+def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
+    """Figure: the six numbers of the note (rows) after each word (columns), as a heat map."""
+    W, U, b = six_note_weights(mode, fade)
+    hs = rnn_forward(SIX_INPUTS[:, None], W, U, b)
+    shown = np.full_like(hs, np.nan)
+    shown[:steps] = hs[:steps]
+    fig = Figure(figsize=(7.0, 3.2))
+    ax = fig.add_subplot(1, 1, 1)
+    im = ax.imshow(shown.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
+    for t in range(steps):
+        for i in range(hs.shape[1]):
+            ax.text(t, i, f"{hs[t, i]:.2f}", ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(SIX_INPUTS)))
+    ax.set_xticklabels([f"{t + 1}\nx={x:g}" for t, x in enumerate(SIX_INPUTS)], fontsize=8)
+    ax.set_yticks(range(hs.shape[1]))
+    ax.set_yticklabels([f"slot {i + 1}" for i in range(hs.shape[1])], fontsize=8)
+    ax.set_xlabel("word t (x = the word's strength)")
+    ax.set_title(f"a note of six numbers, W = {mode} x {fade:g}", fontsize=10)
+    fig.colorbar(im, ax=ax, fraction=0.03)
+    fig.tight_layout()
+    top = ", ".join(f"{v:.4f}" for v in hs[:steps, 0])
+    return fig, f"slot 1 over time: {top}"
+
+
+def six_note_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) -> TryPanel:
+    """The six-number note panel: how a bigger card stores words (slide down) or mixes them.
+
+    Returns:
+        TryPanel with controls ``mode`` (ToggleButtons), ``fade`` (FloatSlider) and ``steps`` (IntSlider).
+    """
+    controls = {
+        "mode": widgets.ToggleButtons(options=["slide down", "mix"], value=mode, description="W"),
+        "fade": widgets.FloatSlider(value=fade, min=0.5, max=1.0, step=0.1, description="fade"),
+        "steps": widgets.IntSlider(value=steps, min=1, max=len(SIX_INPUTS), description="words read"),
+    }
+    return TryPanel("a note of six numbers", controls, lambda v: draw_six_note(**v))

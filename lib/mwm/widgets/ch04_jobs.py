@@ -1,0 +1,111 @@
+"""Chapter 4's "Try" panels: the five shapes of a recurrent job, and next-word read-out bars (seed §4)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..readout import softmax, surprise
+from .drawing import INPUT_COLOUR, OUTPUT_COLOUR, arrow, box, value_bars
+from .panel import TryPanel
+
+#: name -> (which steps take an input, which give a read-out, example job), for a 5-step chain.
+SHAPES = {
+    "many -> one": ((1, 1, 1, 1, 1), (0, 0, 0, 0, 1), "read a review, say happy or unhappy once (sentiment)"),
+    "one -> many": ((1, 0, 0, 0, 0), (1, 1, 1, 1, 1), "take a photo's vector, write a caption word by word"),
+    "many -> many (same length)": ((1, 1, 1, 1, 1), (1, 1, 1, 1, 1), "tag every word: noun, verb or other"),
+    "many -> many (different length)": ((1, 1, 1, 0, 0, 0), (0, 0, 0, 1, 1, 1),
+                                        "read English, then write Hindi: a reader and a writer (chapter 12)"),
+    "language model": ((1, 1, 1, 1, 1), (1, 1, 1, 1, 1), "at every word, guess the next word"),
+}
+
+
+def draw_shape(shape: str = "many -> one"):
+    """Figure: one job's shape: blue arrows are inputs, cyan arrows are read-outs.
+
+    Returns:
+        (Figure, readings): the readings count the inputs and read-outs and name an example.
+
+    Raises:
+        ValueError: for a shape not in :data:`SHAPES`.
+    """
+    if shape not in SHAPES:
+        raise ValueError(f"shape must be one of {list(SHAPES)}, got {shape!r}")
+    ins, outs, example = SHAPES[shape]
+    two_cells = shape.endswith("(different length)")
+    fig = Figure(figsize=(8.0, 3.0))
+    ax = fig.add_subplot(1, 1, 1)
+    for t, (i, o) in enumerate(zip(ins, outs)):
+        x0 = 0.5 + 1.2 * t
+        writer = two_cells and t >= 3
+        box(ax, x0, 1.0, 0.8, 0.8, "writer" if writer else "cell", fc="#fff3e0" if writer else "#e8f5e9",
+            fontsize=8)
+        if t:
+            arrow(ax, (x0 - 0.4, 1.4), (x0, 1.4), color="0.35")
+        if i:
+            arrow(ax, (x0 + 0.4, 0.2), (x0 + 0.4, 1.0), color=INPUT_COLOUR, lw=2)
+        if o:
+            arrow(ax, (x0 + 0.4, 1.8), (x0 + 0.4, 2.6), color=OUTPUT_COLOUR, lw=2)
+        if shape == "language model" and o and t + 1 < len(ins):
+            arrow(ax, (x0 + 0.55, 2.6), (x0 + 1.45, 0.3), color="0.6", lw=1, ls="--")
+    ax.set_xlim(0, 0.5 + 1.2 * len(ins) + 0.2)
+    ax.set_ylim(0, 3.0)
+    ax.axis("off")
+    extra = "; dashed = when talking, each guess is fed back in" if shape == "language model" else ""
+    ax.set_title(f"{shape}: blue = input, cyan = read-out{extra}", fontsize=10)
+    fig.tight_layout()
+    text = f"{sum(ins)} input(s), {sum(outs)} read-out(s): {example}."
+    return fig, text
+
+
+def shapes_try(shape: str = "many -> one") -> TryPanel:
+    """The five-shapes panel. Returns a TryPanel with one control, ``shape`` (ToggleButtons)."""
+    controls = {"shape": widgets.ToggleButtons(options=list(SHAPES), value=shape, description="shape")}
+    return TryPanel("one cell, five jobs: where do inputs go in and answers come out?", controls,
+                    lambda v: draw_shape(**v))
+
+
+#: The small vocabulary of the next-word panel.
+VOCAB = ("the", "train", "to", "Delhi", "Mumbai", "late")
+#: The sentence read, word by word.
+SENTENCE = ("the", "train", "to", "Delhi")
+#: The read-out's scores after each prefix. Only the third row is the unit's (Delhi 2,
+#: Mumbai 1, late 0.5, the -1); "train" and "to" get -8 there, so they take almost
+#: nothing and the four bars match the worked example to three decimals. The other
+#: rows are made up for the picture.
+SCORES = np.array([
+    [-1.0, 2.5, -2.0, 0.5, 0.4, -1.0],   # after "the": guess "train"
+    [-1.5, -3.0, 2.2, -0.5, -0.7, 1.2],  # after "the train": guess "to"
+    [-1.0, -8.0, -8.0, 2.0, 1.0, 0.5],   # after "the train to": the unit's scores
+])
+
+
+def draw_next_word(step: int = 3):
+    """Figure: the read-out's probabilities for the next word after the first ``step`` words.
+
+    Returns:
+        (Figure, readings): the readings give the true next word's probability, its
+        surprise -ln p and the running total of the surprises so far.
+    """
+    probs = softmax(SCORES[:step])
+    truth = [VOCAB.index(w) for w in SENTENCE[1:step + 1]]
+    losses = surprise(probs, truth)
+    fig = Figure(figsize=(7.0, 3.0))
+    ax = fig.add_subplot(1, 1, 1)
+    value_bars(ax, probs[-1], VOCAB, color=OUTPUT_COLOUR, ylim=(0, 1.05), digits=3, highlight=truth[-1])
+    prefix = " ".join(SENTENCE[:step])
+    ax.set_title(f'after "{prefix}": what comes next? (red = the true next word)', fontsize=10)
+    fig.tight_layout()
+    text = (f'true next word "{SENTENCE[step]}": p = {probs[-1][truth[-1]]:.3f}, surprise -ln p = {losses[-1]:.3f}; '
+            f"loss so far (sum of {step} surprises) = {losses.sum():.3f}")
+    return fig, text
+
+
+def next_word_try(step: int = 3) -> TryPanel:
+    """The next-word read-out panel: step through "the train to Delhi" and watch the bars.
+
+    Returns:
+        TryPanel with one control, ``step`` (IntSlider 1-3: how many words have been read).
+    """
+    controls = {"step": widgets.IntSlider(value=step, min=1, max=len(SCORES), description="words read")}
+    return TryPanel("the read-out guesses the next word", controls, lambda v: draw_next_word(**v))

@@ -1,0 +1,43 @@
+"""Small drawing helpers shared by the panels: boxes, arrows and value bars."""
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+INPUT_COLOUR = "tab:blue"
+OUTPUT_COLOUR = "tab:cyan"
+NOTE_COLOUR = "tab:green"
+WEIGHT_COLOUR = "goldenrod"
+
+
+def box(ax, x, y, w, h, text="", fc="white", ec="0.3", fontsize=10, lw=1.5, alpha=1.0):
+    """Draw a rounded box with its lower-left corner at (x, y) and centred text."""
+    ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.02,rounding_size=0.08",
+                                fc=fc, ec=ec, lw=lw, alpha=alpha))
+    if text:
+        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fontsize)
+
+
+def arrow(ax, start, end, color="0.3", lw=1.5, style="-|>", ls="-", rad=0.0, label=None, fontsize=8):
+    """Draw an arrow from ``start`` to ``end`` (data coordinates), optionally curved and labelled."""
+    ax.add_patch(FancyArrowPatch(start, end, arrowstyle=style, mutation_scale=12, color=color, lw=lw,
+                                 linestyle=ls, connectionstyle=f"arc3,rad={rad}"))
+    if label:
+        mx, my = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
+        ax.text(mx, my, label, color=color, fontsize=fontsize, ha="center", va="bottom")
+
+
+def value_bars(ax, values, labels, color=NOTE_COLOUR, ylim=(-1.05, 1.05), digits=4, highlight=None):
+    """Bar chart of ``values`` with each bar's value written on it (``digits`` decimals)."""
+    values = np.asarray(values, dtype=float)
+    colours = [color] * len(values)
+    if highlight is not None:
+        colours[highlight] = "tab:red"
+    ax.bar(range(len(values)), values, color=colours, alpha=0.8)
+    for i, v in enumerate(values):
+        ax.text(i, v + (0.03 if v >= 0 else -0.03) * (ylim[1] - ylim[0]), f"{v:.{digits}f}",
+                ha="center", va="bottom" if v >= 0 else "top", fontsize=8)
+    ax.set_xticks(range(len(values)))
+    ax.set_xticklabels(labels, fontsize=9)
+    ax.set_ylim(*ylim)
+    ax.axhline(0, color="0.6", lw=0.8)

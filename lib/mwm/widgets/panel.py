@@ -1,0 +1,93 @@
+"""The frame every chapter's "Try" is built on.
+
+A :class:`TryPanel` is an ``ipywidgets.VBox``: a title, a row of controls, a figure
+and an optional line of readings. Whenever a control changes, the panel asks its
+``draw`` function for a new matplotlib figure and shows it as a PNG in an
+``ipywidgets.Image``. The figure is drawn once when the panel is built, so the first
+display already shows a meaningful picture.
+
+When a notebook is turned into the website, the panel's display also carries that
+first picture as a plain ``image/png`` (see ``_repr_mimebundle_``), so a page read
+without a running kernel shows the figure instead of an empty box. In Jupyter the
+live widget is shown.
+
+Panels keep no global state: each builds its own figures with
+``matplotlib.figure.Figure`` (never ``pyplot``) and keeps only its controls' values.
+"""
+from __future__ import annotations
+
+import base64
+import io
+from typing import Callable, Mapping
+
+import ipywidgets as widgets
+from matplotlib.figure import Figure
+
+#: Resolution of every panel's figure, in dots per inch.
+DPI = 100
+
+
+def figure_png(fig: Figure) -> bytes:
+    """Render a matplotlib figure to PNG bytes, reproducibly (no software or date stamp)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+class TryPanel(widgets.VBox):
+    """A live "Try" panel: named controls, a figure redrawn from their values, readings.
+
+    Args:
+        title: one line shown above the controls.
+        controls: name -> ipywidgets value widget (slider, toggle buttons, dropdown...).
+            Each control's ``value`` is passed to ``draw`` under its name.
+        draw: function(values: dict) -> (Figure, readings: str). The readings string
+            (may be empty) is shown under the figure as HTML.
+
+    Attributes:
+        controls: the mapping given. ``image``: the ipywidgets.Image with the PNG.
+        readings: the ipywidgets.HTML under the figure.
+    """
+
+    def __init__(self, title: str, controls: Mapping[str, widgets.ValueWidget],
+                 draw: Callable[[dict], tuple[Figure, str]], **kwargs):
+        self.title = title
+        self.controls = dict(controls)
+        self._draw = draw
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.readings = widgets.HTML()
+        header = widgets.HTML(f"<b>Try:</b> {title}")
+        rows = [header]
+        if self.controls:
+            rows.append(widgets.HBox(list(self.controls.values()),
+                                     layout=widgets.Layout(flex_flow="row wrap")))
+        rows += [self.image, self.readings]
+        super().__init__(rows, **kwargs)
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.redraw()
+
+    @property
+    def png(self) -> bytes:
+        """The figure currently shown, as PNG bytes."""
+        return bytes(self.image.value)
+
+    def values(self) -> dict:
+        """The current value of every control, by name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def redraw(self) -> None:
+        """Draw the figure for the current control values and show it."""
+        fig, text = self._draw(self.values())
+        self.image.value = figure_png(fig)
+        self.readings.value = text
+
+    def _on_change(self, _change) -> None:
+        self.redraw()
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        # A kernel-free reader (the website) falls back to the current picture.
+        bundle["image/png"] = base64.b64encode(self.png).decode("ascii")
+        bundle["text/plain"] = f"Try: {self.title} (a live panel in Jupyter; the picture shows its first state)"
+        return bundle

@@ -1,0 +1,93 @@
+"""Checks on the chapter notebooks as documents.
+
+* Every decimal number a chapter's text states is computed in that chapter: it must
+  appear in a code cell (as an input) or match, at the precision written, a number
+  printed by a code cell's output. A typo in a stated number fails here.
+* Notebooks are committed executed, import ``mwm`` by name and never edit sys.path.
+* Every chapter is listed in _toc.yml.
+"""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]-*.ipynb"))
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d+\.\d+(?![\w.])|(?<![\w.])[-−]?\.\d+")
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _text(cell):
+    src = cell["source"]
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _output_text(cell):
+    parts = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            parts.append(_text({"source": out["text"]}))
+        for key in ("text/plain", "text/html", "text/markdown"):
+            if key in out.get("data", {}):
+                parts.append(_text({"source": out["data"][key]}))
+    return "\n".join(parts)
+
+
+def _numbers(text):
+    return [m.replace("−", "-") for m in NUMBER.findall(text)]
+
+
+def _matches(stated: str, computed: list[float]) -> bool:
+    decimals = len(stated.split(".")[1])
+    x = float(stated)
+    tol = 0.5 * 10 ** -decimals + 1e-12
+    return any(abs(y - x) <= tol for y in computed)
+
+
+@pytest.fixture(params=CHAPTERS, ids=lambda p: p.stem)
+def chapter(request):
+    return request.param
+
+
+def test_there_are_chapters():
+    assert len(CHAPTERS) >= 4
+
+
+def test_every_stated_decimal_is_computed_in_the_chapter(chapter):
+    cells = _cells(chapter)
+    code = "\n".join(_text(c) for c in cells if c["cell_type"] == "code")
+    outputs = "\n".join(_output_text(c) for c in cells if c["cell_type"] == "code")
+    computed = [float(n) for n in _numbers(outputs)]
+    code_literals = set(_numbers(code))
+    missing = []
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for stated in _numbers(_text(cell)):
+            if stated in code_literals or stated.lstrip("-") in code_literals:
+                continue
+            if not _matches(stated, computed) and not _matches(stated.lstrip("-"), [abs(c) for c in computed]):
+                missing.append(stated)
+    assert not missing, f"{chapter.name}: numbers stated in the text but not computed: {sorted(set(missing))}"
+
+
+def test_committed_executed_and_imports_by_name(chapter):
+    cells = _cells(chapter)
+    code = [c for c in cells if c["cell_type"] == "code" and _text(c).strip()]
+    assert code and all(c.get("execution_count") for c in code), "commit the notebook executed"
+    assert all(not any(o.get("output_type") == "error" for o in c.get("outputs", [])) for c in code)
+    source = "\n".join(_text(c) for c in code)
+    assert "sys.path" not in source
+    assert re.search(r"^(from|import) mwm", source, re.M)
+    numbers = [c["execution_count"] for c in code]
+    assert numbers == list(range(1, len(code) + 1)), "execute top to bottom in one run"
+
+
+def test_every_chapter_is_in_the_toc():
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    for path in CHAPTERS:
+        assert f"chapters/{path.stem}" in toc, path.name
