@@ -45,7 +45,7 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     ax.set_ylim(-0.6, 3.2)
     ax.axis("off")
     title = "the loop, folded" if view == "folded" else f"unrolled over {length} words: {length} copies, one W"
-    ax.set_title(title + ("  (every gold arrow is the same W)" if light_up_w else ""), fontsize=10)
+    ax.set_title(title + ("  (every red arrow is the same W)" if light_up_w else ""), fontsize=10)
     bars.bar([0, 1], [shared, unshared], color=[WEIGHT_COLOUR, "0.6"])
     bars.set_xticks([0, 1])
     bars.set_xticklabels(["shared", "unshared"], fontsize=8)
