@@ -13,6 +13,7 @@ setup: $(STAMP)
 
 $(STAMP): requirements.txt lib/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "The course needs Python 3.11 (its pinned torch wheel is built for it); got " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
