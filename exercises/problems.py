@@ -542,6 +542,9 @@ def problem_8(n) -> Problem:
         numbers=n)
 
 
+ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
+
+
 def problem_12(n) -> Problem:
     runs = {k: np.array(v, dtype=float) for k, v in n["runs"].items()}
     names = list(runs)
@@ -569,15 +572,15 @@ def problem_12(n) -> Problem:
         12, "Diagnose the runs", "hard", "reading a geometric sequence, and matching it to fade, explode or lane",
         statement=(
             "Three recurrent models were trained on the same task. For each, someone recorded the size of "
-            "the blame that reached the note $k$ steps before the end:\n\n" + table + "\n"
-            "Take each run's factor per step as the fifth root of its last recorded value over its first."),
+            "the blame that reached the note $k$ steps before the end:\n\n" + table),
         given="runs = {\n" + "".join(f"    {k!r}: {lit(runs[k])},\n" for k in names) + "}\n"
               f"ahead, limit, far, share = {ahead}, {lit(limit)}, {far}, {lit(share)}",
         parts=[
-            Part("a", "Each run's factor per step, to two decimals. Store them in "
-                      + ", ".join(f"`factor_{k}`" for k in names) + ".",
+            Part("a", "Each run's factor per step, to two decimals: the ratio of neighbouring entries is "
+                      f"nearly constant, so take the {ORDINAL[steps_recorded[names[0]]]} root of the last "
+                      "entry over the first. Store them in " + ", ".join(f"`factor_{k}`" for k in names) + ".",
                  [Answer(f"factor_{k}", "number", factor[k], decimals=2, what="a number") for k in names],
-                 "# Neighbouring entries keep the same ratio: the fifth root of last / first.\n"
+                 "# Neighbouring entries keep the same ratio: take the root of last / first.\n"
                  + "".join(f"factor_{k} = (runs[{k!r}][-1] / runs[{k!r}][0]) ** (1 / (len(runs[{k!r}]) - 1))\n"
                            for k in names)
                  + "print(" + ", ".join(f"round(factor_{k}, 2)" for k in names) + ")"),
@@ -617,9 +620,10 @@ def problem_12(n) -> Problem:
                  "f_min = share ** (1 / far)\nprint(round(f_min, 5))"),
         ],
         steps=[
-            "**(a) One ratio per run.** Neighbouring entries keep an almost constant ratio; the fifth roots "
-            "give " + ", ".join(f"{k}: $({runs[k][-1]:g})^{{1/{steps_recorded[k]}}}\\approx {fmt(factor[k], 2)}$"
-                                for k in names) + ".",
+            "**(a) One ratio per run.** Neighbouring entries keep an almost constant ratio, and the root "
+            "averages it: " + ", ".join(
+                f"{k}: $({runs[k][-1]:g}" + ("" if runs[k][0] == 1 else f"/{runs[k][0]:g}")
+                + f")^{{1/{steps_recorded[k]}}}\\approx {fmt(factor[k], 2)}$" for k in names) + ".",
             f"**(b) Twenty steps.** " + ", ".join(
                 f"{k}: ${fmt(factor[k], 2)}^{{{ahead}}}\\approx "
                 f"{fmt(predicted[k], None if k != lstm_run else 3, 2 if k != lstm_run else None)}$" for k in names) + ".",

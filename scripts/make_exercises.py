@@ -254,8 +254,22 @@ def execute(nb, cwd: Path, timeout: int = 120) -> nbformat.NotebookNode:
     client.execute()
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce(cell.outputs)
     nb.metadata = {"kernelspec": dict(KERNEL), "language_info": {"name": "python"}}
     return nb
+
+
+def _coalesce(outputs):
+    """Join consecutive pieces of the same stream: how a print is split depends on timing."""
+    merged = []
+    for out in outputs:
+        if merged and out.output_type == "stream" and merged[-1].output_type == "stream" \
+                and merged[-1].name == out.name:
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
 
 
 def write_notebook(nb, path: Path) -> None:

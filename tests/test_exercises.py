@@ -26,6 +26,10 @@ import nbformat
 import numpy as np
 import pytest
 
+# nbgrader 0.9.6's own SQLAlchemy usage, and the cell it adds back without an id, warn.
+pytestmark = [pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
+              pytest.mark.filterwarnings("ignore::nbformat.warnings.MissingIDFieldWarning")]
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "exercises" / "source" / "practice" / "practice.ipynb"
 
@@ -270,3 +274,139 @@ def test_feedback_html_for_every_student(graded):
         assert page.is_file(), student
     text = (graded["course"] / "feedback" / "string" / "practice" / "practice.html").read_text(encoding="utf-8")
     assert "two_way should be a whole number, got a string" in text
+
+
+# --------------------------------------------------------------------------------------
+# The generator, the release and the answer key
+# --------------------------------------------------------------------------------------
+def test_committed_files_are_what_the_generator_makes():
+    """exercises/source and practice/ (pages and student notebook) equal a fresh `make exercises`."""
+    assert mk.check(quiet=True) == []
+
+
+def test_grade_ids_are_unique_and_every_part_has_points():
+    nb = nbformat.read(SOURCE, as_version=4)
+    ids = [_gid(c) for c in nb.cells if _gid(c)]
+    assert len(ids) == len(set(ids))
+    tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert [_gid(c)[:-len("-test")] for c in tests] == list(BY_ID)
+    assert all(c.metadata.nbgrader["points"] == BY_ID[_gid(c)[:-5]][1].points for c in tests)
+    answers = [_gid(c) for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    assert answers == [f"{p}-answer" for p in BY_ID]
+
+
+def test_release_has_no_solution_and_no_hidden_test(graded):
+    release = (graded["course"] / "release" / "practice" / "practice.ipynb").read_text(encoding="utf-8")
+    assert release == (ROOT / "practice" / "downloads" / "practice.ipynb").read_text(encoding="utf-8")
+    nb = nbformat.reads(release, as_version=4)
+    text = "\n".join(c.source for c in nb.cells)
+    assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
+    assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    for pid, (problem, part) in BY_ID.items():
+        for line in part.solution.splitlines():
+            if "=" in line and not line.lstrip().startswith("#"):
+                assert line not in text, (pid, line)
+    source_nb = nbformat.read(SOURCE, as_version=4)
+    for cell in source_nb.cells:
+        if "### BEGIN HIDDEN TESTS" in cell.source:
+            hidden = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
+            for line in hidden.strip().splitlines():
+                assert line not in text, line
+
+
+def test_answer_key_page_lists_every_answer():
+    page = mk.answer_key_html(PROBLEMS, MISSING)
+    for problem in PROBLEMS:
+        assert f'id="{problem.slug}"' in page
+        for a in problem.answers:
+            shown = a.shown()
+            assert (shown if a.kind not in ("choice",) else shown.strip("“”")) in page.replace("&quot;", '"'), (a.name, shown)
+
+
+def _answers(number):
+    (problem,) = [p for p in PROBLEMS if p.number == number]
+    return {a.name: a.expected for a in problem.answers}
+
+
+def test_answer_key_matches_lib_problems_1_to_5():
+    from mwm import (cell_param_count, readout_gradient, readout_param_count, rnn_forward, scalar_rnn, softmax,
+                     stack_param_count, surprise)
+
+    n = problems_mod.NUMBERS
+    a = _answers(1)
+    np.testing.assert_allclose([a["h1"], a["h2"], a["h3"]], scalar_rnn(n[1]["xs"], n[1]["w"], n[1]["u"], n[1]["b"], n[1]["h0"]))
+    np.testing.assert_allclose([a["h1"], a["h2"], a["h3"]], [0.7616, -0.3720, 0.1997], atol=5e-5)  # the seed's values
+
+    a, m = _answers(2), n[2]
+    hs = rnn_forward(np.reshape(m["xs"], (-1, 1)), m["W"], m["U"], m["b"], h0=m["h0"])
+    np.testing.assert_allclose([a["h1"], a["h2"]], hs)
+    np.testing.assert_allclose(hs, [[0.7616, 0], [0.3634, -0.7616]], atol=5e-5)
+
+    a, m = _answers(3), n[3]
+    h, d = m["hidden"], m["inputs"]
+    assert a["plain"] == cell_param_count(h, d) == 6208
+    assert a["two_way"] == stack_param_count(h, d, bidirectional=True) == 12416
+    assert a["two_floors"] == stack_param_count(h, d, num_layers=2) == 14464
+    assert (a["lstm"], a["gru"]) == (cell_param_count(h, d, "lstm"), cell_param_count(h, d, "gru")) == (24832, 18624)
+    assert a["tagger"] == stack_param_count(h, d, "lstm", bidirectional=True) + readout_param_count(2 * h, m["tags"]) == 51212
+
+    a, m = _answers(4), n[4]
+    p = softmax(m["scores"])
+    np.testing.assert_allclose(a["probs"], p)
+    np.testing.assert_allclose(p, [0.8310, 0.1125, 0.0414, 0.0152], atol=5e-5)
+    t, o = m["words"].index(m["truth"]), m["words"].index(m["other"])
+    assert a["loss_true"] == pytest.approx(surprise(p, t)[0]) == pytest.approx(2.185, abs=5e-4)
+    assert a["loss_other"] == pytest.approx(surprise(p, o)[0]) == pytest.approx(0.185, abs=5e-4)
+    np.testing.assert_allclose(a["blame"], readout_gradient(p, t))
+    np.testing.assert_allclose(a["blame"], [0.8310, -0.8875, 0.0414, 0.0152], atol=5e-5)
+
+    a, m = _answers(5), n[5]
+    np.testing.assert_allclose(a["p_first"], [softmax(m["scores"], T)[0] for T in m["temperatures"]])
+    np.testing.assert_allclose(a["p_first"], [0.8808, 0.9820, 0.7311], atol=5e-5)
+    # the key's temperature really turns the old shares into the wanted ones
+    gap = np.log(m["p_now"][0] / m["p_now"][1])
+    np.testing.assert_allclose(softmax([gap, 0], 1.0), m["p_now"])
+    np.testing.assert_allclose(softmax([gap, 0], a["T_new"]), m["p_wanted"])
+    assert a["T_new"] == pytest.approx(3.419, abs=5e-4)
+    np.testing.assert_allclose(a["p_cold"], softmax([gap, 0], 1e-3), atol=1e-12)
+    assert a["p_cold"] == [1.0, 0.0]
+
+
+def test_answer_key_matches_lib_problems_8_and_12():
+    n = problems_mod.NUMBERS
+    a, m = _answers(8), n[8]
+    w, eps = m["w_fade"], m["eps"]
+    assert w ** a["T_fade"] < eps <= w ** (a["T_fade"] - 1) and a["T_fade"] == 31
+    assert m["w_grow"] ** a["T_explode"] > m["big"] >= m["w_grow"] ** (a["T_explode"] - 1) and a["T_explode"] == 38
+    (fb,) = [x for x in PROBLEMS if x.number == 8][0].parts[0].answers
+    for (f, e), T in fb.cases:
+        assert f ** T < e <= f ** (T - 1)
+
+    a, m = _answers(12), n[12]
+    for run, values in m["runs"].items():
+        ratios = np.array(values[1:]) / np.array(values[:-1])
+        assert a[f"factor_{run}"] == pytest.approx(np.exp(np.log(ratios).mean()))  # the mean ratio, in logs
+        assert a[f"far_{run}"] == pytest.approx(a[f"factor_{run}"] ** m["ahead"])
+    assert [round(a[f"factor_{r}"], 2) for r in "ABC"] == [0.42, 2.10, 0.97]
+    assert (a["lstm_run"], a["small_run"], a["big_run"]) == ("C", "A", "B")
+    assert a["clip_scale"] == pytest.approx(0.1225, abs=5e-5)
+    assert a["f_min"] ** m["far"] == pytest.approx(m["share"]) and a["f_min"] == pytest.approx(0.99309, abs=5e-6)
+
+
+def test_changing_a_number_gives_a_consistent_key_and_tests(tmp_path):
+    """A teacher sets problem 1's w to 0.7: new expected values, and the solutions pass the new tests."""
+    from mwm import scalar_rnn
+
+    numbers = json.loads(json.dumps(problems_mod.NUMBERS, default=list), object_hook=lambda d: d)
+    numbers = {int(k): v for k, v in numbers.items()}
+    numbers[1]["w"] = 0.7
+    problem = problems_mod.build(1, numbers)
+    expected = scalar_rnn(numbers[1]["xs"], 0.7, numbers[1]["u"], numbers[1]["b"], numbers[1]["h0"])
+    np.testing.assert_allclose([a.expected for a in problem.answers], expected)
+    assert "w=0.7" in problem.statement and "w, u, b, h0 = 0.7," in problem.given
+    nb = mk.source_notebooks([problem], problems_mod.lit, layout="per-problem")["p01"]
+    mk.execute(nb, tmp_path)  # raises if a solution fails its own tests
+    hidden = "\n".join(c.source for c in nb.cells if "HIDDEN" in c.source)
+    assert repr(float(expected[1])) in hidden and "-0.37198" not in hidden
+    page = mk.answer_key_html([problem], {})
+    assert f"{expected[2]:.4f}" in page and "0.1997" not in page

@@ -44,7 +44,8 @@ def _kind(value) -> str:
         return f"a {type(value).__name__} of {len(value)} item{'s' if len(value) != 1 else ''}"
     if callable(value):
         return "a function"
-    return f"a {type(value).__name__}"
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 class AnswerError(AssertionError):
