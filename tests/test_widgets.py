@@ -1,6 +1,8 @@
 """The "Try" panels: each shows a figure at once, redraws on change, and reports lib's numbers."""
 import base64
 
+import numpy as np
+
 import pytest
 
 from mwm import widgets as W
@@ -80,3 +82,56 @@ def test_next_word_readings_match_section_4():
     assert 'p = 0.609' in text and "surprise -ln p = 0.495" in text
     with pytest.raises(ValueError, match="shape"):
         W.draw_shape("many -> some")
+
+
+# --- the website's kernel-free twin of each panel (mwm.widgets.static) -------------------------
+
+import ipywidgets  # noqa: E402
+
+from mwm.widgets.static import MAX_STATES, control_options, static_html, static_states  # noqa: E402
+
+
+def test_control_options_list_every_value():
+    assert control_options(ipywidgets.IntSlider(3, min=1, max=9)) == ("range", list(range(1, 10)), [str(i) for i in range(1, 10)])
+    kind, values, labels = control_options(ipywidgets.FloatSlider(0.5, min=-1.5, max=1.5, step=0.1))
+    assert kind == "range" and len(values) == 31 and values[0] == -1.5 and values[-1] == 1.5 and 0.5 in values
+    assert control_options(ipywidgets.ToggleButtons(options=["a", "b"]))[:2] == ("toggle", ["a", "b"])
+    assert control_options(ipywidgets.Dropdown(options=[("x", 1), ("y", 2)])) == ("select", [1, 2], ["x", "y"])
+    assert control_options(ipywidgets.Checkbox())[:2] == ("checkbox", [False, True])
+    assert control_options(ipywidgets.Text("hello")) is None
+
+
+@pytest.mark.parametrize("build", [W.window_try, W.next_word_try, W.shapes_try], ids=lambda b: b.__name__)
+def test_small_panels_are_drawn_in_every_combination(build):
+    panel = build()
+    data = static_states(panel)
+    sizes = [len(c["options"]) for c in data["controls"]]
+    assert data["mode"] == "grid" and len(data["states"]) == int(np.prod(sizes)) <= MAX_STATES
+    assert all(0 <= i < len(data["images"]) and 0 <= r < len(data["readings"]) for i, r in data["states"].values())
+
+
+def test_big_panels_move_one_control_at_a_time():
+    panel = W.six_note_try()
+    data = static_states(panel)
+    sizes = {c["name"]: len(c["options"]) for c in data["controls"]}
+    assert data["mode"] == "single"
+    assert len(data["states"]) == sum(sizes.values()) - len(sizes) + 1  # the start state is shared
+    start = ",".join(str(c["start"]) for c in data["controls"])
+    assert start in data["states"]
+    readings = data["readings"][data["states"][start][1]]
+    assert readings == panel.readings.value  # the page opens on the panel's own first state
+
+
+def test_static_twin_is_self_contained_html():
+    html = static_html(W.window_try())
+    assert html.count('src="data:image/png;base64,') == 1  # the first picture; the others live in the JSON
+    assert "http://" not in html and "https://" not in html
+    assert '"mode":"grid"' in html and "mwm-try-data" in html
+
+
+def test_display_carries_the_twin_only_when_building_the_site(monkeypatch):
+    panel = W.next_word_try()
+    monkeypatch.delenv("MWM_STATIC_PANELS", raising=False)
+    assert "text/html" not in panel._repr_mimebundle_()
+    monkeypatch.setenv("MWM_STATIC_PANELS", "1")
+    assert panel._repr_mimebundle_()["text/html"].startswith("\n<style>")
