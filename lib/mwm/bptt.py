@@ -318,7 +318,7 @@ def step_factors(hs, w) -> np.ndarray:
 
 # --------------------------------------------------------------------------- gradient check
 
-def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps=1e-6) -> np.ndarray:
+def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps=1e-5) -> np.ndarray:
     """Central-difference gradient of a scalar function, one entry at a time, in float64.
 
     ``(f(x + eps e_i) - f(x - eps e_i)) / (2 eps)`` for every entry i. ``x`` is nudged
@@ -372,7 +372,7 @@ def relative_error(a, b, floor=1e-8) -> float:
 
 
 def gradient_check(loss: Callable[[], float], params: Mapping[str, np.ndarray],
-                   grads: Mapping[str, np.ndarray], eps=1e-6) -> dict[str, float]:
+                   grads: Mapping[str, np.ndarray], eps=1e-5) -> dict[str, float]:
     """Compare analytic gradients with float64 central differences (seed §6; CS231n's gradient check).
 
     Args:
