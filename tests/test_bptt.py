@@ -105,18 +105,42 @@ def test_chunks_cover_the_text_and_reach_at_most_k_minus_1(n, k):
 
 
 def test_word_5_cannot_teach_word_45_with_k_20():
-    # the blame from word 45 stops at word 41; word 5 gets none of it
+    # chapter 6's trap: w = 1, word 5 the only real word, blame placed on word 45
     T, k = 45, 20
     xs = np.zeros(T); xs[4] = 1.0
-    hs = scalar_rnn(xs, 0.9, 1.0)
+    hs = scalar_rnn(xs, 1.0, 1.0)
     dL = np.zeros(T); dL[44] = 1.0
-    g = scalar_bptt(xs, hs, dL, 0.9, 1.0, k=k)
+    g = scalar_bptt(xs, hs, dL, 1.0, 1.0, k=k)
+    # the blame from word 45 stops at word 41; word 5 gets none of it
     assert np.all(g.dh[:40] == 0) and np.all(g.dh[40:] != 0)
-    full = scalar_bptt(xs, hs, dL, 0.9, 1.0)
-    assert full.dh[4] != 0
-    # yet the note at word 45 still feels word 5: change word 5 and h45 moves
+    full = scalar_bptt(xs, hs, dL, 1.0, 1.0)
+    assert round(full.dh[4], 4) == 0.0139 and g.dh[4] == 0.0
+    # yet the note at word 45 still feels word 5: flip word 5 and h45 flips
     xs2 = xs.copy(); xs2[4] = -1.0
-    assert abs(scalar_rnn(xs2, 0.9, 1.0)[44] - hs[44]) > 1e-3
+    assert round(hs[44], 4) == 0.1867 and round(scalar_rnn(xs2, 1.0, 1.0)[44], 4) == -0.1867
+
+
+def test_chapter_6_step_machine_table_and_nudge():
+    hs, _, g = step_machine()
+    slope = 1 - hs ** 2
+    assert [round(v, 4) for v in g.dh[::-1]] == [-0.9104, -0.4515, -0.2185, -0.0948]
+    assert [round(v, 4) for v in slope[::-1]] == [0.9920, 0.9677, 0.8679, 0.4200]
+    assert [round(v, 4) for v in g.dz[::-1]] == [-0.9031, -0.4369, -0.1896, -0.0398]
+    np.testing.assert_allclose(g.dz, g.dh * slope, rtol=1e-15)
+    assert g.dh[2] == pytest.approx(g.dz[3] * STEP_W, rel=1e-15)   # the blame passed back, times w
+    # a nudge of 0.001 to h1 moves h3 by about 0.21 of it
+    hs3 = scalar_rnn([1, 0, 0], 0.5, 1)
+    moved = scalar_rnn([0, 0], 0.5, 1, h0=hs3[0] + 0.001)[-1] - hs3[2]
+    assert round(moved, 7) == 0.0002099
+
+
+def test_chapter_6_powers_of_0_6_by_bptt():
+    for steps, expected, decimals in ((5, 0.07776, 5), (10, 0.006047, 6), (20, 0.0000366, 7)):
+        blame = np.zeros(steps + 1); blame[-1] = 1.0
+        g = scalar_bptt(np.zeros(steps + 1), np.zeros(steps + 1), blame, 0.6, 1)
+        assert g.dh[0] == pytest.approx(0.6 ** steps, rel=1e-14)
+        assert round(g.dh[0], decimals) == expected
+    assert round(0.6 / 0.6 ** 20) == 16411
 
 
 # --------------------------------------------------------------------------- lib against itself
@@ -217,6 +241,24 @@ def test_gradient_check_passes_for_a_readout_loss(seed, B):
     errors = gradient_check(loss, P, {"W": g.dW, "U": g.dU, "b": g.db})
     assert set(errors) == {"W", "U", "b"}
     assert max(errors.values()) < 1e-6, errors
+
+
+def test_gradient_check_of_chapter_6_below_1e_7():
+    # the chapter's set-up: note of 6, words of 3, 5 answers, 12 steps, batch of 4, seed 0
+    rng = np.random.default_rng(0)
+    T, B, n_h, n_in, n_out = 12, 4, 6, 3, 5
+    P = {"W": rng.normal(0, 0.5, (n_h, n_h)), "U": rng.normal(0, 0.7, (n_h, n_in)), "b": rng.normal(0, 0.2, n_h)}
+    xs = rng.normal(size=(T, B, n_in))
+    V, c = rng.normal(size=(n_out, n_h)), np.zeros(n_out)
+    targets = rng.integers(0, n_out, size=T * B)
+
+    def loss():
+        return sequence_loss(readout(rnn_forward(xs, P["W"], P["U"], P["b"]), V, c).reshape(-1, n_out), targets)
+
+    hs = rnn_forward(xs, P["W"], P["U"], P["b"])
+    dL_dh = (readout_gradient(readout(hs, V, c).reshape(-1, n_out), targets) @ V).reshape(hs.shape)
+    g = rnn_bptt(xs, hs, dL_dh, P["W"], P["U"], P["b"])
+    assert max(gradient_check(loss, P, {"W": g.dW, "U": g.dU, "b": g.db}).values()) < 1e-7
 
 
 def test_gradient_check_catches_a_wrong_gradient():
