@@ -349,6 +349,10 @@ def test_bad_input_raises_value_errors_naming_the_argument():
         rnn_bptt(xs, hs, hs, W, U, b, k=-3)
     with pytest.raises(ValueError, match="dh must have shape"):
         rnn_step_backward(np.ones(2), (np.zeros(3), np.ones(2), hs[0]), W)
+    with pytest.raises(ValueError, match="h_prev must have shape"):
+        rnn_step_backward(np.ones(3), (np.zeros(2), np.ones(2), hs[0]), W)
+    with pytest.raises(ValueError, match="x must have the batch shape"):
+        rnn_step_backward(np.ones((2, 3)), (np.zeros((2, 3)), np.ones((3, 2)), np.zeros((2, 3))), W)
     with pytest.raises(ValueError, match="target must fit"):
         last_note_loss(hs, [1.0, 2.0])
     with pytest.raises(ValueError, match="n_words must be at least 1"):

@@ -237,8 +237,7 @@ def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
     dW = dz2.T @ h_prev.reshape(-1, n_hidden)      # Rule B for the weights, every vote added up
     dU = dz2.T @ xs.reshape(-1, n_in)
     db = dz2.sum(axis=0)
-    return RNNGrads(dW=dW, dU=dU, db=db, dh=dh, dz=dz,
-                    dh0=np.broadcast_to(from_later, state_shape).copy(), h_prev=h_prev)
+    return RNNGrads(dW=dW, dU=dU, db=db, dh=dh, dz=dz, dh0=from_later, h_prev=h_prev)
 
 
 def rnn_step_backward(dh, cache, W):
@@ -262,6 +261,10 @@ def rnn_step_backward(dh, cache, W):
     h_new = as_array(h_new, "h_new", ndim=(1, 2))
     if h_new.shape[-1] != W.shape[0]:
         raise ValueError(f"cache's h_new must have {W.shape[0]} numbers per state, got shape {h_new.shape}")
+    h_prev = as_array(h_prev, "h_prev", shape=h_new.shape)
+    x = as_array(x, "x", ndim=h_new.ndim)
+    if x.shape[:-1] != h_new.shape[:-1]:
+        raise ValueError(f"x must have the batch shape of h_new {h_new.shape[:-1]}, got shape {x.shape}")
     dh = as_array(dh, "dh", shape=h_new.shape)
     dz = dh * (1.0 - h_new ** 2)                      # Rule A
     dz2, hp2, x2 = (np.atleast_2d(a) for a in (dz, h_prev, x))
