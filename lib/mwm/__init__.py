@@ -6,10 +6,13 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (§2-§3)
 * :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
 * :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
+* :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (§6)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
+from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
+                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
@@ -20,4 +23,6 @@ __all__ = [
     "scalar_rnn", "rnn_step", "rnn_forward",
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
+    "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
+    "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
 ]
