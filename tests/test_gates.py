@@ -358,3 +358,35 @@ def test_gru_bad_input_raises():
     _, caches = gru_forward(np.zeros((4, 2)), w)
     with pytest.raises(ValueError, match="dh must have shape"):
         gru_step_backward(np.zeros(2), caches[0], w)
+
+
+# ---------------------------------------------------------------- chapter 10's other numbers
+
+def test_pause_and_predict_counts_640_480_160_and_the_cost_table():
+    assert cell_param_count(10, 5, "lstm") == 4 * (10 * 15 + 10) == 640
+    assert cell_param_count(10, 5, "gru") == 480 and cell_param_count(10, 5, "rnn") == 160
+    assert 128 * 192 == 24_576 and cell_param_count(128, 64) == 24_704
+    assert cell_param_count(128, 64, "gru") / cell_param_count(128, 64, "lstm") == 0.75
+
+
+def test_gru_lane_blame_with_z_0_1_is_0_9_to_the_10():
+    # chapter 10, "Why it works": z held at 0.1, a draft blind to the old note
+    lane = {key: np.zeros((1, 1)) for key in ("W_z", "U_z", "W_r", "U_r", "W_h")}
+    lane.update(b_z=np.array([np.log(0.1 / 0.9)]), b_r=np.array([0.0]), U_h=np.array([[1.0]]), b_h=np.array([0.0]))
+    xs = np.random.default_rng(0).normal(size=(10, 1))
+    _, caches = gru_forward(xs, lane, h0=np.array([0.3]))
+    assert caches[0]["z"][0] == pytest.approx(0.1, abs=1e-15)
+    blame = np.zeros((10, 1))
+    blame[-1] = 1.0
+    assert gru_backward(blame, caches, lane)["h0"][0] == pytest.approx(0.9 ** 10, rel=1e-12)
+    assert 0.9 ** 10 == pytest.approx(0.3487, abs=5e-5) and 0.5 ** 10 == pytest.approx(0.000977, abs=5e-7)
+
+
+def test_blend_dial_word_push_and_shut_reset_draft():
+    from mwm.widgets.ch10_gru import CANDIDATE, OLD_NOTE, WORD_PUSH, dial_step
+    np.testing.assert_allclose(WORD_PUSH, [-1.2236, 0.8931], atol=5e-5)
+    np.testing.assert_allclose(dial_step(0.25, 1.0)[0], CANDIDATE, atol=1e-15)
+    np.testing.assert_allclose(dial_step(0.25, 0.0)[0], [-0.8407, 0.7129], atol=5e-5)
+    np.testing.assert_allclose(dial_step(0.25, 0.0)[0], np.tanh(WORD_PUSH), atol=1e-15)
+    assert np.allclose(dial_step(0.0, 0.4)[1], OLD_NOTE)
+    assert 1 - sigmoid(0.7) == pytest.approx(sigmoid(-0.7), abs=1e-15)

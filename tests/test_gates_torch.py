@@ -328,3 +328,16 @@ def test_reader_counts_of_the_unit():
     assert reader_param_count(init_reader("rnn", 128, 64, num_layers=2)) == 57_600
     assert reader_param_count(init_reader("gru", 128, 64)) == 74_112
     assert reader_param_count(init_reader("lstm", 128, 64)) == 98_816
+
+
+def test_torch_final_backward_state_is_word_1s_backward_half():
+    torch.manual_seed(1)
+    module = torch.nn.RNN(input_size=4, hidden_size=3, bidirectional=True).double()
+    xs = np.random.default_rng(0).normal(size=(7, 4))
+    with torch.no_grad():
+        out, h_n = module(_tensor(xs))
+    floors = floors_from_torch("rnn", {k: v.detach().numpy() for k, v in module.named_parameters()}, 1, True)
+    ours = reader_forward(xs, floors, "rnn")[0]
+    np.testing.assert_allclose(h_n[1].numpy(), ours[0, 3:], atol=1e-14)   # summary: backward note at word 1
+    np.testing.assert_allclose(h_n[0].numpy(), ours[-1, :3], atol=1e-14)  # forward note at the last word
+    assert _maxdiff(h_n[1].numpy(), ours[-1, 3:]) > 0.01                   # not the last row

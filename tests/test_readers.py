@@ -133,3 +133,25 @@ def test_reader_bad_input_raises():
     notes, cache = reader_forward(np.zeros((3, 1)), [(TOY, TOY)])
     with pytest.raises(ValueError, match="dnotes must have shape"):
         reader_backward(np.zeros((3, 1)), cache)
+
+
+def test_teddy_notes_stated_in_chapter_11():
+    vectors = toy_word_vectors(TEDDY_SENTENCES, size=4, seed=11)
+    fwd, bwd = init_reader("rnn", 3, 4, bidirectional=True, seed=5)[0]
+    bears, roosevelt = (bidirectional_forward(_teddy(s, vectors), fwd, bwd)[2] for s in TEDDY_SENTENCES)
+    np.testing.assert_allclose(bears[:3], [0.7148, 0.7624, 0.1315], atol=5e-5)
+    np.testing.assert_allclose(bears[3:], [0.1072, -0.0917, -0.8600], atol=5e-5)
+    np.testing.assert_allclose(roosevelt[3:], [-0.1384, -0.5101, -0.8230], atol=5e-5)
+    # GRU and LSTM readers behave the same way: forward halves equal, backward halves not
+    for cell in ("gru", "lstm"):
+        f, b = init_reader(cell, 3, 4, bidirectional=True, seed=5)[0]
+        a1, a2 = (bidirectional_forward(_teddy(s, vectors), f, b, cell)[2] for s in TEDDY_SENTENCES)
+        np.testing.assert_array_equal(a1[:3], a2[:3])
+        assert not np.array_equal(a1[3:], a2[3:])
+
+
+def test_backward_half_at_the_last_word_has_read_one_word():
+    notes = bidirectional_forward(np.array([[0.0], [0.0], [1.0]]), TOY, TOY)
+    assert notes[-1, 1] == pytest.approx(np.tanh(1.0), abs=1e-15)   # (0.7616, 0.7616): word 3 alone
+    later = bidirectional_forward(np.array([[0.0], [0.0], [-1.0]]), TOY, TOY)
+    assert later[0, 1] == pytest.approx(-0.1797, abs=5e-5)          # word 1's backward half follows word 3
