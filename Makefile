@@ -19,8 +19,9 @@ $(STAMP): requirements.txt lib/pyproject.toml
 
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
+# MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
 book: $(STAMP)
-	$(BIN)/jupyter-book build . --all -W --keep-going
+	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
 
 test: $(STAMP)

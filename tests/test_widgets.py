@@ -1,12 +1,16 @@
 """The "Try" panels: each shows a figure at once, redraws on change, and reports lib's numbers."""
 import base64
 
+import numpy as np
+
 import pytest
 
 from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
             W.shapes_try, W.next_word_try]
+BUILDERS += [W.step_machine_try]
+BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 PNG = b"\x89PNG"
 
 
@@ -80,3 +84,138 @@ def test_next_word_readings_match_section_4():
     assert 'p = 0.609' in text and "surprise -ln p = 0.495" in text
     with pytest.raises(ValueError, match="shape"):
         W.draw_shape("many -> some")
+
+
+# --- the website's kernel-free twin of each panel (mwm.widgets.static) -------------------------
+
+import ipywidgets  # noqa: E402
+
+from mwm.widgets.static import MAX_STATES, control_options, static_html, static_states  # noqa: E402
+
+
+def test_control_options_list_every_value():
+    assert control_options(ipywidgets.IntSlider(3, min=1, max=9)) == ("range", list(range(1, 10)), [str(i) for i in range(1, 10)])
+    kind, values, labels = control_options(ipywidgets.FloatSlider(0.5, min=-1.5, max=1.5, step=0.1))
+    assert kind == "range" and len(values) == 31 and values[0] == -1.5 and values[-1] == 1.5 and 0.5 in values
+    assert control_options(ipywidgets.ToggleButtons(options=["a", "b"]))[:2] == ("toggle", ["a", "b"])
+    assert control_options(ipywidgets.Dropdown(options=[("x", 1), ("y", 2)])) == ("select", [1, 2], ["x", "y"])
+    assert control_options(ipywidgets.Checkbox())[:2] == ("checkbox", [False, True])
+    assert control_options(ipywidgets.Text("hello")) is None
+
+
+@pytest.mark.parametrize("build", [W.window_try, W.next_word_try, W.shapes_try], ids=lambda b: b.__name__)
+def test_small_panels_are_drawn_in_every_combination(build):
+    panel = build()
+    data = static_states(panel)
+    sizes = [len(c["options"]) for c in data["controls"]]
+    assert data["mode"] == "grid" and len(data["states"]) == int(np.prod(sizes)) <= MAX_STATES
+    assert all(0 <= i < len(data["images"]) and 0 <= r < len(data["readings"]) for i, r in data["states"].values())
+
+
+def test_big_panels_move_one_control_at_a_time():
+    panel = W.six_note_try()
+    data = static_states(panel)
+    sizes = {c["name"]: len(c["options"]) for c in data["controls"]}
+    assert data["mode"] == "single"
+    assert len(data["states"]) == sum(sizes.values()) - len(sizes) + 1  # the start state is shared
+    start = ",".join(str(c["start"]) for c in data["controls"])
+    assert start in data["states"]
+    readings = data["readings"][data["states"][start][1]]
+    assert readings == panel.readings.value  # the page opens on the panel's own first state
+
+
+def test_static_twin_is_self_contained_html():
+    html = static_html(W.window_try())
+    assert html.count('src="data:image/png;base64,') == 1  # the first picture; the others live in the JSON
+    assert "http://" not in html and "https://" not in html
+    assert '"mode":"grid"' in html and "mwm-try-data" in html
+
+
+def test_display_carries_the_twin_only_when_building_the_site(monkeypatch):
+    panel = W.next_word_try()
+    monkeypatch.delenv("MWM_STATIC_PANELS", raising=False)
+    assert "text/html" not in panel._repr_mimebundle_()
+    monkeypatch.setenv("MWM_STATIC_PANELS", "1")
+    assert panel._repr_mimebundle_()["text/html"].startswith("\n<style>")
+def test_step_machine_readings_match_section_6():
+    full = W.draw_step_machine(10, "no cut")[1]
+    assert "votes for w: word 1: 0.0000, word 2: -0.1444, word 3: -0.1588, word 4: -0.1623" in full
+    assert full.endswith("dL/dw = -0.4655")
+    assert "notes: 0.7616, 0.3634, 0.1797, 0.0896" in full and "L = 0.4144" in full
+    cut = W.draw_step_machine(10, "k = 2")[1]
+    assert "votes for w: word 3: -0.1588, word 4: -0.1623;" in cut and cut.endswith("dL/dw = -0.3211")
+    assert "no blame crosses the cut before word 3" in cut
+    assert W.draw_step_machine(10, "k = 3")[1].endswith("dL/dw = -0.1623")
+    # walking: the notes appear one per step, then the votes from word 4 back
+    assert W.draw_step_machine(1)[1].startswith("the words x = 1, 0, 0, 0")
+    assert W.draw_step_machine(3)[1] == "notes: 0.7616, 0.3634"
+    assert W.draw_step_machine(6)[1].endswith("votes for w: word 4: -0.1623")
+    assert "dL/dw" not in W.draw_step_machine(9)[1]
+    with pytest.raises(ValueError, match="cut"):
+        W.draw_step_machine(10, "k = 5")
+    with pytest.raises(ValueError, match="step"):
+        W.draw_step_machine(11)
+# ---- chapters 10-11 (seed §10-§11)
+
+def test_blend_dial_readings_pass_through_the_units_two_points():
+    assert "draft (-0.4000, 0.6000)" in W.draw_blend_dial(0.25, 1.0)[1]
+    assert "<b>(0.5000, 0.0000)</b>" in W.draw_blend_dial(0.25, 1.0)[1]
+    assert "<b>(0.2000, 0.2000)</b>" in W.draw_blend_dial(0.5, 1.0)[1]
+    assert "<b>(0.8000, -0.2000)</b>" in W.draw_blend_dial(0.0, 0.3)[1]      # z = 0 keeps the old note
+    assert "draft (-0.8407, 0.7129)" in W.draw_blend_dial(0.25, 0.0)[1]      # r = 0: tanh of the word's push
+    assert W.blend_dial_try().controls["z"].step == 0.05
+
+
+def test_ten_steps_readings():
+    assert "<b>0.3487</b>" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "(-0.2011, 0.4370)" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "<b>0.0010</b>" in W.draw_ten_steps(0.5, 1.0)[1]
+
+
+def test_both_ways_readings_toy_numbers():
+    from mwm.widgets.ch11_both_ways import TOY
+    assert 'note (0.0000); reached by words [1]' in W.draw_both_ways(TOY, "one-way", 1)[1]
+    assert 'note (0.0000, 0.1797); reached by words [1, 2, 3]' in W.draw_both_ways(TOY, "two-way", 1)[1]
+    assert 'note (0.7616, 0.7616)' in W.draw_both_ways(TOY, "two-way", 3)[1]
+    assert 'note (0.6420)' in W.draw_both_ways(TOY, "two floors", 3)[1]  # floor 2: tanh(0.7616)
+    assert 'word 3 ("x3 = 1")' in W.draw_both_ways(TOY, "one-way", 7)[1]  # the slider is clamped
+
+
+@pytest.mark.parametrize("mode,verdict,reach", [("one-way", "the same note", "[1, 2, 3]"),
+                                                ("two floors", "the same note", "[1, 2, 3]"),
+                                                ("two-way", "a different note", "[1, 2, 3, 4, 5, 6, 7]")])
+def test_both_ways_teddy(mode, verdict, reach):
+    from mwm.readers import TEDDY_SENTENCES
+    for sentence in TEDDY_SENTENCES:
+        text = W.draw_both_ways(sentence, mode, 3)[1]
+        assert 'word 3 ("Teddy")' in text and f"<b>{verdict}</b>" in text and f"reached by words {reach}" in text
+    with pytest.raises(ValueError, match="sentence"):
+        W.draw_both_ways("He said nothing", "one-way", 1)
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_both_ways(TEDDY_SENTENCES[0], "three-way", 1)
+
+
+def test_blend_dial_vectors_of_the_panel():
+    import numpy as np
+    from mwm.gru import blend
+    from mwm.widgets.ch10_gru import CANDIDATE, OLD_NOTE
+    np.testing.assert_allclose(OLD_NOTE, [0.8, -0.2])
+    np.testing.assert_allclose(CANDIDATE, [-0.4, 0.6])
+    np.testing.assert_allclose(blend(OLD_NOTE, CANDIDATE, 0.25), [0.5, 0.0], atol=1e-15)
+    np.testing.assert_allclose(blend(OLD_NOTE, CANDIDATE, 0.5), [0.2, 0.2], atol=1e-15)
+    # the only pair that does it: solve the two blends for (old, candidate)
+    A = np.array([[0.75, 0.25], [0.5, 0.5]])
+    np.testing.assert_allclose(np.linalg.solve(A, [[0.5, 0.0], [0.2, 0.2]]), [OLD_NOTE, CANDIDATE], atol=1e-15)
+
+
+def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
+    import numpy as np
+    from mwm.widgets.ch10_gru import ten_steps
+    notes, share = ten_steps(z=0.1, r=0.0)
+    assert share == pytest.approx(0.9 ** 10) == pytest.approx(0.3487, abs=5e-5)
+    assert len(notes) == 11
+    # with r = 0 the draft is fixed, so the note is the old note plus 1 - 0.9^t of the way to it
+    from mwm.widgets.ch10_gru import OLD_NOTE, WORD_PUSH
+    target = np.tanh(WORD_PUSH)
+    for t, note in enumerate(notes):
+        np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_NOTE - target), atol=1e-14)

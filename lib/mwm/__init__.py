@@ -6,13 +6,23 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (§2-§3)
 * :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
 * :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
+* :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (§6)
+* :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
+from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
+                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
+from .gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward, gru_weights_from_torch,
+                  gru_weights_to_torch, init_gru, reset_placement_gap)
+from .lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, lstm_step_backward,
+                   lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
+from .readers import (TEDDY_SENTENCES, bidirectional_forward, floors_from_torch, init_reader, init_rnn, reader_backward,
+                      reader_forward, reader_param_count, stacked_forward, toy_word_vectors)
 from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
 
 __all__ = [
@@ -20,4 +30,12 @@ __all__ = [
     "scalar_rnn", "rnn_step", "rnn_forward",
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
+    "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
+    "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
+    "sigmoid", "LSTM_KEYS", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
+    "lstm_weights_from_stacked", "lstm_weights_to_stacked",
+    "GRU_KEYS", "init_gru", "blend", "gru_draft", "gru_step", "gru_forward", "gru_step_backward", "gru_backward",
+    "gru_weights_from_torch", "gru_weights_to_torch", "reset_placement_gap",
+    "init_rnn", "init_reader", "reader_forward", "reader_backward", "bidirectional_forward", "stacked_forward",
+    "reader_param_count", "floors_from_torch", "TEDDY_SENTENCES", "toy_word_vectors",
 ]
