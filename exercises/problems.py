@@ -91,7 +91,7 @@ class Answer:
         if self.kind == "vector":
             return fmt_list(e, self.decimals, self.sig)
         if self.kind == "integer":
-            return f"{int(e):,}".replace(",", "\u2009")
+            return f"{int(e):,}".replace(",", "\\,")
         if self.kind == "choice":
             return f"“{e}”"
         if self.kind == "bool":
@@ -348,14 +348,15 @@ def problem_3(n) -> Problem:
                  [Answer("two_floors", "integer", two_floors, what="a whole number")],
                  "# Floor 2 reads notes of h numbers instead of words of d numbers.\n"
                  "two_floors = plain + (h * h + h * h + h)\nprint(two_floors)"),
-            Part("d", "A one-way LSTM, and a one-way GRU. Store them in `lstm` and `gru`.",
+            Part("d", "The same job done by gated cells reading in one direction: an LSTM, and (separately) "
+                      "a GRU. Store the two counts in `lstm` and `gru`.",
                  [Answer("lstm", "integer", lstm, what="a whole number"),
                   Answer("gru", "integer", gru, what="a whole number")],
                  "# An LSTM has four blocks of the plain cell's shape, a GRU three.\n"
                  "lstm = 4 * plain\ngru = 3 * plain\nprint(lstm, gru)"),
-            Part("e", f"A two-way LSTM with a read-out on top that scores {k} tags from each word's two-way "
-                      "note; count the read-out's matrix $V$ and shift $\\boldsymbol c$ as well. "
-                      "Store it in `tagger`.",
+            Part("e", f"The full tagger: a two-way LSTM, and above it a read-out that turns each word's two-way "
+                      f"note into scores for {k} tags. Include the read-out's matrix $V$ and shift "
+                      "$\\boldsymbol c$. Store the count in `tagger`.",
                  [Answer("tagger", "integer", tagger, what="a whole number")],
                  "# Two LSTMs, then a read-out from the 2h-number two-way note to the tags.\n"
                  "tagger = 2 * lstm + (tags * 2 * h + tags)\nprint(tagger)", points=2),
@@ -370,8 +371,9 @@ def problem_3(n) -> Problem:
             f"$2h={2 * h}$ numbers, so $V$ is ${k}\\times{2 * h}$ and $\\boldsymbol c$ has {k} entries: "
             f"${g(k * 2 * h)}+{k}={g(head)}$. In all, ${g(lstm2)}+{g(head)}={g(tagger)}$.",
         ],
-        remember=("Every design here is assembled from one block, $h(h+d)+h$. Count the blocks, and "
-                  "ask what each block reads: words ($d$ numbers), notes ($h$) or two-way notes ($2h$)."),
+        remember=("Every design here is assembled from one block, $h(h+d)+h$. Count the blocks, then check "
+                  "the width of what each block takes in: a word has $d$ numbers, a one-way note $h$, a "
+                  "two-way note $2h$."),
         numbers=n)
 
 
@@ -398,9 +400,9 @@ def problem_4(n) -> Problem:
                  [Answer("probs", "vector", p.tolist(), what="four numbers")],
                  "# Exponentiate each score, add them up, divide.\n"
                  "probs = np.exp(scores) / np.exp(scores).sum()\nprint(probs.round(4))"),
-            Part("b", f"The true next word is “{n['truth']}”: what is this step's loss? And what would it "
-                      f"have been had the true word been “{n['other']}”? Three decimals; store them in "
-                      "`loss_true` and `loss_other`.",
+            Part("b", f"Suppose the word that really came next is “{n['truth']}”. How large is the loss at "
+                      f"this step? How large would it be had “{n['other']}” come next instead? Three decimals; "
+                      "store them in `loss_true` and `loss_other`.",
                  [Answer("loss_true", "number", float(loss_t), decimals=3, what="a number"),
                   Answer("loss_other", "number", float(loss_o), decimals=3, what="a number")],
                  "# The loss of one step is the surprise -ln p of the true word.\n"
@@ -487,6 +489,307 @@ def problem_5(n) -> Problem:
         numbers=n)
 
 
+def problem_6(n) -> Problem:
+    from mwm import scalar_rnn
+    from mwm.bptt import scalar_bptt, step_factors
+
+    w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], n["xs"]
+    hs = scalar_rnn(xs, w=w, u=u, b=b, h0=h0)
+    factors = step_factors(hs, w)                  # dh_t / dh_{t-1}, t = 1..3
+    d32, d21 = float(factors[2]), float(factors[1])
+    # blame of L = h_3 sent back by BPTT: dh[0] is dh_3/dh_1, dz[0] * u is dh_3/dx_1
+    grads = scalar_bptt(xs, hs, [0.0, 0.0, 1.0], w, u, b, h0)
+    d31, d3x1 = float(grads.dh[0]), float(grads.dz[0] * u)
+    assert np.isclose(d31, d32 * d21)
+    prev = [h0, *hs[:-1]]
+    sums = [w * p + u * x + b for p, x in zip(prev, xs)]
+    return Problem(
+        6, "Blame through time", "medium", "the backward product $\\prod w\\,(1-h_t^2)$",
+        statement=(
+            f"A one-number cell with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and $h_0={num(h0)}$ reads "
+            f"$x={tex_vec(xs)}$, using $h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$. Give every answer to four decimals."),
+        given=f"w, u, b, h0 = {lit(w)}, {lit(u)}, {lit(b)}, {lit(h0)}\nxs = {lit(xs)}",
+        parts=[
+            Part("a", "The three notes $h_1, h_2, h_3$. Store them as a list in `hs`.",
+                 [Answer("hs", "vector", hs.tolist(), what="three numbers")],
+                 "# Forward first, keeping every note: the way back needs them.\n"
+                 "hs, h = [], h0\nfor x in xs:\n    h = np.tanh(w * h + u * x + b)\n    hs.append(h)\n"
+                 "print(np.round(hs, 4))"),
+            Part("b", "The factors $\\partial h_3/\\partial h_2$ and $\\partial h_2/\\partial h_1$, and their "
+                      "product $\\partial h_3/\\partial h_1$. Store them in `dh3_dh2`, `dh2_dh1`, `dh3_dh1`.",
+                 [Answer("dh3_dh2", "number", d32, what="a number"),
+                  Answer("dh2_dh1", "number", d21, what="a number"),
+                  Answer("dh3_dh1", "number", d31, what="a number")],
+                 "# One factor per step back: dh_t/dh_(t-1) = w (1 - h_t^2); the chain multiplies them.\n"
+                 "dh3_dh2 = w * (1 - hs[2] ** 2)\ndh2_dh1 = w * (1 - hs[1] ** 2)\n"
+                 "dh3_dh1 = dh3_dh2 * dh2_dh1\nprint(round(dh3_dh2, 4), round(dh2_dh1, 4), round(dh3_dh1, 4))",
+                 points=2),
+            Part("c", "How much does $h_3$ move per unit of the first input: $\\partial h_3/\\partial x_1$? "
+                      "Store it in `dh3_dx1`.",
+                 [Answer("dh3_dx1", "number", d3x1, what="a number")],
+                 "# h1 = tanh(w h0 + u x1 + b), so dh1/dx1 = u (1 - h1^2); then on to h3.\n"
+                 "dh3_dx1 = dh3_dh1 * u * (1 - hs[0] ** 2)\nprint(round(dh3_dx1, 4))"),
+        ],
+        steps=[
+            "**(a) Forward.** " + "; ".join(
+                f"$h_{t + 1}=\\tanh({fmt(sums[t])})\\approx {fmt(hs[t])}$" for t in range(3)) + ".",
+            f"**(b) One factor per step.** $\\partial h_3/\\partial h_2={num(w)}\\,(1-{fmt(hs[2])}^2)\\approx "
+            f"{fmt(d32)}$ and $\\partial h_2/\\partial h_1={num(w)}\\,(1-{fmt(hs[1])}^2)\\approx {fmt(d21)}$.",
+            f"**(b) Multiply.** $\\partial h_3/\\partial h_1\\approx {fmt(d32)}\\times {fmt(d21)}\\approx {fmt(d31)}$.",
+            f"**(c) Down to the input.** Since $h_1=\\tanh(w\\,h_0+u\\,x_1+b)$, "
+            f"$\\partial h_1/\\partial x_1=u\\,(1-h_1^2)\\approx {fmt(u * (1 - hs[0] ** 2))}$, and "
+            f"$\\partial h_3/\\partial x_1\\approx {fmt(d31)}\\times {fmt(u * (1 - hs[0] ** 2))}\\approx {fmt(d3x1)}$.",
+        ],
+        remember=("Blame walking back through time is a product with one factor $w\\,(1-h_t^2)$ per step: "
+                  "the weight and how saturated each note is decide together how much survives."),
+        numbers=n)
+
+
+def problem_7(n) -> Problem:
+    from mwm.bptt import chunk_count, chunk_of
+
+    N, k, t = n["length"], n["k"], n["blame_from"]
+    (a1, a2), (b1, b2) = n["pair_across"], n["pair_inside"]
+    chunks = chunk_count(N, k)
+    m, first, last = chunk_of(t, k)
+    learn = [chunk_of(a1, k)[0] == chunk_of(a2, k)[0], chunk_of(b1, k)[0] == chunk_of(b2, k)[0]]
+    full, longest = N - 1, k - 1     # steps from the last character to the first; inside one chunk
+    cases = tuple(((NN, kk), chunk_count(NN, kk)) for NN, kk in [(10, 3), (N, k), (N + 1, k), (7, 7), (1, 5), (999, 10)])
+
+    def say(pair, ok):
+        i, j = pair
+        mi, mj = chunk_of(i, k)[0], chunk_of(j, k)[0]
+        if ok:
+            lo, hi = chunk_of(i, k)[1:]
+            return f"Characters {i} and {j} share chunk {mi} (characters {lo} to {hi}), so that dependence is learnable."
+        return (f"Character {i} sits in chunk {mi}, character {j} in chunk {mj}; the cut after character "
+                f"{chunk_of(i, k)[2]} separates them, and that dependence cannot be learned.")
+
+    yes_no = lambda ok: "yes" if ok else "no"  # noqa: E731
+    return Problem(
+        7, "Truncated backprop through time", "medium", "which links a truncated run can learn, and which it cannot",
+        statement=(
+            f"A text of {N} characters is trained with truncated BPTT in chunks of $k={k}$ characters: "
+            f"characters 1 to {k}, then {k + 1} to {2 * k}, and so on. The note flows on across the cuts; the "
+            "blame does not."),
+        given=f"N, k = {N}, {k}\nblame_from = {t}\npair_1, pair_2 = {lit(list(n['pair_across']))}, {lit(list(n['pair_inside']))}",
+        parts=[
+            Part("a", "The number of chunks for a text of $N$ characters, as a Python function `n_chunks(N, k)`; "
+                      "and its value for this text, in `chunks`.",
+                 [Answer("n_chunks", "function", None, cases=cases, n_args=2, what="a function"),
+                  Answer("chunks", "integer", chunks, what="a whole number")],
+                 "# ceil(N / k): whole chunks, and one more for a leftover piece.\n"
+                 "def n_chunks(N, k):\n    return -(-N // k)\n"
+                 "chunks = n_chunks(N, k)\nprint(chunks)", points=2),
+            Part("b", f"Walking back from character {t}, where does its blame stop? Store that character's "
+                      "number in `reaches_back_to`.",
+                 [Answer("reaches_back_to", "integer", first, what="a whole number")],
+                 "# Find the chunk of the character; its blame stops at the chunk's first character.\n"
+                 "chunk = -(-blame_from // k)\nreaches_back_to = (chunk - 1) * k + 1\nprint(chunk, reaches_back_to)"),
+            Part("c", f"Could this run learn that character {a2} depends on character {a1}? That character "
+                      f"{b2} depends on character {b1}? Store `True` or `False` in `learn_pair_1` and "
+                      "`learn_pair_2`.",
+                 [Answer("learn_pair_1", "bool", learn[0], what="True or False"),
+                  Answer("learn_pair_2", "bool", learn[1], what="True or False")],
+                 "# A link can be learned only if both characters sit in the same chunk.\n"
+                 "same_chunk = lambda i, j: -(-i // k) == -(-j // k)\n"
+                 "learn_pair_1 = same_chunk(*pair_1)\nlearn_pair_2 = same_chunk(*pair_2)\n"
+                 "print(learn_pair_1, learn_pair_2)"),
+            Part("d", "Without truncation, the final character's blame would travel all the way to character 1. "
+                      "How many steps is that trip, and how many steps is the longest trip in the truncated run? "
+                      "Store them in `full_steps` and `truncated_steps`.",
+                 [Answer("full_steps", "integer", full, what="a whole number"),
+                  Answer("truncated_steps", "integer", longest, what="a whole number")],
+                 "# From character N back to 1 is N - 1 steps; inside a chunk at most k - 1.\n"
+                 "full_steps = N - 1\ntruncated_steps = k - 1\nprint(full_steps, truncated_steps)"),
+        ],
+        steps=[
+            f"**(a) Count the chunks.** $\\lceil N/k\\rceil$ chunks; here $\\lceil {N}/{k}\\rceil={chunks}$.",
+            f"**(b) Find the chunk.** Character {t} is in chunk $\\lceil {t}/{k}\\rceil={m}$, which holds "
+            f"characters {first} to {last}. Its blame gets as far as character {first}, {t - first} steps "
+            "back, and the cut stops it there.",
+            f"**(c) Same chunk or not.** {say((a1, a2), learn[0])} {say((b1, b2), learn[1])} "
+            f"So: {yes_no(learn[0])}, then {yes_no(learn[1])}.",
+            f"**(d) Walk lengths.** Full BPTT goes from character {N} back to character 1: {full} steps. "
+            f"Truncated, the longest walk stays inside one chunk: at most $k-1={longest}$ steps.",
+        ],
+        remember=("Cutting the walk into chunks keeps each update cheap, at a price: only dependences that fit "
+                  "inside one chunk can be learned. The forward note, though, still carries everything before it."),
+        numbers=n)
+
+
+def problem_11(n) -> Problem:
+    from mwm.lstm import lstm_step
+
+    c_prev = n["c_prev"]
+    scores = {"f": n["forget"], "i": n["input"], "o": n["output"], "g": n["candidate"]}
+    # a one-number LSTM whose gate scores are exactly the given numbers: zero weights, the scores as shifts
+    weights = {}
+    for k, s in scores.items():
+        weights.update({f"W_{k}": [[0.0]], f"U_{k}": [[0.0]], f"b_{k}": [s]})
+    h, c, cache = lstm_step([0.0], [c_prev], [0.0], weights)
+    f, i, o, g = (float(cache[k][0]) for k in "fiog")
+    c, h = float(c[0]), float(h[0])
+    return Problem(
+        11, "One LSTM step", "medium", "sigmoid gates, a tanh candidate, the lane and the note",
+        statement=(
+            f"A one-number LSTM carries the cell state $c_{{t-1}}={num(c_prev)}$. Before their squashing "
+            f"functions, its scores come out as: forget ${num(scores['f'])}$, input ${num(scores['i'])}$, "
+            f"output ${num(scores['o'])}$, candidate ${num(scores['g'])}$. The gates use the sigmoid, the "
+            "candidate uses $\\tanh$, and $c_t=f\\,c_{t-1}+i\\,g$, $h_t=o\\tanh c_t$. Four decimals throughout."),
+        given=f"c_prev = {lit(c_prev)}\nforget_score, input_score, output_score, candidate_score = "
+              f"{lit(scores['f'])}, {lit(scores['i'])}, {lit(scores['o'])}, {lit(scores['g'])}",
+        parts=[
+            Part("a", "The forget, input and output gates and the candidate. Store them in `f_t`, `i_t`, `o_t`, "
+                      "`g_t`.",
+                 [Answer("f_t", "number", f, what="a number"), Answer("i_t", "number", i, what="a number"),
+                  Answer("o_t", "number", o, what="a number"), Answer("g_t", "number", g, what="a number")],
+                 "# Gates: sigmoids of their scores. Candidate: tanh of its score.\n"
+                 "sigmoid = lambda a: 1 / (1 + np.exp(-a))\n"
+                 "f_t, i_t, o_t = sigmoid(forget_score), sigmoid(input_score), sigmoid(output_score)\n"
+                 "g_t = np.tanh(candidate_score)\nprint(round(f_t, 4), round(i_t, 4), round(o_t, 4), round(g_t, 4))",
+                 points=2),
+            Part("b", "The new cell state $c_t$ and the new note $h_t$. Store them in `c_t` and `h_t`.",
+                 [Answer("c_t", "number", c, what="a number"), Answer("h_t", "number", h, what="a number")],
+                 "# The lane: keep part of the old cell state, add part of the candidate. Then read it out.\n"
+                 "c_t = f_t * c_prev + i_t * g_t\nh_t = o_t * np.tanh(c_t)\nprint(round(c_t, 4), round(h_t, 4))"),
+        ],
+        steps=[
+            f"**The gates.** $f=\\sigma({num(scores['f'])})\\approx {fmt(f)}$, $i=\\sigma({num(scores['i'])})"
+            f"\\approx {fmt(i)}$, $o=\\sigma({num(scores['o'])})\\approx {fmt(o)}$.",
+            f"**The candidate.** $g=\\tanh({num(scores['g'])})\\approx {fmt(g)}$.",
+            f"**The cell state.** $c_t={fmt(f)}\\cdot {num(c_prev)}+{fmt(i)}\\cdot {fmt(g)}\\approx "
+            f"{fmt(f * c_prev)}+{fmt(i * g)}={fmt(c)}$.",
+            f"**The note.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
+            f"{fmt(np.tanh(c))}\\approx {fmt(h)}$.",
+        ],
+        remember=("Nothing squashes the cell state on its lane, so it may grow past 1. Only the note $h_t$ is "
+                  "squashed, when the output gate reads the lane out."),
+        numbers=n)
+
+
+def problem_13(n) -> Problem:
+    from mwm.gru import blend, gru_draft, gru_step
+
+    hp, x, zs, rs, wx, wo = (n[k] for k in ("h_prev", "x", "update_score", "reset_score", "w_input", "w_old"))
+    # a one-number GRU whose gate scores are the given numbers (zero weights, the scores as shifts)
+    weights = {"W_z": [[0.0]], "U_z": [[0.0]], "b_z": [zs], "W_r": [[0.0]], "U_r": [[0.0]], "b_r": [rs],
+               "W_h": [[wo]], "U_h": [[wx]], "b_h": [0.0]}
+    h, cache = gru_step([hp], [x], weights)
+    z, r, draft, h = float(cache["z"][0]), float(cache["r"][0]), float(cache["candidate"][0]), float(h[0])
+    draft_open = float(gru_draft([hp], 1.0, [[wo]], [wx * x])[0])
+    h_open = float(blend(hp, draft_open, z))
+    direction = "higher" if draft > draft_open else "lower"
+    return Problem(
+        13, "One GRU step", "medium", "the two GRU gates in their places: $r$ inside the draft, $z$ in the blend",
+        statement=(
+            f"A one-number GRU holds the note $h_{{t-1}}={num(hp)}$ and reads the input $x={num(x)}$. Its update "
+            f"score is ${num(zs)}$ and its reset score ${num(rs)}$ (before the sigmoid). The draft weighs the "
+            f"input by ${num(wx)}$ and the consulted old note by ${num(wo)}$: "
+            f"$\\tilde h_t=\\tanh({num(wx)}\\,x+{num(wo)}\\,r\\,h_{{t-1}})$, and the new note is the blend "
+            "$h_t=(1-z)\\,h_{t-1}+z\\,\\tilde h_t$. Four decimals throughout."),
+        given=f"h_prev, x = {lit(hp)}, {lit(x)}\nupdate_score, reset_score = {lit(zs)}, {lit(rs)}\n"
+              f"w_input, w_old = {lit(wx)}, {lit(wo)}",
+        parts=[
+            Part("a", "The gates $z$ and $r$, the draft $\\tilde h_t$ and the new note $h_t$. Store them in `z_t`, "
+                      "`r_t`, `draft` and `h_t`.",
+                 [Answer("z_t", "number", z, what="a number"), Answer("r_t", "number", r, what="a number"),
+                  Answer("draft", "number", draft, what="a number"), Answer("h_t", "number", h, what="a number")],
+                 "# Squash the scores; the reset gate scales the old note inside the draft; then blend.\n"
+                 "sigmoid = lambda a: 1 / (1 + np.exp(-a))\n"
+                 "z_t, r_t = sigmoid(update_score), sigmoid(reset_score)\n"
+                 "draft = np.tanh(w_input * x + w_old * r_t * h_prev)\n"
+                 "h_t = (1 - z_t) * h_prev + z_t * draft\n"
+                 "print(round(z_t, 4), round(r_t, 4), round(draft, 4), round(h_t, 4))", points=2),
+            Part("b", "Work the draft and the note again with the reset gate wide open, $r=1$ (store them in "
+                      "`draft_open` and `h_open`). Did the reset gate of part (a) make the draft “higher” or "
+                      "“lower”? Store the word in `draft_was`.",
+                 [Answer("draft_open", "number", draft_open, what="a number"),
+                  Answer("h_open", "number", h_open, what="a number"),
+                  Answer("draft_was", "choice", direction, options=("higher", "lower"), what="“higher” or “lower”")],
+                 "# The same step with r = 1: the draft now sees the whole old note.\n"
+                 "draft_open = np.tanh(w_input * x + w_old * 1.0 * h_prev)\n"
+                 "h_open = (1 - z_t) * h_prev + z_t * draft_open\n"
+                 "draft_was = 'higher' if draft > draft_open else 'lower'\n"
+                 "print(round(draft_open, 4), round(h_open, 4), draft_was)", points=2),
+        ],
+        steps=[
+            f"**The gates.** $z=\\sigma({num(zs)})\\approx {fmt(z)}$ and $r=\\sigma({num(rs)})\\approx {fmt(r)}$.",
+            f"**The draft.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {par(hp, 1)}={fmt(r * hp)}$; times ${num(wo)}$: "
+            f"${fmt(wo * r * hp)}$; with the input's ${fmt(wx * x)}$ the sum is ${fmt(wx * x + wo * r * hp)}$, and "
+            f"$\\tilde h_t=\\tanh({fmt(wx * x + wo * r * hp)})\\approx {fmt(draft)}$.",
+            f"**The blend.** $h_t\\approx {fmt(1 - z)}\\cdot {par(hp, 1)}+{fmt(z)}\\cdot {fmt(draft)}\\approx "
+            f"{fmt((1 - z) * hp)}+{fmt(z * draft)}={fmt(h)}$.",
+            f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}+{num(wo)}\\cdot {par(hp, 1)})"
+            f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(draft_open)}$ and $h_t\\approx {fmt((1 - z) * hp)}+"
+            f"{fmt(z * draft_open)}={fmt(h_open)}$. The mostly shut reset gate of (a) let the draft see little of "
+            f"the old note, so the draft came out {direction} (${fmt(draft)}$ against ${fmt(draft_open)}$).",
+        ],
+        remember=("Two dials in two places: the reset gate sets how much of the old note enters the draft, the "
+                  "update gate how much of the draft enters the note. Whatever they do, the old note still "
+                  "passes through the factor $1-z$."),
+        numbers=n)
+
+
+def problem_14(n) -> Problem:
+    from mwm.readers import bidirectional_forward
+
+    w, u, b, xs = n["w"], n["u"], n["b"], n["xs"]
+    cell = {"W": [[w]], "U": [[u]], "b": [b]}
+    notes = bidirectional_forward(np.reshape(xs, (-1, 1)), cell, cell, cell="rnn")
+    fwd, bwd = notes[:, 0], notes[:, 1]
+    changed = np.array(xs, dtype=float)
+    changed[-1] += 1.0
+    moved = np.abs(bidirectional_forward(changed.reshape(-1, 1), cell, cell, cell="rnn")[0] - notes[0]) > 1e-12
+    which = {(False, True): "backward", (True, False): "forward", (True, True): "both", (False, False): "neither"}[
+        tuple(bool(m) for m in moved)]
+    T = len(xs)
+    f_sums = [w * p + u * x + b for p, x in zip([0.0, *fwd[:-1]], xs)]
+    b_sums = [w * p + u * x + b for p, x in zip([*bwd[1:], 0.0], xs)]
+    return Problem(
+        14, "Reading both ways", "medium", "one cell run in two directions, and which half knows what",
+        statement=(
+            f"Two one-number plain cells, each with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and a starting note of 0, "
+            f"read the inputs $x={tex_vec(xs)}$: the forward cell from left to right, the backward cell from right "
+            "to left. Four decimals throughout."),
+        given=f"w, u, b = {lit(w)}, {lit(u)}, {lit(b)}\nxs = {lit(xs)}",
+        parts=[
+            Part("a", "The forward notes $\\overrightarrow h_1, \\overrightarrow h_2, \\overrightarrow h_3$. "
+                      "Store them as a list in `fwd`.",
+                 [Answer("fwd", "vector", fwd.tolist(), what=f"{T} numbers")],
+                 "# Left to right, from a note of 0.\nfwd, h = [], 0.0\nfor x in xs:\n"
+                 "    h = np.tanh(w * h + u * x + b)\n    fwd.append(h)\nprint(np.round(fwd, 4))"),
+            Part("b", "The backward notes, listed in word order: $\\overleftarrow h_1, \\overleftarrow h_2, "
+                      "\\overleftarrow h_3$. Store them in `bwd`.",
+                 [Answer("bwd", "vector", bwd.tolist(), what=f"{T} numbers")],
+                 "# Right to left, from a note of 0; then put the notes back in word order.\nbwd, h = [], 0.0\n"
+                 "for x in reversed(xs):\n    h = np.tanh(w * h + u * x + b)\n    bwd.append(h)\n"
+                 "bwd = bwd[::-1]\nprint(np.round(bwd, 4))"),
+            Part("c", "Word 2's two-way note, forward half first. Store it in `word2`.",
+                 [Answer("word2", "vector", notes[1].tolist(), what="two numbers")],
+                 "# Put the two halves side by side.\nword2 = [fwd[1], bwd[1]]\nprint(np.round(word2, 4))"),
+            Part("d", "If $x_3$ changed, which half of word 1's two-way note would change: “forward”, “backward”, "
+                      "“both” or “neither”? Store the word in `changes`.",
+                 [Answer("changes", "choice", which, options=("forward", "backward", "both", "neither"),
+                         what="one of the four words")],
+                 "# The forward half of word 1 has read x1 only; the backward half has read x3, x2, x1.\n"
+                 f"changes = {which!r}\nprint(changes)"),
+        ],
+        steps=[
+            "**(a) Forward, from word 1.** " + "; ".join(
+                f"$\\overrightarrow h_{t + 1}=\\tanh({fmt(f_sums[t])})\\approx {fmt(fwd[t])}$" for t in range(T)) + ".",
+            "**(b) Backward, from the last word.** " + "; ".join(
+                f"$\\overleftarrow h_{t + 1}=\\tanh({fmt(b_sums[t])})\\approx {fmt(bwd[t])}$"
+                for t in reversed(range(T))) + ".",
+            f"**(c) Word 2.** $(\\overrightarrow h_2,\\overleftarrow h_2)\\approx {fmt_list(notes[1])}$.",
+            "**(d) Who has read $x_3$.** $\\overrightarrow h_1$ depends on $x_1$ alone, so it cannot move; "
+            f"$\\overleftarrow h_1$ has read $x_3$, $x_2$ and $x_1$. Only the {which} half changes.",
+        ],
+        remember=("The same cell, run the other way: the forward half of a word's note knows what came before it, "
+                  "the backward half knows what comes after."),
+        numbers=n)
+
+
 def problem_8(n) -> Problem:
     w, eps, w2, big = n["w_fade"], n["eps"], n["w_grow"], n["big"]
 
@@ -565,14 +868,14 @@ def problem_12(n) -> Problem:
     table = "| run | " + " | ".join(f"$k={i}$" for i in range(len(runs[names[0]]))) + " |\n"
     table += "|---|" + "---|" * len(runs[names[0]]) + "\n"
     for k in names:
-        table += f"| {k} | " + " | ".join(f"{x:g}" for x in runs[k]) + " |\n"
+        table += f"| {k} | " + " | ".join(f"${x:g}$" for x in runs[k]) + " |\n"
     opts_run = tuple(names)
     fixes = ("gates", "clipping")
     return Problem(
-        12, "Diagnose the runs", "hard", "reading a geometric sequence, and matching it to fade, explode or lane",
+        12, "Diagnose the runs", "hard", "spotting a constant ratio, and naming the training run behind it",
         statement=(
-            "Three recurrent models were trained on the same task. For each, someone recorded the size of "
-            "the blame that reached the note $k$ steps before the end:\n\n" + table),
+            "Someone trained three recurrent models on one task and, for each, logged how big the blame was "
+            "when it reached the note $k$ steps before the end:\n\n" + table),
         given="runs = {\n" + "".join(f"    {k!r}: {lit(runs[k])},\n" for k in names) + "}\n"
               f"ahead, limit, far, share = {ahead}, {lit(limit)}, {far}, {lit(share)}",
         parts=[
@@ -592,9 +895,9 @@ def problem_12(n) -> Problem:
                  "# Raise each factor to the power of the number of steps.\n"
                  + "".join(f"far_{k} = factor_{k} ** ahead\n" for k in names)
                  + "print(" + ", ".join(f"f'{{far_{k}:.3g}}'" for k in names) + ")"),
-            Part("c", "One run is an LSTM, one a plain cell with small recurrent weights and one a plain cell "
-                      "with large ones. Which is which? Store the run letters in `lstm_run`, `small_run` and "
-                      "`big_run`. Which first aid does each plain cell need most, “gates” or “clipping”? "
+            Part("c", "Behind the three runs are an LSTM, a plain cell whose recurrent weights are small, and a "
+                      "plain cell whose recurrent weights are large. Match them: store the run letters in "
+                      "`lstm_run`, `small_run` and `big_run`. Which first aid does each plain cell need most, “gates” or “clipping”? "
                       "Store the answers in `fix_small` and `fix_big`.",
                  [Answer("lstm_run", "choice", lstm_run, options=opts_run, what="a run letter"),
                   Answer("small_run", "choice", small_run, options=opts_run, what="a run letter"),
@@ -644,7 +947,8 @@ def problem_12(n) -> Problem:
 
 #: problem number -> builder. Builders whose library is not merged yet raise ImportError.
 BUILDERS: dict[int, Callable[[dict], Problem]] = {
-    1: problem_1, 2: problem_2, 3: problem_3, 4: problem_4, 5: problem_5, 8: problem_8, 12: problem_12,
+    1: problem_1, 2: problem_2, 3: problem_3, 4: problem_4, 5: problem_5, 6: problem_6, 7: problem_7,
+    8: problem_8, 11: problem_11, 12: problem_12, 13: problem_13, 14: problem_14,
 }
 
 

@@ -410,3 +410,81 @@ def test_changing_a_number_gives_a_consistent_key_and_tests(tmp_path):
     assert repr(float(expected[1])) in hidden and "-0.37198" not in hidden
     page = mk.answer_key_html([problem], {})
     assert f"{expected[2]:.4f}" in page and "0.1997" not in page
+
+
+def test_answer_key_matches_lib_problems_6_and_7():
+    from mwm import scalar_rnn
+    from mwm.bptt import chunk_count, chunk_of
+
+    n = problems_mod.NUMBERS
+    a, m = _answers(6), n[6]
+    w, u, b, h0, xs = m["w"], m["u"], m["b"], m["h0"], np.array(m["xs"])
+    hs = scalar_rnn(xs, w, u, b, h0)
+    np.testing.assert_allclose(a["hs"], hs)
+    eps = 1e-6  # derivatives by central differences: an independent route to the key's values
+    h3_from_h1 = lambda h1: scalar_rnn(xs[1:], w, u, b, h1)[-1]  # noqa: E731
+    h3_from_h2 = lambda h2: scalar_rnn(xs[2:], w, u, b, h2)[-1]  # noqa: E731
+    h2_from_h1 = lambda h1: scalar_rnn(xs[1:2], w, u, b, h1)[-1]  # noqa: E731
+    diff = lambda f, x: (f(x + eps) - f(x - eps)) / (2 * eps)  # noqa: E731
+    assert a["dh3_dh2"] == pytest.approx(diff(h3_from_h2, hs[1]), abs=1e-8)
+    assert a["dh2_dh1"] == pytest.approx(diff(h2_from_h1, hs[0]), abs=1e-8)
+    assert a["dh3_dh1"] == pytest.approx(diff(h3_from_h1, hs[0]), abs=1e-8)
+    x1 = lambda v: scalar_rnn(np.r_[v, xs[1:]], w, u, b, h0)[-1]  # noqa: E731
+    assert a["dh3_dx1"] == pytest.approx(diff(x1, xs[0]), abs=1e-8)
+    np.testing.assert_allclose([*a["hs"], a["dh3_dh2"], a["dh2_dh1"], a["dh3_dh1"], a["dh3_dx1"]],
+                               [0.7616, 0.5436, 0.4094, 0.6659, 0.5636, 0.3753, 0.1576], atol=5e-5)
+
+    a, m = _answers(7), n[7]
+    N, k = m["length"], m["k"]
+    chunks = [list(range(s, min(s + k, N + 1))) for s in range(1, N + 1, k)]  # the chunks, listed
+    assert a["chunks"] == len(chunks) == chunk_count(N, k) == 50
+    (home,) = [c for c in chunks if m["blame_from"] in c]
+    assert a["reaches_back_to"] == home[0] == chunk_of(m["blame_from"], k)[1] == 101
+    same = lambda i, j: any(i in c and j in c for c in chunks)  # noqa: E731
+    assert (a["learn_pair_1"], a["learn_pair_2"]) == (same(*m["pair_across"]), same(*m["pair_inside"])) == (False, True)
+    assert (a["full_steps"], a["truncated_steps"]) == (N - 1, max(len(c) for c in chunks) - 1) == (2499, 49)
+    (fn,) = [x for x in PROBLEMS if x.number == 7][0].parts[0].answers[:1]
+    assert all(chunk_count(*args) == want == -(-args[0] // args[1]) for args, want in fn.cases)
+
+
+def test_answer_key_matches_lib_problems_11_13_14():
+    from mwm import scalar_rnn
+    from mwm.gru import gru_step
+    from mwm.lstm import lstm_step, sigmoid
+
+    n = problems_mod.NUMBERS
+    a, m = _answers(11), n[11]
+    scores = {"f": m["forget"], "i": m["input"], "o": m["output"], "g": m["candidate"]}
+    weights = {f"{p}_{k}": [[0.0]] for k in scores for p in "WU"} | {f"b_{k}": [s] for k, s in scores.items()}
+    h, c, cache = lstm_step([0.0], [m["c_prev"]], [0.0], weights)
+    assert [a["f_t"], a["i_t"], a["o_t"], a["g_t"]] == pytest.approx([cache[k][0] for k in "fiog"])
+    assert [a["f_t"], a["i_t"], a["o_t"]] == pytest.approx(sigmoid([m["forget"], m["input"], m["output"]]))
+    assert (a["c_t"], a["h_t"]) == pytest.approx((c[0], h[0]))
+    np.testing.assert_allclose([a["f_t"], a["i_t"], a["o_t"], a["g_t"], a["c_t"], a["h_t"]],
+                               [0.8808, 0.5, 0.7311, 0.7616, 2.1424, 0.7112], atol=5e-5)
+
+    a, m = _answers(13), n[13]
+    w = {"W_z": [[0.0]], "U_z": [[0.0]], "b_z": [m["update_score"]], "W_r": [[0.0]], "U_r": [[0.0]],
+         "b_r": [m["reset_score"]], "W_h": [[m["w_old"]]], "U_h": [[m["w_input"]]], "b_h": [0.0]}
+    h, cache = gru_step([m["h_prev"]], [m["x"]], w)
+    assert (a["z_t"], a["r_t"], a["draft"], a["h_t"]) == pytest.approx(
+        (cache["z"][0], cache["r"][0], cache["candidate"][0], h[0]))
+    # r = 1: a reset score so large that the sigmoid is 1 to double precision
+    h_open, open_cache = gru_step([m["h_prev"]], [m["x"]], dict(w, b_r=[50.0]))
+    assert (a["draft_open"], a["h_open"]) == pytest.approx((open_cache["candidate"][0], h_open[0]))
+    np.testing.assert_allclose([a["z_t"], a["r_t"], a["draft"], a["h_t"], a["draft_open"], a["h_open"]],
+                               [0.7311, 0.2689, 0.9392, 0.5521, 0.7616, 0.4223], atol=5e-5)
+    assert a["draft_was"] == "higher"
+
+    a, m = _answers(14), n[14]
+    fwd = scalar_rnn(m["xs"], m["w"], m["u"], m["b"])
+    bwd = scalar_rnn(m["xs"][::-1], m["w"], m["u"], m["b"])[::-1]
+    np.testing.assert_allclose(a["fwd"], fwd)
+    np.testing.assert_allclose(a["bwd"], bwd)
+    np.testing.assert_allclose(a["word2"], [fwd[1], bwd[1]])
+    np.testing.assert_allclose([*a["fwd"], *a["bwd"]], [0.7616, 0.3634, 0.5926, 0.8053, 0.2270, 0.4621], atol=5e-5)
+    changed = np.array(m["xs"], dtype=float)
+    changed[2] = -3.0
+    assert scalar_rnn(changed, m["w"], m["u"], m["b"])[0] == fwd[0]
+    assert scalar_rnn(changed[::-1], m["w"], m["u"], m["b"])[-1] != bwd[0]
+    assert a["changes"] == "backward"
