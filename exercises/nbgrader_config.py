@@ -13,10 +13,11 @@ c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 c.CourseDirectory.course_id = "machines-with-memory"
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 
-# Where released assignments and submissions are exchanged. nbgrader's usual place on a
-# shared server is /srv/nbgrader/exchange (create it once, writable by everyone); set
-# NBGRADER_EXCHANGE to use another folder, e.g. for a trial run on one machine.
-c.Exchange.root = os.environ.get("NBGRADER_EXCHANGE", "/srv/nbgrader/exchange")
+# Where released assignments and submissions are exchanged: nbgrader's default,
+# /usr/local/share/nbgrader/exchange (create it once, writable by everyone), unless
+# NBGRADER_EXCHANGE names another folder, e.g. for a trial run on one machine.
+if os.environ.get("NBGRADER_EXCHANGE"):
+    c.Exchange.root = os.environ["NBGRADER_EXCHANGE"]
 
 # Grading. Every answer is a few lines of arithmetic, so a cell that runs for more than
 # 15 seconds is stuck (an endless loop): nbgrader interrupts it, records the timeout as
@@ -50,3 +51,33 @@ class DropEmptyNbgraderMetadata(NbGraderPreprocessor):
 
 c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, DropEmptyNbgraderMetadata,
                                       OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
+
+# The grading pass, as nbgrader's default but without a second CheckCellMetadata: the
+# sanitizing pass above has just checked the same metadata, and the check (jsonschema on
+# every cell) costs a noticeable part of a second per student.
+from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+from nbgrader.preprocessors import AssignLatePenalties, Execute, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
+
+c.Autograde.autograde_preprocessors = [Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
+                                       SaveAutoGrades, AssignLatePenalties]
+
+# The gradebook is an SQLite file that nbgrader commits to about a hundred times per
+# student; with SQLite's default journal every commit waits for the disk twice. Write-ahead
+# logging with synchronous=NORMAL (SQLite's recommended pairing) commits without waiting:
+# an application crash loses nothing, a power cut at worst the last grades written, and
+# the file never corrupts. It needs a local disk: if the course folder is on a network
+# filesystem (NFS), set MWM_GRADEBOOK_WAL=0.
+if os.environ.get("MWM_GRADEBOOK_WAL", "1") != "0":
+    import sqlite3
+
+    import sqlalchemy
+    from sqlalchemy.engine import Engine
+
+    if not getattr(sqlalchemy, "_mwm_gradebook_wal", False):  # register once per process
+        @sqlalchemy.event.listens_for(Engine, "connect")
+        def _write_ahead_log(dbapi_connection, connection_record):
+            if isinstance(dbapi_connection, sqlite3.Connection):
+                dbapi_connection.execute("PRAGMA journal_mode=WAL")
+                dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+        sqlalchemy._mwm_gradebook_wal = True

@@ -157,7 +157,9 @@ def graded(tmp_path_factory):
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
     shutil.copytree(SOURCE.parent, course / "source" / "practice")
     # the students here are names, not accounts: collect need not check who owns each file
-    settings = {"Exchange.root": str(exchange), "ExchangeCollect.check_owner": False}
+    # and the students' submission records (nbgrader's cache) stay in the temporary folder
+    settings = {"Exchange.root": str(exchange), "ExchangeCollect.check_owner": False,
+                "Exchange.cache": str(tmp / "cache")}
     api = mk.course_api(course, **settings)
     mk._ok(api.generate_assignment("practice"), "generate_assignment")
     mk._ok(api.release_assignment("practice"), "release_assignment")
