@@ -7,6 +7,7 @@ from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
             W.shapes_try, W.next_word_try]
+BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 PNG = b"\x89PNG"
 
 
@@ -80,3 +81,33 @@ def test_next_word_readings_match_section_4():
     assert 'p = 0.609' in text and "surprise -ln p = 0.495" in text
     with pytest.raises(ValueError, match="shape"):
         W.draw_shape("many -> some")
+
+
+def test_whisper_readings_chapter_7():
+    assert "at t = 10 the note is 0.000976562 and the blame 0.000976562" in W.draw_whisper(0.5)[1]
+    assert "at t = 10 the note is 57.665 and the blame 57.665" in W.draw_whisper(1.5)[1]
+    text = W.draw_whisper(1.5, tanh=True)[1]
+    assert "settles at h* = 0.8586" in text and "= 0.3943" in text and "the blame 5.14379e-05" in text
+    # the slider's float steps (0.9500000001...) are read as the value shown
+    assert W.draw_whisper(0.9500000000000001)[1].startswith("w = 0.95:")
+
+
+def test_eigen_memory_readings_chapter_7():
+    assert W.draw_eigen_memory("keep", 30)[1].endswith("note is (0.8000, 0.2000), length 0.8246")
+    assert "note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "note is (0.8500, 0.1500)" in W.draw_eigen_memory("keep", 2)[1]
+    assert "eigenvalues 0.8, 0.3; spectral radius 0.8" in W.draw_eigen_memory("fade")[1]
+    assert "eigenvalues 1.2, 0.7; spectral radius 1.2" in W.draw_eigen_memory("explode")[1]
+    rotate = W.draw_eigen_memory("rotate", 30)[1]
+    assert "0.8+0.6j, 0.8-0.6j; spectral radius 1" in rotate and rotate.endswith("length 1.0000")
+    with pytest.raises(ValueError, match="preset"):
+        W.draw_eigen_memory("spin")
+
+
+def test_cliff_readings_chapter_8():
+    plain = W.draw_cliff(False)[1]
+    assert "at step 15 the ball felt a gradient of length 14.29" in plain and "step of 7.14" in plain
+    clipped = W.draw_cliff(True, "1")[1]
+    assert "after 60 steps the ball is at (1.927, 0.103), loss 0.0009" in clipped
+    assert "longest gradient felt 12.63" in clipped
+    assert "at step 15" in W.draw_cliff(True, "10")[1]

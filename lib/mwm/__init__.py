@@ -6,11 +6,15 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (§2-§3)
 * :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
 * :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
+* :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (§7)
+* :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
 from .cell import rnn_forward, rnn_step, scalar_rnn
+from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
+from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
 from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
@@ -20,4 +24,6 @@ __all__ = [
     "scalar_rnn", "rnn_step", "rnn_forward",
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
+    "whisper_line", "first_step_below", "tanh_fixed_point", "matrix_powers", "eigen_split", "spectral_radius",
+    "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend",
 ]

@@ -1,0 +1,92 @@
+"""Chapter 8's "Try" panel: a ball rolling towards a cliff, with and without clipping (seed §8)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..clipping import CLIFF_LR, CLIFF_START, CLIFF_STEPS, MAP_X, MAP_Y, cliff_loss, descend
+from .panel import TryPanel
+
+#: The limits c the panel offers (as the dropdown shows them).
+LIMITS = ("0.5", "1", "2", "5", "10")
+
+
+def draw_cliff(clip: bool = False, c="1", steps: int = CLIFF_STEPS):
+    """Figure: gradient descent on the cliff landscape from :data:`mwm.clipping.CLIFF_START`.
+
+    Left: the map seen from above (loss contours, the wall as a dense band of lines)
+    with the ball's path. Right: the gradient's length at each step, with the limit c.
+
+    Args:
+        clip: whether the gradient is clipped to length ``c`` before each step.
+        c: the limit (used only when ``clip`` is on), a positive number or its text ("1").
+        steps: how many steps to run, 1..CLIFF_STEPS.
+
+    Returns:
+        (Figure, readings): the readings give where the ball is and its loss, or the step
+        at which it left the map and the gradient length that threw it.
+    """
+    c = float(c)
+    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=c if clip else None)
+    path, norms, left = run["path"], run["grad_norms"], run["left_map_at"]
+    fig = Figure(figsize=(9.5, 3.8))
+    ax = fig.add_subplot(1, 2, 1)
+    xs, ys = np.linspace(-MAP_X, MAP_X, 161), np.linspace(-MAP_Y, MAP_Y, 121)
+    grid = cliff_loss(np.stack(np.meshgrid(xs, ys), axis=-1))
+    ax.contourf(xs, ys, grid, levels=np.linspace(0, 11, 23), cmap="Greens_r", alpha=0.85)
+    ax.contour(xs, ys, grid, levels=np.linspace(0.5, 10.5, 11), colors="0.3", linewidths=0.5)
+    ax.plot(2.0, 0.0, "*", color="gold", ms=12, mec="k", label="valley floor (2, 0)")
+    shown = path if left is None else path[:-1]
+    colour = "tab:blue" if clip else "tab:red"
+    ax.plot(shown[:, 0], shown[:, 1], "o-", color=colour, ms=3, lw=1)
+    ax.plot(*path[0], "ks", ms=6, label=f"start {CLIFF_START}")
+    if left is not None:
+        last = path[-2]
+        direction = (path[-1] - last) / np.linalg.norm(path[-1] - last)
+        ax.annotate("", xy=last + direction * 2.2, xytext=last,
+                    arrowprops={"arrowstyle": "-|>", "color": "tab:red", "lw": 2})
+        ax.text(0, -MAP_Y * 0.85, f"flung off the map at step {left}", ha="center", color="tab:red", fontsize=9)
+    ax.set_xlim(-MAP_X, MAP_X)
+    ax.set_ylim(-MAP_Y, MAP_Y)
+    ax.set_aspect("equal")
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title("plateau (left), wall at x = 0, valley (right)", fontsize=9)
+    ax2 = fig.add_subplot(1, 2, 2)
+    t = np.arange(1, len(norms) + 1)
+    ax2.bar(t, norms, color=colour, alpha=0.75, label="||g|| before clipping")
+    if clip:
+        ax2.bar(t, np.minimum(norms, c), color="tab:cyan", alpha=0.9, label=f"step actually taken uses min(||g||, {c:g})")
+        ax2.axhline(c, color="k", ls="--", lw=1)
+    ax2.set_xlim(0, CLIFF_STEPS + 1)
+    ax2.set_ylim(0, 16)
+    ax2.set_xlabel("step")
+    ax2.set_title("the gradient's length at each step", fontsize=10)
+    ax2.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    mode = f"clipped at c = {c:g}" if clip else "no clipping"
+    if left is not None:
+        text = (f"{mode}: at step {left} the ball felt a gradient of length {norms[-1]:.2f} on the wall, "
+                f"took a step of {CLIFF_LR * norms[-1] if not clip else CLIFF_LR * min(norms[-1], c):.2f} and left "
+                f"the map at ({path[-1, 0]:.2f}, {path[-1, 1]:.2f})")
+    else:
+        text = (f"{mode}: after {steps} steps the ball is at ({path[-1, 0]:.3f}, {path[-1, 1]:.3f}), "
+                f"loss {run['losses'][-1]:.4f} (it started at {run['losses'][0]:.4f}); "
+                f"longest gradient felt {norms.max():.2f}")
+    return fig, text
+
+
+def cliff_try(clip: bool = False, c: str = "1", steps: int = CLIFF_STEPS) -> TryPanel:
+    """The cliff panel: roll the ball with clipping off or on.
+
+    Returns:
+        TryPanel with controls ``clip`` (ToggleButton), ``c`` (Dropdown of :data:`LIMITS`)
+        and ``steps`` (IntSlider 1..CLIFF_STEPS).
+    """
+    controls = {
+        "clip": widgets.ToggleButton(value=clip, description="clipping on"),
+        "c": widgets.Dropdown(options=list(LIMITS), value=str(c), description="limit c"),
+        "steps": widgets.IntSlider(value=steps, min=1, max=CLIFF_STEPS, description="steps"),
+    }
+    return TryPanel("a ball rolling towards a cliff: does one huge gradient throw it away?", controls,
+                    lambda v: draw_cliff(**v))
