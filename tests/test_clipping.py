@@ -96,7 +96,7 @@ def test_clip_errors_name_the_argument():
         clip_by_global_norm([np.ones(2), np.array([np.nan])], 1)
 
 
-@pytest.mark.parametrize("n,scale,seed", [(2, 1.0, 0), (8, 1.0, 1), (64, 1.0, 2), (64, 0.9, 3), (128, 0.9, 4)])
+@pytest.mark.parametrize("n,scale,seed", [(2, 1.0, 0), (8, 1.0, 1), (64, 1.0, 2), (64, 0.9, 3), (96, 0.9, 4)])
 def test_orthogonal_every_eigenvalue_has_size_scale(n, scale, seed):
     Q = orthogonal(n, seed=seed, scale=scale)
     np.testing.assert_allclose(Q.T @ Q, scale ** 2 * np.eye(n), atol=1e-12)
@@ -150,3 +150,42 @@ def test_cliff_numbers():
     too_loose = descend(max_norm=10.0)
     assert too_loose["left_map_at"] == 15
     assert on_map((4.0, -3.0)) and not on_map((4.01, 0.0))
+
+
+def test_cliff_gradient_lengths_quoted_in_chapter_8():
+    assert round(float(np.linalg.norm(cliff_gradient((-3.5, 2.0)))), 2) == 0.59
+    assert round(float(np.linalg.norm(cliff_gradient((0.0, 1.0)))), 4) == 15.2003
+    assert round(float(cliff_loss((2.0, 0.0))), 4) == 0.0001
+    np.testing.assert_allclose(descend(max_norm=0.5)["path"][-1], [1.910, 0.124], atol=5e-4)
+    assert round(float(descend(max_norm=0.5)["losses"][-1]), 4) == 0.0013
+
+
+def test_about_half_the_starts_are_flung():
+    starts = [(x0, 2.0) for x0 in np.round(np.arange(-3.9, -1.45, 0.1), 1)]
+    assert len(starts) == 25 and starts[0][0] == -3.9 and starts[-1][0] == -1.5
+    assert sum(descend(s)["left_map_at"] is not None for s in starts) == 12
+    clipped = [descend(s, max_norm=1.0) for s in starts]
+    assert all(r["left_map_at"] is None for r in clipped)
+    assert round(max(float(r["losses"][-1]) for r in clipped), 4) == 0.0009
+
+
+def test_orthogonal_versus_gaussian_start_chapter_8():
+    Q9 = orthogonal(64, seed=0, scale=0.9)
+    G = np.random.default_rng(0).normal(0, 1 / 8, (64, 64))
+    sizes = np.abs(np.linalg.eigvals(G))
+    assert round(float(np.mean(sizes < 0.5)), 2) == 0.25
+    assert round(float(sizes.max()), 4) == 1.0202
+    v = np.random.default_rng(1).normal(size=64)
+    kept = np.linalg.norm(np.linalg.matrix_power(Q9, 50) @ v) / np.linalg.norm(v)
+    assert round(kept, 5) == round(0.9 ** 50, 5) == 0.00515
+
+
+def test_torch_orthogonal_init_has_every_eigenvalue_at_gain():
+    torch.manual_seed(0)
+    U = torch.empty(64, 64, dtype=torch.float64)
+    torch.nn.init.orthogonal_(U, gain=0.9)
+    np.testing.assert_allclose(np.abs(np.linalg.eigvals(U.numpy())), 0.9, atol=1e-12)
+
+
+def test_pause_and_predict_check_6_76():
+    assert 2.4 ** 2 + 1 ** 2 == pytest.approx(6.76) and math.sqrt(6.76) == pytest.approx(2.6)

@@ -45,6 +45,11 @@ def test_seed_003_keys_sentence_is_four_steps_not_five():
     assert words.index("are") - words.index("keys") == 4
 
 
+def test_airline_sentence_five_steps():
+    words = words_of("the flights the airline was cancelling were full")
+    assert words.index("were") - words.index("flights") == 5
+
+
 def test_seed_003_factor_0_6():
     blame = whisper_line(0.6, 20)[1]
     assert round(blame[5], 3) == 0.078 and round(blame[5], 5) == 0.07776
@@ -52,6 +57,7 @@ def test_seed_003_factor_0_6():
     assert round(blame[20], 5) == 0.00004 and round(blame[20] * 1e5, 2) == 3.66
     # "four orders of magnitude weaker than one step back": 0.6 / 0.6^20 = 0.6^-19
     assert 4 < math.log10(blame[1] / blame[20]) < 4.5
+    assert round(blame[1] / blame[20]) == 16411 and round(math.log10(blame[1] / blame[20]), 1) == 4.2
 
 
 def test_first_step_below_a_thousandth():
@@ -153,6 +159,7 @@ def test_diag_half_and_1_2():
     angle = np.degrees(np.arctan2(path[:, 1], path[:, 0]))
     assert angle[0] == pytest.approx(45) and angle[10] > 89.9
     assert round(path[10, 0], 6) == 0.000977 and round(path[10, 1], 4) == 6.1917
+    assert round(angle[10], 2) == 89.99
 
 
 def test_small_entries_do_not_mean_fading():
@@ -192,3 +199,12 @@ def test_transpose_has_the_same_eigenvalues():
     rng = np.random.default_rng(3)
     W = rng.normal(size=(5, 5))
     assert spectral_radius(W.T) == pytest.approx(spectral_radius(W), rel=1e-12)
+
+
+def test_explode_preset_leaves_the_map_after_four_steps():
+    from mwm.widgets.ch07_fade import MAP
+    path = matrix_powers(PRESETS["explode"], [1, 0], 30)
+    inside = np.all(np.abs(path) <= MAP, axis=1)
+    assert inside[:4].all() and not inside[4]
+    assert round(float(np.linalg.norm(path[30])), 4) == 195.7455
+    assert round(float(np.linalg.norm(matrix_powers(PRESETS["fade"], [1, 0], 30)[30])), 4) == 0.0010

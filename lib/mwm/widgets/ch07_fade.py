@@ -4,6 +4,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..dynamics import eigen_split, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
 from .panel import TryPanel
@@ -127,6 +128,14 @@ def draw_eigen_memory(preset: str = "keep", steps: int = 30):
     else:
         circle = np.linspace(0, 2 * np.pi, 200)
         ax.plot(np.cos(circle), np.sin(circle), color="0.7", ls=":", lw=1, label="no real eigen-direction: it turns")
+    if np.isrealobj(values):
+        # the note after the last step, as its two eigen-parts: a lambda1^t e1 (blue), then b lambda2^t e2 (orange)
+        first = coefficients[0] * values[0] ** steps * directions[0]
+        second = coefficients[1] * values[1] ** steps * directions[1]
+        if np.all(np.abs(first) <= MAP) and np.all(np.abs(first + second) <= MAP):
+            ax.annotate("", xy=first, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": "tab:blue", "lw": 2})
+            ax.annotate("", xy=first + second, xytext=first,
+                        arrowprops={"arrowstyle": "-|>", "color": "tab:orange", "lw": 2})
     inside = np.all(np.abs(path) <= MAP, axis=1)
     ax.plot(path[inside, 0], path[inside, 1], "o-", color="tab:green", ms=3.5, lw=0.8)
     ax.plot(*path[0], "ks", ms=6, label="start (1, 0)")
@@ -138,6 +147,8 @@ def draw_eigen_memory(preset: str = "keep", steps: int = 30):
     ax2 = fig.add_subplot(1, 2, 2)
     ax2.bar(np.arange(steps + 1), lengths, color=GOLD, alpha=0.85)
     ax2.axhline(1.0, color="0.5", lw=0.8, ls="--")
+    ax2.set_xlim(-0.6, max(steps, 10) + 0.6)
+    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax2.set_xlabel("step t")
     ax2.set_title("the note's length ||W^t (1, 0)||", fontsize=10)
     fig.tight_layout()
