@@ -13,13 +13,15 @@ setup: $(STAMP)
 
 $(STAMP): requirements.txt lib/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "The course needs Python 3.11 (its pinned torch wheel is built for it); got " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
+# MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
 book: $(STAMP)
-	$(BIN)/jupyter-book build . --all -W --keep-going
+	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
 
 test: $(STAMP)

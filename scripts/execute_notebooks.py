@@ -3,8 +3,9 @@
 Usage (from the project root, inside .venv):
     python scripts/execute_notebooks.py chapters/*.ipynb
 
-Each notebook runs top to bottom in a fresh kernel started in its own folder. Cell
-timings and widget state are not stored, so re-running an unchanged notebook
+Each notebook runs top to bottom in a fresh kernel started in its own folder. Cells
+tagged ``hide-cell`` (pause-and-predict answers) are also marked collapsed for
+JupyterLab, as the website folds them. Cell timings and widget state are not stored, so re-running an unchanged notebook
 changes nothing but the widgets' random model ids. A cell that fails stops the
 script with its error.
 """
@@ -27,6 +28,9 @@ def execute(path: Path, timeout: int = 600) -> float:
     client.execute()
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if "hide-cell" in cell.metadata.get("tags", []):
+            # The website folds these cells by their tag; JupyterLab folds them by this.
+            cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, path)
     return time.perf_counter() - start

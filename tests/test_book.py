@@ -19,6 +19,9 @@ JB = str(Path(sys.executable).with_name("jupyter-book"))
 
 
 def _build(source: Path, out: Path, config: dict) -> subprocess.CompletedProcess:
+    config = dict(config, sphinx=dict(config["sphinx"]))
+    config["sphinx"]["local_extensions"] = {name: str(ROOT / path)  # the copy lives elsewhere
+                                            for name, path in config["sphinx"]["local_extensions"].items()}
     cfg = out / "_config_test.yml"
     out.mkdir(parents=True, exist_ok=True)
     cfg.write_text(yaml.safe_dump(config), encoding="utf-8")

@@ -83,6 +83,9 @@ def test_committed_executed_and_imports_by_name(chapter):
     source = "\n".join(_text(c) for c in code)
     assert "sys.path" not in source
     assert re.search(r"^(from|import) mwm", source, re.M)
+    for c in code:  # pause-and-predict answers stay folded in JupyterLab too
+        if "hide-cell" in c["metadata"].get("tags", []):
+            assert c["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}
     numbers = [c["execution_count"] for c in code]
     assert numbers == list(range(1, len(code) + 1)), "execute top to bottom in one run"
 

@@ -1,12 +1,15 @@
 """The "Try" panels: each shows a figure at once, redraws on change, and reports lib's numbers."""
 import base64
 
+import numpy as np
+
 import pytest
 
 from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
             W.shapes_try, W.next_word_try]
+BUILDERS += [W.step_machine_try]
 BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 PNG = b"\x89PNG"
 
@@ -83,6 +86,77 @@ def test_next_word_readings_match_section_4():
         W.draw_shape("many -> some")
 
 
+# --- the website's kernel-free twin of each panel (mwm.widgets.static) -------------------------
+
+import ipywidgets  # noqa: E402
+
+from mwm.widgets.static import MAX_STATES, control_options, static_html, static_states  # noqa: E402
+
+
+def test_control_options_list_every_value():
+    assert control_options(ipywidgets.IntSlider(3, min=1, max=9)) == ("range", list(range(1, 10)), [str(i) for i in range(1, 10)])
+    kind, values, labels = control_options(ipywidgets.FloatSlider(0.5, min=-1.5, max=1.5, step=0.1))
+    assert kind == "range" and len(values) == 31 and values[0] == -1.5 and values[-1] == 1.5 and 0.5 in values
+    assert control_options(ipywidgets.ToggleButtons(options=["a", "b"]))[:2] == ("toggle", ["a", "b"])
+    assert control_options(ipywidgets.Dropdown(options=[("x", 1), ("y", 2)])) == ("select", [1, 2], ["x", "y"])
+    assert control_options(ipywidgets.Checkbox())[:2] == ("checkbox", [False, True])
+    assert control_options(ipywidgets.Text("hello")) is None
+
+
+@pytest.mark.parametrize("build", [W.window_try, W.next_word_try, W.shapes_try], ids=lambda b: b.__name__)
+def test_small_panels_are_drawn_in_every_combination(build):
+    panel = build()
+    data = static_states(panel)
+    sizes = [len(c["options"]) for c in data["controls"]]
+    assert data["mode"] == "grid" and len(data["states"]) == int(np.prod(sizes)) <= MAX_STATES
+    assert all(0 <= i < len(data["images"]) and 0 <= r < len(data["readings"]) for i, r in data["states"].values())
+
+
+def test_big_panels_move_one_control_at_a_time():
+    panel = W.six_note_try()
+    data = static_states(panel)
+    sizes = {c["name"]: len(c["options"]) for c in data["controls"]}
+    assert data["mode"] == "single"
+    assert len(data["states"]) == sum(sizes.values()) - len(sizes) + 1  # the start state is shared
+    start = ",".join(str(c["start"]) for c in data["controls"])
+    assert start in data["states"]
+    readings = data["readings"][data["states"][start][1]]
+    assert readings == panel.readings.value  # the page opens on the panel's own first state
+
+
+def test_static_twin_is_self_contained_html():
+    html = static_html(W.window_try())
+    assert html.count('src="data:image/png;base64,') == 1  # the first picture; the others live in the JSON
+    assert "http://" not in html and "https://" not in html
+    assert '"mode":"grid"' in html and "mwm-try-data" in html
+
+
+def test_display_carries_the_twin_only_when_building_the_site(monkeypatch):
+    panel = W.next_word_try()
+    monkeypatch.delenv("MWM_STATIC_PANELS", raising=False)
+    assert "text/html" not in panel._repr_mimebundle_()
+    monkeypatch.setenv("MWM_STATIC_PANELS", "1")
+    assert panel._repr_mimebundle_()["text/html"].startswith("\n<style>")
+def test_step_machine_readings_match_section_6():
+    full = W.draw_step_machine(10, "no cut")[1]
+    assert "votes for w: word 1: 0.0000, word 2: -0.1444, word 3: -0.1588, word 4: -0.1623" in full
+    assert full.endswith("dL/dw = -0.4655")
+    assert "notes: 0.7616, 0.3634, 0.1797, 0.0896" in full and "L = 0.4144" in full
+    cut = W.draw_step_machine(10, "k = 2")[1]
+    assert "votes for w: word 3: -0.1588, word 4: -0.1623;" in cut and cut.endswith("dL/dw = -0.3211")
+    assert "no blame crosses the cut before word 3" in cut
+    assert W.draw_step_machine(10, "k = 3")[1].endswith("dL/dw = -0.1623")
+    # walking: the notes appear one per step, then the votes from word 4 back
+    assert W.draw_step_machine(1)[1].startswith("the words x = 1, 0, 0, 0")
+    assert W.draw_step_machine(3)[1] == "notes: 0.7616, 0.3634"
+    assert W.draw_step_machine(6)[1].endswith("votes for w: word 4: -0.1623")
+    assert "dL/dw" not in W.draw_step_machine(9)[1]
+    with pytest.raises(ValueError, match="cut"):
+        W.draw_step_machine(10, "k = 5")
+    with pytest.raises(ValueError, match="step"):
+        W.draw_step_machine(11)
+
+
 def test_whisper_readings_chapter_7():
     assert "at t = 10 the note is 0.000976562 and the blame 0.000976562" in W.draw_whisper(0.5)[1]
     assert "at t = 10 the note is 57.665 and the blame 57.665" in W.draw_whisper(1.5)[1]
@@ -105,9 +179,21 @@ def test_eigen_memory_readings_chapter_7():
 
 
 def test_cliff_readings_chapter_8():
-    plain = W.draw_cliff(False)[1]
+    plain = W.draw_cliff("off")[1]
     assert "at step 15 the ball felt a gradient of length 14.29" in plain and "step of 7.14" in plain
-    clipped = W.draw_cliff(True, "1")[1]
+    clipped = W.draw_cliff("c = 1")[1]
     assert "after 60 steps the ball is at (1.927, 0.103), loss 0.0009" in clipped
     assert "longest gradient felt 12.63" in clipped
-    assert "at step 15" in W.draw_cliff(True, "10")[1]
+    assert "at step 15" in W.draw_cliff("c = 10")[1] and "step of 5.00" in W.draw_cliff("c = 10")[1]
+    assert W.draw_cliff("off", 10)[1].startswith("no clipping: after 10 steps")
+    assert "c = 5: after 60 steps the ball is at (2.060, 0.095), loss 0.0007" in W.draw_cliff("c = 5")[1]
+    with pytest.raises(ValueError, match="clipping"):
+        W.draw_cliff("c = 3")
+
+
+@pytest.mark.parametrize("build,states", [(W.whisper_try, 42), (W.eigen_memory_try, 48), (W.cliff_try, 60)],
+                         ids=lambda b: getattr(b, "__name__", str(b)))
+def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
+    # counted from the controls (drawing all the states is the website build's job)
+    sizes = [len(control_options(c)[1]) for c in build().controls.values()]
+    assert int(np.prod(sizes)) == states <= MAX_STATES

@@ -6,12 +6,15 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (§2-§3)
 * :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
 * :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
+* :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (§6)
 * :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (§7)
 * :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
+from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
+                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
@@ -24,6 +27,8 @@ __all__ = [
     "scalar_rnn", "rnn_step", "rnn_forward",
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
+    "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
+    "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
     "whisper_line", "first_step_below", "tanh_fixed_point", "matrix_powers", "eigen_split", "spectral_radius",
     "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend",
 ]

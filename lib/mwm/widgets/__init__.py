@@ -10,6 +10,7 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 2 the recurrent cell | :func:`scalar_cell_try`, :func:`six_note_try` |
 | 3 unrolling | :func:`unroll_try` |
 | 4 many jobs, one cell | :func:`shapes_try`, :func:`next_word_try` |
+| 6 backprop through time | :func:`step_machine_try` |
 | 7 why memory fades or explodes | :func:`whisper_try`, :func:`eigen_memory_try` |
 | 8 clipping and a good start | :func:`cliff_try` |
 """
@@ -18,6 +19,7 @@ from .ch01_order import draw_running_note, draw_window, running_note_try, window
 from .ch02_cell import draw_scalar_cell, draw_six_note, scalar_cell_try, six_note_try, six_note_weights
 from .ch03_unroll import draw_unroll, unroll_try
 from .ch04_jobs import draw_next_word, draw_shape, next_word_try, shapes_try
+from .ch06_bptt import draw_step_machine, step_machine, step_machine_try
 from .ch07_fade import draw_eigen_memory, draw_whisper, eigen_memory_try, whisper_try
 from .ch08_clip import cliff_try, draw_cliff
 
@@ -27,6 +29,7 @@ __all__ = [
     "scalar_cell_try", "six_note_try", "draw_scalar_cell", "draw_six_note", "six_note_weights",
     "unroll_try", "draw_unroll",
     "shapes_try", "next_word_try", "draw_shape", "draw_next_word",
+    "step_machine_try", "draw_step_machine", "step_machine",
     "whisper_try", "eigen_memory_try", "draw_whisper", "draw_eigen_memory",
     "cliff_try", "draw_cliff",
 ]

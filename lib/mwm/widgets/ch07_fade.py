@@ -27,6 +27,8 @@ PRESETS = {
 START = np.array([1.0, 0.0])
 #: Half-width of the eigen-memory map; a note outside it has "run off the map".
 MAP = 1.6
+#: The step counts the eigen-memory panel offers (a short list, so the website can draw every setting).
+STEPS_SHOWN = ("0", "1", "2", "3", "4", "5", "10", "15", "20", "30", "40", "60")
 
 
 def _log_bars(ax, values, outline, highlight, title):
@@ -82,23 +84,23 @@ def whisper_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
 
     Returns:
         TryPanel with controls ``w`` (FloatSlider 0.5-1.5, step 0.05) and ``tanh``
-        (ToggleButton: the squeeze on or off).
+        (Checkbox: the squeeze on or off): 42 settings, all drawn for the website.
     """
     controls = {
         "w": widgets.FloatSlider(value=w, min=0.5, max=1.5, step=0.05, description="w",
                                  readout_format=".2f"),
-        "tanh": widgets.ToggleButton(value=tanh, description="with tanh"),
+        "tanh": widgets.Checkbox(value=tanh, description="with tanh"),
     }
     return TryPanel("the whisper line: each step passes on w times what it heard", controls,
                     lambda v: draw_whisper(**v))
 
 
-def draw_eigen_memory(preset: str = "keep", steps: int = 30):
+def draw_eigen_memory(preset: str = "keep", steps=30):
     """Figure: the note W^t (1, 0) for t = 0..steps in the plane, with W's eigen-directions, and its length.
 
     Args:
         preset: one of :data:`PRESETS`.
-        steps: how many multiplications by W to show, 0..60.
+        steps: how many multiplications by W to show, 0..60 (an int or its text, "30").
 
     Returns:
         (Figure, readings): the readings give W's eigenvalues, its spectral radius, and the
@@ -109,6 +111,7 @@ def draw_eigen_memory(preset: str = "keep", steps: int = 30):
     """
     if preset not in PRESETS:
         raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
+    steps = int(steps)
     W = PRESETS[preset]
     path = matrix_powers(W, START, steps)
     lengths = np.linalg.norm(path, axis=1)
@@ -158,16 +161,17 @@ def draw_eigen_memory(preset: str = "keep", steps: int = 30):
     return fig, text
 
 
-def eigen_memory_try(preset: str = "keep", steps: int = 30) -> TryPanel:
+def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
     """The eigen-memory panel: four matrices, the note multiplied by W again and again.
 
     Returns:
         TryPanel with controls ``preset`` (ToggleButtons keep / fade / explode / rotate)
-        and ``steps`` (IntSlider 0-60).
+        and ``steps`` (SelectionSlider over :data:`STEPS_SHOWN`): 48 settings, all drawn
+        for the website.
     """
     controls = {
         "preset": widgets.ToggleButtons(options=list(PRESETS), value=preset, description="W"),
-        "steps": widgets.IntSlider(value=steps, min=0, max=60, description="steps shown"),
+        "steps": widgets.SelectionSlider(options=list(STEPS_SHOWN), value=str(steps), description="steps shown"),
     }
     return TryPanel("a note of two numbers, multiplied by W at every step", controls,
                     lambda v: draw_eigen_memory(**v))

@@ -8,27 +8,40 @@ from matplotlib.figure import Figure
 from ..clipping import CLIFF_LR, CLIFF_START, CLIFF_STEPS, MAP_X, MAP_Y, cliff_loss, descend
 from .panel import TryPanel
 
-#: The limits c the panel offers (as the dropdown shows them).
-LIMITS = ("0.5", "1", "2", "5", "10")
+#: The panel's clipping choices: off, or on with one of a few limits c.
+CLIPPING = ("off", "c = 0.5", "c = 1", "c = 5", "c = 10")
+#: The step counts the panel offers (multiples of 5, so the website can draw all 60 settings).
+STEP_CHOICES = tuple(range(5, CLIFF_STEPS + 1, 5))
 
 
-def draw_cliff(clip: bool = False, c="1", steps: int = CLIFF_STEPS):
+def _limit(clipping: str):
+    """The limit c of a :data:`CLIPPING` choice, or None for "off"; ValueError for anything else."""
+    if clipping not in CLIPPING:
+        raise ValueError(f"clipping must be one of {list(CLIPPING)}, got {clipping!r}")
+    return None if clipping == "off" else float(clipping.split("=")[1])
+
+
+def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     """Figure: gradient descent on the cliff landscape from :data:`mwm.clipping.CLIFF_START`.
 
     Left: the map seen from above (loss contours, the wall as a dense band of lines)
     with the ball's path. Right: the gradient's length at each step, with the limit c.
 
     Args:
-        clip: whether the gradient is clipped to length ``c`` before each step.
-        c: the limit (used only when ``clip`` is on), a positive number or its text ("1").
+        clipping: "off", or "c = X" to clip the gradient to length X before each step
+            (one of :data:`CLIPPING`).
         steps: how many steps to run, 1..CLIFF_STEPS.
 
     Returns:
         (Figure, readings): the readings give where the ball is and its loss, or the step
         at which it left the map and the gradient length that threw it.
+
+    Raises:
+        ValueError: for a clipping choice not in :data:`CLIPPING`.
     """
-    c = float(c)
-    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=c if clip else None)
+    c = _limit(clipping)
+    clip = c is not None
+    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=c)
     path, norms, left = run["path"], run["grad_norms"], run["left_map_at"]
     fig = Figure(figsize=(9.5, 3.8))
     ax = fig.add_subplot(1, 2, 1)
@@ -76,17 +89,18 @@ def draw_cliff(clip: bool = False, c="1", steps: int = CLIFF_STEPS):
     return fig, text
 
 
-def cliff_try(clip: bool = False, c: str = "1", steps: int = CLIFF_STEPS) -> TryPanel:
-    """The cliff panel: roll the ball with clipping off or on.
+def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
+    """The cliff panel: roll the ball with clipping off, or on with a limit c.
 
     Returns:
-        TryPanel with controls ``clip`` (ToggleButton), ``c`` (Dropdown of :data:`LIMITS`)
-        and ``steps`` (IntSlider 1..CLIFF_STEPS).
+        TryPanel with controls ``clipping`` (ToggleButtons over :data:`CLIPPING`: off, or
+        on with c = 0.5, 1, 5 or 10) and ``steps`` (IntSlider 5..CLIFF_STEPS, step 5):
+        60 settings, all drawn for the website.
     """
     controls = {
-        "clip": widgets.ToggleButton(value=clip, description="clipping on"),
-        "c": widgets.Dropdown(options=list(LIMITS), value=str(c), description="limit c"),
-        "steps": widgets.IntSlider(value=steps, min=1, max=CLIFF_STEPS, description="steps"),
+        "clipping": widgets.ToggleButtons(options=list(CLIPPING), value=clipping, description="clipping"),
+        "steps": widgets.IntSlider(value=steps, min=STEP_CHOICES[0], max=STEP_CHOICES[-1], step=5,
+                                   description="steps"),
     }
     return TryPanel("a ball rolling towards a cliff: does one huge gradient throw it away?", controls,
                     lambda v: draw_cliff(**v))

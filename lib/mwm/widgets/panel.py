@@ -8,8 +8,10 @@ display already shows a meaningful picture.
 
 When a notebook is turned into the website, the panel's display also carries that
 first picture as a plain ``image/png`` (see ``_repr_mimebundle_``), so a page read
-without a running kernel shows the figure instead of an empty box. In Jupyter the
-live widget is shown.
+without a running kernel shows the figure instead of an empty box. During the book
+build (``MWM_STATIC_PANELS=1``) it also carries a ``text/html`` twin with the figure of
+every setting and browser-side controls (:mod:`mwm.widgets.static`), which the website
+shows instead. In Jupyter the live widget is shown.
 
 Panels keep no global state: each builds its own figures with
 ``matplotlib.figure.Figure`` (never ``pyplot``) and keeps only its controls' values.
@@ -22,6 +24,8 @@ from typing import Callable, Mapping
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
+
+from .static import static_enabled, static_html
 
 #: Resolution of every panel's figure, in dots per inch.
 DPI = 100
@@ -90,4 +94,6 @@ class TryPanel(widgets.VBox):
         # A kernel-free reader (the website) falls back to the current picture.
         bundle["image/png"] = base64.b64encode(self.png).decode("ascii")
         bundle["text/plain"] = f"Try: {self.title} (a live panel in Jupyter; the picture shows its first state)"
+        if static_enabled():
+            bundle["text/html"] = static_html(self)
         return bundle

@@ -1,0 +1,405 @@
+"""Chapter 6 (seed §6; seed 003's "Backpropagation through time"): blame walks back along the words.
+
+Backpropagation through time (BPTT) is the ordinary backward pass run on the
+unrolled cell ``h_t = tanh(z_t)``, ``z_t = W h_{t-1} + U x_t + b``. It has two passes:
+
+1. forward: run the cell and keep every hidden state (:func:`mwm.rnn_forward` or
+   :func:`mwm.scalar_rnn` does this);
+2. backward: walk from the last word to the first. At every step two rules apply:
+
+   * Rule A (through the tanh): ``dL/dz_t = dL/dh_t * (1 - h_t**2)``;
+   * Rule B (through ``W h_{t-1} + U x_t + b``): the old note gets ``W^T dL/dz_t``,
+     and the shared weight gets the "vote" ``dL/dz_t h_{t-1}^T`` (``dL/dz_t x_t^T``
+     for ``U``, ``dL/dz_t`` for ``b``). Every step's votes are added up.
+
+The loss interface. These functions do not know the loss. The caller passes
+``dL_dh``, an array shaped like the hidden states: entry t is the blame the loss
+puts on ``h_t`` *directly*, at its own step, not through later notes. Examples:
+
+* a loss on the last note only, ``L = 1/2 (h_T - y)^2``: zeros everywhere except
+  ``h_T - y`` at the last step (:func:`last_note_loss` builds it);
+* a read-out at every step, ``y_hat_t = softmax(V h_t + c)`` with cross-entropy:
+  ``dL_dh[t] = V^T (y_hat_t - y_t)``, i.e. ``readout_gradient(probs, targets) @ V``.
+
+BPTT adds what flows back from later steps, so ``grads.dh[t]`` (the *total* blame
+reaching ``h_t``) is ``dL_dh[t] + W^T dL/dz_{t+1}``.
+
+Truncation. With ``k`` given, the text is cut into chunks of ``k`` words (words
+1..k, k+1..2k, ...). The hidden state still flows forward across every cut, but no
+blame crosses one: walking back, the blame is reset to the loss's own share at the
+last word of every chunk. This equals PyTorch autograd with ``h = h.detach()`` at
+the start of every chunk.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable, Mapping
+
+import numpy as np
+
+from ._validate import as_array, as_scalar, positive, positive_int
+from .cell import _check_weights
+
+
+# --------------------------------------------------------------------------- the one-number cell
+
+@dataclass
+class ScalarGrads:
+    """What BPTT returns for the one-number cell (:func:`scalar_bptt`).
+
+    Attributes:
+        dw, du, db: dL/dw, dL/du, dL/db, each the sum of its per-step votes.
+        dh: shape (T,), the total blame reaching each note h_t (its own loss plus what
+            flows back from later notes of the same chunk).
+        dz: shape (T,), the blame at each sum z_t after Rule A: ``dh * (1 - h_t**2)``.
+        votes: shape (T,), each step's vote for w, ``dz[t] * h_{t-1}``; ``dw == votes.sum()``.
+        dh0: the blame reaching the starting note h_0.
+    """
+
+    dw: float
+    du: float
+    db: float
+    dh: np.ndarray
+    dz: np.ndarray
+    votes: np.ndarray
+    dh0: float
+
+
+def _check_k(k):
+    return None if k is None else positive_int(k, "k")
+
+
+def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
+    """Backprop through time for the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` (seed §6).
+
+    Written as a plain loop over the words, last to first, with Rule A and Rule B
+    spelled out; :func:`rnn_bptt` is the same walk with matrices and batches.
+
+    Args:
+        xs: the inputs x_1..x_T, shape (T,), T >= 1.
+        hs: the notes h_1..h_T saved by the forward pass, shape (T,); each in (-1, 1)
+            (``scalar_rnn(xs, w, u, b, h0)``).
+        dL_dh: shape (T,): the blame the loss puts directly on each note (see the
+            module docstring; :func:`last_note_loss` for a loss on the last note).
+        w, u, b: the cell's weights; h0: the note before the first word.
+        k: chunk length for truncated BPTT (blame never crosses from word mk+1 back to
+            word mk); None for full BPTT.
+
+    Returns:
+        :class:`ScalarGrads`.
+
+    Raises:
+        ValueError: if the lengths disagree, ``hs`` is outside (-1, 1), a weight is not a
+            finite number, or ``k`` is not a whole number >= 1, naming the argument.
+
+    Example (seed §6, the step machine): x = (1, 0, 0, 0), w = 0.5, u = 1, loss
+    ``1/2 (h_4 - 1)^2``: votes 0, -0.1444, -0.1588, -0.1623; dw = -0.4655; with k = 2
+    only words 3 and 4 vote: -0.3211.
+    """
+    xs = as_array(xs, "xs", ndim=1)
+    if xs.size == 0:
+        raise ValueError("xs must contain at least one step")
+    hs = as_array(hs, "hs", shape=xs.shape)
+    dL_dh = as_array(dL_dh, "dL_dh", shape=xs.shape)
+    if np.any(np.abs(hs) >= 1):
+        raise ValueError("hs must be notes of the forward pass, each strictly inside (-1, 1)")
+    w, u, b, h0 = (as_scalar(v, n) for v, n in ((w, "w"), (u, "u"), (b, "b"), (h0, "h0")))
+    k = _check_k(k)
+    T = len(xs)
+    h_prev = np.concatenate(([h0], hs[:-1]))   # the note each step started from
+    dh, dz, votes = np.zeros(T), np.zeros(T), np.zeros(T)
+    from_later = 0.0                            # blame sent back by step t+1
+    for t in reversed(range(T)):
+        if k is not None and (t + 1) % k == 0:  # word t+1 ends a chunk: nothing crosses the cut
+            from_later = 0.0
+        dh[t] = dL_dh[t] + from_later            # total blame on h_t
+        dz[t] = dh[t] * (1.0 - hs[t] ** 2)       # Rule A: times the tanh slope
+        votes[t] = dz[t] * h_prev[t] + 0.0       # Rule B: the weight's vote, times the note that came in
+                                                 # (+ 0.0 prints a vote of -0.0 as 0.0)
+        from_later = dz[t] * w                   # Rule B: the old note's share, times w
+    return ScalarGrads(dw=float(votes.sum()), du=float(dz @ xs), db=float(dz.sum()),
+                       dh=dh, dz=dz, votes=votes, dh0=float(from_later))
+
+
+def last_note_loss(hs, target) -> tuple[float, np.ndarray]:
+    """A loss on the last note only, ``L = 1/2 ||h_T - y||^2``, and its blame per step (seed §6's widget).
+
+    Args:
+        hs: hidden states, shape (T,), (T, h) or (T, B, h) (a batch adds its losses).
+        target: y, a number or an array broadcastable to ``hs[-1]``.
+
+    Returns:
+        (L, dL_dh): L >= 0, a float; dL_dh has the shape of ``hs``, zero except at the last
+        step, where it is ``h_T - y``. Pass it to :func:`scalar_bptt` or :func:`rnn_bptt`.
+
+    Raises:
+        ValueError: if ``hs`` is empty or ``target`` does not fit ``hs[-1]``.
+    """
+    hs = as_array(hs, "hs", ndim=(1, 2, 3))
+    if hs.shape[0] == 0:
+        raise ValueError("hs must contain at least one step")
+    target = as_array(target, "target")
+    try:
+        diff = hs[-1] - np.broadcast_to(target, hs[-1].shape)
+    except ValueError:
+        raise ValueError(f"target must fit the last note's shape {hs[-1].shape}, got {target.shape}") from None
+    dL_dh = np.zeros_like(hs)
+    dL_dh[-1] = diff
+    return 0.5 * float(np.sum(diff ** 2)), dL_dh
+
+
+# --------------------------------------------------------------------------- the vector cell
+
+@dataclass
+class RNNGrads:
+    """What BPTT returns for the vector cell (:func:`rnn_bptt`).
+
+    Attributes:
+        dW: (h, h), dU: (h, d), db: (h,): the gradients, summed over steps (and over the batch).
+        dh: (T, h) or (T, B, h): the total blame reaching each hidden state h_t.
+        dz: same shape: the blame at each sum z_t, ``dh * (1 - h_t**2)``.
+        dh0: (h,) or (B, h): the blame reaching the starting state h_0.
+        h_prev: same shape as ``dh``: the state each step started from (h_0, h_1, ..., h_{T-1}).
+        W_votes: (T, h, h), computed on first use: step t's vote for W,
+            ``dz_t h_{t-1}^T`` (summed over the batch); ``W_votes.sum(0) == dW``.
+    """
+
+    dW: np.ndarray
+    dU: np.ndarray
+    db: np.ndarray
+    dh: np.ndarray
+    dz: np.ndarray
+    dh0: np.ndarray
+    h_prev: np.ndarray
+
+    @cached_property
+    def W_votes(self) -> np.ndarray:
+        if self.dz.ndim == 2:
+            return np.einsum("ti,tj->tij", self.dz, self.h_prev)
+        return np.einsum("tbi,tbj->tij", self.dz, self.h_prev)
+
+
+def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
+    """Backprop through time for the vector cell ``h_t = tanh(W h_{t-1} + U x_t + b)`` (seed §6).
+
+    The backward half of the two-pass algorithm (seed 003): ``hs`` are the states the
+    forward pass saved. Walking back, each step applies
+    ``dz_t = dh_t * (1 - h_t**2)`` (Rule A) and sends ``W^T dz_t`` to ``h_{t-1}``
+    (Rule B), so one step back multiplies the blame by ``W^T diag(1 - h_t**2)``. The
+    weights' gradients are the sums of every step's votes, taken at the end in one
+    matrix product each: ``dW = sum_t dz_t h_{t-1}^T``, ``dU = sum_t dz_t x_t^T``,
+    ``db = sum_t dz_t``.
+
+    Args:
+        xs: inputs, shape (T, d) or (T, B, d), T >= 1.
+        hs: the forward pass's states, ``rnn_forward(xs, W, U, b, h0)``, shape (T, h) or (T, B, h).
+        dL_dh: the blame the loss puts directly on each state, the shape of ``hs`` (see
+            the module docstring: e.g. ``readout_gradient(probs, targets) @ V``).
+        W: recurrent matrix (h, h); U: input matrix (h, d); b: shift (h,).
+        h0: the state before the first input, (h,) or (B, h); zeros if None.
+        k: chunk length for truncated BPTT: no blame crosses from word mk+1 back to
+            word mk (the state still flows forward); None for full BPTT.
+
+    Returns:
+        :class:`RNNGrads`.
+
+    Raises:
+        ValueError: if any shape disagrees or ``k`` is not a whole number >= 1, naming the argument.
+    """
+    W, U, b = _check_weights(W, U, b)
+    n_hidden, n_in = U.shape
+    xs = as_array(xs, "xs", ndim=(2, 3))
+    if xs.shape[0] == 0:
+        raise ValueError("xs must contain at least one step")
+    batch = None if xs.ndim == 2 else xs.shape[1]
+    lead = xs.shape[:-1]
+    xs = as_array(xs, "xs", shape=(*lead, n_in))
+    hs = as_array(hs, "hs", shape=(*lead, n_hidden))
+    dL_dh = as_array(dL_dh, "dL_dh", shape=(*lead, n_hidden))
+    state_shape = (n_hidden,) if batch is None else (batch, n_hidden)
+    h0 = np.zeros(state_shape) if h0 is None else as_array(h0, "h0", shape=state_shape)
+    k = _check_k(k)
+
+    T = xs.shape[0]
+    h_prev = np.concatenate((h0[None], hs[:-1]))   # the state each step started from
+    slope = 1.0 - hs * hs                          # every step's tanh slope, known after the forward pass
+    dh = np.empty_like(hs)
+    dz = np.empty_like(hs)
+    from_later = np.zeros(state_shape)             # blame sent back by step t+1
+    for t in range(T - 1, -1, -1):
+        if k is not None and (t + 1) % k == 0:     # word t+1 ends a chunk: no blame crosses the cut
+            from_later = 0.0
+        np.add(dL_dh[t], from_later, out=dh[t])    # total blame on h_t
+        np.multiply(dh[t], slope[t], out=dz[t])    # Rule A
+        from_later = dz[t] @ W                     # Rule B for the old state: W^T dz_t (rows: dz_t W)
+    dz2 = dz.reshape(-1, n_hidden)                 # all steps (and sequences) as rows
+    dW = dz2.T @ h_prev.reshape(-1, n_hidden)      # Rule B for the weights, every vote added up
+    dU = dz2.T @ xs.reshape(-1, n_in)
+    db = dz2.sum(axis=0)
+    return RNNGrads(dW=dW, dU=dU, db=db, dh=dh, dz=dz, dh0=from_later, h_prev=h_prev)
+
+
+def rnn_step_backward(dh, cache, W):
+    """The backward step of :func:`mwm.rnn_step`: Rule A, then Rule B (seed §6).
+
+    Args:
+        dh: the total blame on the step's new state, shape (h,) or (B, h).
+        cache: ``(h_prev, x, h_new)`` as returned by ``rnn_step``.
+        W: the recurrent matrix (h, h) used in that step.
+
+    Returns:
+        (dh_prev, dW, dU, db): the blame sent to ``h_prev`` (shape of ``h_prev``) and this
+        step's votes for W (h, h), U (h, d) and b (h,), summed over a batch.
+
+    Raises:
+        ValueError: if the shapes disagree, naming the argument.
+    """
+    h_prev, x, h_new = cache
+    W = as_array(W, "W", ndim=2)
+    W = as_array(W, "W", shape=(W.shape[0], W.shape[0]))
+    h_new = as_array(h_new, "h_new", ndim=(1, 2))
+    if h_new.shape[-1] != W.shape[0]:
+        raise ValueError(f"cache's h_new must have {W.shape[0]} numbers per state, got shape {h_new.shape}")
+    h_prev = as_array(h_prev, "h_prev", shape=h_new.shape)
+    x = as_array(x, "x", ndim=h_new.ndim)
+    if x.shape[:-1] != h_new.shape[:-1]:
+        raise ValueError(f"x must have the batch shape of h_new {h_new.shape[:-1]}, got shape {x.shape}")
+    dh = as_array(dh, "dh", shape=h_new.shape)
+    dz = dh * (1.0 - h_new ** 2)                      # Rule A
+    dz2, hp2, x2 = (np.atleast_2d(a) for a in (dz, h_prev, x))
+    return dz @ W, dz2.T @ hp2, dz2.T @ x2, dz2.sum(axis=0)   # Rule B
+
+
+# --------------------------------------------------------------------------- truncation: chunks
+
+def chunk_count(n_words, k) -> int:
+    """How many chunks truncated BPTT cuts a text of ``n_words`` into: ceil(N / k) (seed §6 proof).
+
+    Raises:
+        ValueError: if either argument is not a whole number >= 1.
+    """
+    n, k = positive_int(n_words, "n_words"), positive_int(k, "k")
+    return -(-n // k)
+
+
+def chunk_of(word, k) -> tuple[int, int, int]:
+    """The chunk that holds word ``word`` (counted from 1) when chunks have ``k`` words (seed §6).
+
+    Returns:
+        (m, first, last): chunk m = ceil(word / k) holds words (m-1)k+1 .. mk. The blame
+        from ``word`` walks back at most to ``first``, ``word - first <= k - 1`` steps.
+
+    Raises:
+        ValueError: if either argument is not a whole number >= 1.
+
+    Example: ``chunk_of(45, 20)`` -> (3, 41, 60).
+    """
+    t, k = positive_int(word, "word"), positive_int(k, "k")
+    m = -(-t // k)
+    return m, (m - 1) * k + 1, m * k
+
+
+def step_factors(hs, w) -> np.ndarray:
+    """The one-number cell's per-step factors ``dh_t/dh_{t-1} = w (1 - h_t^2)`` (seed §6).
+
+    Args:
+        hs: the notes h_1..h_T, shape (T,), each in (-1, 1); w: the recurrent weight.
+
+    Returns:
+        shape (T,): entry t-1 is ``dh_t/dh_{t-1}``. A product of consecutive entries is
+        ``dh_T/dh_k`` (e.g. ``prod(step_factors(hs, w)[k:T])``).
+
+    Raises:
+        ValueError: if ``hs`` is not 1-D or leaves (-1, 1), or ``w`` is not a number.
+    """
+    hs = as_array(hs, "hs", ndim=1)
+    if np.any(np.abs(hs) >= 1):
+        raise ValueError("hs must be notes of the forward pass, each strictly inside (-1, 1)")
+    return as_scalar(w, "w") * (1.0 - hs ** 2)
+
+
+# --------------------------------------------------------------------------- gradient check
+
+def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps=1e-5) -> np.ndarray:
+    """Central-difference gradient of a scalar function, one entry at a time, in float64.
+
+    ``(f(x + eps e_i) - f(x - eps e_i)) / (2 eps)`` for every entry i. ``x`` is nudged
+    in place and restored, so ``f`` (which takes no arguments) must read ``x`` itself.
+
+    Args:
+        f: a function of no arguments returning a float (the loss).
+        x: a float64 array that ``f`` reads, changed in place and restored.
+        eps: the nudge, > 0.
+
+    Returns:
+        array of the shape of ``x``.
+
+    Raises:
+        ValueError: if ``x`` is not a float64 numpy array or ``eps`` is not > 0.
+    """
+    if not isinstance(x, np.ndarray) or x.dtype != np.float64:
+        raise ValueError("x must be a float64 numpy array (it is nudged in place)")
+    eps = positive(eps, "eps")
+    grad = np.zeros_like(x)
+    flat, gflat = x.reshape(-1), grad.reshape(-1)
+    if not np.shares_memory(flat, x):
+        raise ValueError("x must be contiguous (it is nudged in place)")
+    for i in range(flat.size):
+        old = flat[i]
+        flat[i] = old + eps
+        up = f()
+        flat[i] = old - eps
+        down = f()
+        flat[i] = old
+        gflat[i] = (up - down) / (2 * eps)
+    return grad
+
+
+def relative_error(a, b, floor=1e-8) -> float:
+    """The largest entrywise relative difference ``|a - b| / max(|a|, |b|, floor)``.
+
+    ``floor`` keeps entries where both values are (almost) zero from dividing by zero:
+    there the difference is measured absolutely, in units of ``floor``.
+
+    Raises:
+        ValueError: if the shapes differ or ``floor`` is not > 0.
+    """
+    a, b = as_array(a, "a"), as_array(b, "b")
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+    floor = positive(floor, "floor")
+    if a.size == 0:
+        return 0.0
+    return float(np.max(np.abs(a - b) / np.maximum(np.maximum(np.abs(a), np.abs(b)), floor)))
+
+
+def gradient_check(loss: Callable[[], float], params: Mapping[str, np.ndarray],
+                   grads: Mapping[str, np.ndarray], eps=1e-5) -> dict[str, float]:
+    """Compare analytic gradients with float64 central differences (seed §6; CS231n's gradient check).
+
+    Args:
+        loss: function of no arguments returning the loss, reading the arrays in ``params``.
+        params: name -> float64 array that ``loss`` reads (each nudged in place and restored).
+        grads: name -> the analytic gradient to check, same shape as ``params[name]``.
+        eps: the central-difference nudge, > 0.
+
+    Returns:
+        name -> the largest relative error (:func:`relative_error`) between the analytic and
+        numerical gradient. Float64 BPTT typically gives 1e-8 or less.
+
+    Raises:
+        ValueError: if a name in ``params`` is missing from ``grads`` or the shapes differ.
+    """
+    out = {}
+    for name, x in params.items():
+        if name not in grads:
+            raise ValueError(f"grads must have an entry for {name!r}")
+        g = as_array(grads[name], f"grads[{name!r}]", shape=np.shape(x))
+        out[name] = relative_error(g, numerical_gradient(loss, x, eps))
+    return out
+
+
+__all__ = ["ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss",
+           "chunk_count", "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check"]
+

@@ -1,0 +1,213 @@
+"""The website in a real browser: offline, maths rendered, panels that move without a kernel.
+
+The site is built exactly as ``make book`` builds it (every chapter executed, every
+"Try" panel drawn in all its settings), served on localhost, and read by headless
+Chromium from Debian's packages, driven by Playwright with its executable path set.
+Every request that is not to the local server is blocked and counted as a failure.
+
+Screenshots of each chapter are written to ``test-artifacts/screenshots/`` (not
+committed). Without Chromium these tests skip with a message, unless
+``MWM_REQUIRE_BROWSER=1`` (CI sets it) makes its absence an error.
+"""
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _pages():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    pages = [toc["root"]]
+    for part in toc.get("parts", []):
+        pages += [c["file"] for c in part["chapters"]]
+    return pages
+
+
+PAGES = _pages()
+CHAPTERS = [p for p in PAGES if p.startswith("chapters/")]
+
+
+def _need_browser():
+    if CHROMIUM is None:
+        message = "Chromium is not installed (apt-get install chromium); the browser tests need it"
+        if os.environ.get("MWM_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """Build the site as `make book` does, into a temporary folder."""
+    _need_browser()
+    out = tmp_path_factory.mktemp("site")
+    env = dict(os.environ, MWM_STATIC_PANELS="1")
+    jb = str(Path(sys.executable).with_name("jupyter-book"))
+    result = subprocess.run([jb, "build", str(ROOT), "--all", "-W", "--keep-going", "--path-output", str(out)],
+                            capture_output=True, text=True, env=env, timeout=1500)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    return out / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Visit:
+    """One page opened with every foreign request blocked, and its problems recorded."""
+
+    def __init__(self, browser, base, path):
+        self.problems = []
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context.route("**/*", self._route(base))
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url}"))
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.goto(f"{base}/{path}", wait_until="load")
+        self.page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+
+    def _route(self, base):
+        def handle(route):
+            if route.request.url.startswith(base):
+                route.continue_()
+            else:
+                self.problems.append(f"blocked foreign request: {route.request.url}")
+                route.abort()
+        return handle
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.mark.parametrize("doc", PAGES)
+def test_page_is_clean_offline(browser, server, doc):
+    visit = Visit(browser, server, f"{doc}.html")
+    page = visit.page
+    try:
+        raw = page.evaluate("""() => {
+            const art = document.querySelector('article') || document.body;
+            const copy = art.cloneNode(true);
+            copy.querySelectorAll('pre, code, script, style, mjx-container, .mwm-try').forEach(e => e.remove());
+            return copy.innerText;
+        }""")
+        assert "$" not in raw and "\\(" not in raw, "maths left unrendered"
+        if doc != "intro" or "$" in (ROOT / "intro.md").read_text(encoding="utf-8"):
+            assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
+        broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(0, 80))")
+        assert not broken, f"images that did not load: {broken}"
+        assert page.locator("text=Loading widget").count() == 0
+        assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
+        if doc.startswith("chapters/"):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{Path(doc).name}.png"), full_page=True)
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("doc", CHAPTERS)
+def test_every_panel_moves_without_a_kernel(browser, server, doc):
+    visit = Visit(browser, server, f"{doc}.html")
+    page = visit.page
+    try:
+        panels = page.locator(".mwm-try")
+        assert panels.count() >= 1, "a chapter has at least one Try panel"
+        for n in range(panels.count()):
+            panel = panels.nth(n)
+            figure = panel.locator("img.mwm-try-figure")
+            before = figure.get_attribute("src")
+            _move_a_control(panel)
+            assert figure.get_attribute("src") != before, f"panel {n + 1}: the figure did not change"
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()
+
+
+def _move_a_control(panel):
+    """Move the first control that has another setting; the figure must follow."""
+    for control in panel.locator(".mwm-try-control").all():
+        if control.locator("input[type=range]").count():
+            slider = control.locator("input[type=range]")
+            top = int(slider.get_attribute("max"))
+            value = int(slider.input_value())
+            slider.fill(str(top if value != top else 0))
+            return
+        if control.locator("select").count():
+            select = control.locator("select")
+            options = select.locator("option").all()
+            current = select.input_value()
+            other = next(o.get_attribute("value") for o in options if o.get_attribute("value") != current)
+            select.select_option(other)
+            return
+        if control.locator("input[type=checkbox]").count():
+            control.locator("input[type=checkbox]").click()
+            return
+        buttons = control.locator("button").all()
+        off = [b for b in buttons if "mwm-on" not in (b.get_attribute("class") or "")]
+        if off:
+            off[0].click()
+            return
+    raise AssertionError("the panel has no control to move")
+
+
+@pytest.mark.parametrize("query,target", [("forget gate", "chapters/09-the-lstm"),
+                                          ("running note", "chapters/01-why-order-matters")])
+def test_search_finds_the_chapter(browser, server, query, target):
+    if target not in PAGES:
+        pytest.skip(f"{target} is not in the book yet")
+    visit = Visit(browser, server, f"search.html?q={query.replace(' ', '+')}")
+    page = visit.page
+    try:
+        link = page.locator(f'#search-results a[href*="{Path(target).name}.html"]').first
+        link.wait_for(timeout=15000)
+        link.click()
+        page.wait_for_load_state("load")
+        assert page.url.split("?")[0].split("#")[0].endswith(f"{target}.html")
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()
+
+
+def test_each_chapter_offers_its_notebook(site):
+    for doc in CHAPTERS:
+        html = (site / f"{doc}.html").read_text(encoding="utf-8")
+        name = f"{Path(doc).name}.ipynb"
+        assert "Run it locally" in html and f"_downloads/" in html and name in html, doc
+        downloads = list((site / "_downloads").rglob(name))
+        assert downloads and downloads[0].stat().st_size > 1000, doc
