@@ -11,6 +11,7 @@ BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try,
             W.shapes_try, W.next_word_try]
 BUILDERS += [W.step_machine_try]
 BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
+BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 PNG = b"\x89PNG"
 
 
@@ -197,3 +198,69 @@ def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
     # counted from the controls (drawing all the states is the website build's job)
     sizes = [len(control_options(c)[1]) for c in build().controls.values()]
     assert int(np.prod(sizes)) == states <= MAX_STATES
+
+
+# ---- chapters 10-11 (seed §10-§11)
+
+def test_blend_dial_readings_pass_through_the_units_two_points():
+    assert "draft (-0.4000, 0.6000)" in W.draw_blend_dial(0.25, 1.0)[1]
+    assert "<b>(0.5000, 0.0000)</b>" in W.draw_blend_dial(0.25, 1.0)[1]
+    assert "<b>(0.2000, 0.2000)</b>" in W.draw_blend_dial(0.5, 1.0)[1]
+    assert "<b>(0.8000, -0.2000)</b>" in W.draw_blend_dial(0.0, 0.3)[1]      # z = 0 keeps the old note
+    assert "draft (-0.8407, 0.7129)" in W.draw_blend_dial(0.25, 0.0)[1]      # r = 0: tanh of the word's push
+    assert W.blend_dial_try().controls["z"].step == 0.05
+
+
+def test_ten_steps_readings():
+    assert "<b>0.3487</b>" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "(-0.2011, 0.4370)" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "<b>0.0010</b>" in W.draw_ten_steps(0.5, 1.0)[1]
+
+
+def test_both_ways_readings_toy_numbers():
+    from mwm.widgets.ch11_both_ways import TOY
+    assert 'note (0.0000); reached by words [1]' in W.draw_both_ways(TOY, "one-way", 1)[1]
+    assert 'note (0.0000, 0.1797); reached by words [1, 2, 3]' in W.draw_both_ways(TOY, "two-way", 1)[1]
+    assert 'note (0.7616, 0.7616)' in W.draw_both_ways(TOY, "two-way", 3)[1]
+    assert 'note (0.6420)' in W.draw_both_ways(TOY, "two floors", 3)[1]  # floor 2: tanh(0.7616)
+    assert 'word 3 ("x3 = 1")' in W.draw_both_ways(TOY, "one-way", 7)[1]  # the slider is clamped
+
+
+@pytest.mark.parametrize("mode,verdict,reach", [("one-way", "the same note", "[1, 2, 3]"),
+                                                ("two floors", "the same note", "[1, 2, 3]"),
+                                                ("two-way", "a different note", "[1, 2, 3, 4, 5, 6, 7]")])
+def test_both_ways_teddy(mode, verdict, reach):
+    from mwm.readers import TEDDY_SENTENCES
+    for sentence in TEDDY_SENTENCES:
+        text = W.draw_both_ways(sentence, mode, 3)[1]
+        assert 'word 3 ("Teddy")' in text and f"<b>{verdict}</b>" in text and f"reached by words {reach}" in text
+    with pytest.raises(ValueError, match="sentence"):
+        W.draw_both_ways("He said nothing", "one-way", 1)
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_both_ways(TEDDY_SENTENCES[0], "three-way", 1)
+
+
+def test_blend_dial_vectors_of_the_panel():
+    import numpy as np
+    from mwm.gru import blend
+    from mwm.widgets.ch10_gru import CANDIDATE, OLD_NOTE
+    np.testing.assert_allclose(OLD_NOTE, [0.8, -0.2])
+    np.testing.assert_allclose(CANDIDATE, [-0.4, 0.6])
+    np.testing.assert_allclose(blend(OLD_NOTE, CANDIDATE, 0.25), [0.5, 0.0], atol=1e-15)
+    np.testing.assert_allclose(blend(OLD_NOTE, CANDIDATE, 0.5), [0.2, 0.2], atol=1e-15)
+    # the only pair that does it: solve the two blends for (old, candidate)
+    A = np.array([[0.75, 0.25], [0.5, 0.5]])
+    np.testing.assert_allclose(np.linalg.solve(A, [[0.5, 0.0], [0.2, 0.2]]), [OLD_NOTE, CANDIDATE], atol=1e-15)
+
+
+def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
+    import numpy as np
+    from mwm.widgets.ch10_gru import ten_steps
+    notes, share = ten_steps(z=0.1, r=0.0)
+    assert share == pytest.approx(0.9 ** 10) == pytest.approx(0.3487, abs=5e-5)
+    assert len(notes) == 11
+    # with r = 0 the draft is fixed, so the note is the old note plus 1 - 0.9^t of the way to it
+    from mwm.widgets.ch10_gru import OLD_NOTE, WORD_PUSH
+    target = np.tanh(WORD_PUSH)
+    for t, note in enumerate(notes):
+        np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_NOTE - target), atol=1e-14)

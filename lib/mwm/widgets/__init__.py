@@ -13,6 +13,8 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 6 backprop through time | :func:`step_machine_try` |
 | 7 why memory fades or explodes | :func:`whisper_try`, :func:`eigen_memory_try` |
 | 8 clipping and a good start | :func:`cliff_try` |
+| 10 the GRU | :func:`blend_dial_try`, :func:`ten_steps_try` |
+| 11 reading both ways, and floors | :func:`both_ways_try` |
 """
 from .panel import TryPanel, figure_png
 from .ch01_order import draw_running_note, draw_window, running_note_try, window_try
@@ -22,6 +24,8 @@ from .ch04_jobs import draw_next_word, draw_shape, next_word_try, shapes_try
 from .ch06_bptt import draw_step_machine, step_machine, step_machine_try
 from .ch07_fade import draw_eigen_memory, draw_whisper, eigen_memory_try, whisper_try
 from .ch08_clip import cliff_try, draw_cliff
+from .ch10_gru import blend_dial_try, draw_blend_dial, draw_ten_steps, ten_steps_try
+from .ch11_both_ways import both_ways_try, draw_both_ways
 
 __all__ = [
     "TryPanel", "figure_png",
@@ -32,4 +36,6 @@ __all__ = [
     "step_machine_try", "draw_step_machine", "step_machine",
     "whisper_try", "eigen_memory_try", "draw_whisper", "draw_eigen_memory",
     "cliff_try", "draw_cliff",
+    "blend_dial_try", "ten_steps_try", "draw_blend_dial", "draw_ten_steps",
+    "both_ways_try", "draw_both_ways",
 ]

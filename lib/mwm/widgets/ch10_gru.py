@@ -1,0 +1,177 @@
+"""Chapter 10's "Try" panels: the GRU's blend dial, and ten steps with a small dial (seed §10).
+
+The toy note has two numbers so it can be drawn as an arrow. The old note and the
+draft are chosen so that the blend passes through the unit's two points: (0.5, 0) at
+z = 0.25 and (0.2, 0.2) at z = 0.5. Writing ``h = (1 - z) a + z c`` at both dials gives
+``0.75 a + 0.25 c = (0.5, 0)`` and ``0.5 a + 0.5 c = (0.2, 0.2)``, whose only solution is
+the old note ``a = (0.8, -0.2)`` and the draft ``c = (-0.4, 0.6)`` (the unit's one-number
+example, 0.8 and -0.4, is the first coordinate).
+
+The draft is a real GRU draft, ``h~ = tanh(W (r * h_prev) + p)``, with ``W`` the 2 x 2
+identity and the word's push ``p = U x + b`` fixed so that at r = 1 the draft is exactly
+``c``: ``p = artanh(c) - a``. Lowering r makes the draft look less at the old note; at
+r = 0 it is ``tanh(p)``, the word alone.
+"""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from ..gru import blend, gru_draft
+from .drawing import NOTE_COLOUR
+from .panel import TryPanel
+
+#: The old note h_{t-1} of the blend-dial panel.
+OLD_NOTE = np.array([0.8, -0.2])
+#: The draft h~ at r = 1.
+CANDIDATE = np.array([-0.4, 0.6])
+#: The draft's recurrent matrix (reads r * h_prev).
+DRAFT_W = np.eye(2)
+#: The word's push U x + b, chosen so that gru_draft(OLD_NOTE, 1, DRAFT_W, WORD_PUSH) == CANDIDATE.
+WORD_PUSH = np.arctanh(CANDIDATE) - OLD_NOTE
+
+OLD_COLOUR, DRAFT_COLOUR = "0.45", "tab:orange"
+
+
+def _fmt(v) -> str:
+    return "(" + ", ".join(f"{x:.4f}" for x in np.round(np.asarray(v, dtype=float), 4) + 0.0) + ")"
+
+
+def dial_step(z: float = 0.25, r: float = 1.0, h_prev=OLD_NOTE):
+    """One step of the panel's GRU with the gates held at ``z`` and ``r``.
+
+    Returns:
+        (draft, new note): arrays (2,). At r = 1 the draft is :data:`CANDIDATE`.
+
+    Raises:
+        ValueError: if z or r is outside [0, 1].
+    """
+    draft = gru_draft(h_prev, r, DRAFT_W, WORD_PUSH)
+    return draft, blend(h_prev, draft, z)
+
+
+def ten_steps(z: float = 0.1, r: float = 1.0, steps: int = 10):
+    """Run the panel's GRU for ``steps`` steps from :data:`OLD_NOTE`, gates held at z and r.
+
+    The same word is read at every step, so the draft changes only through the note.
+
+    Returns:
+        (notes, share): notes is an array (steps + 1, 2) from the old note on; share is
+        ``(1 - z) ** steps``, how much of the starting note rides straight through
+        (0.9^10 = 0.3487 for z = 0.1).
+    """
+    notes = [OLD_NOTE.copy()]
+    for _ in range(steps):
+        notes.append(dial_step(z, r, notes[-1])[1])
+    return np.array(notes), (1.0 - z) ** steps
+
+
+def _plane(ax, title):
+    ax.axhline(0, color="0.88", lw=1, zorder=0)
+    ax.axvline(0, color="0.88", lw=1, zorder=0)
+    ax.add_patch(Rectangle(
+        (-1, -1), 2, 2, fill=False, ec="0.8", ls=":", lw=1))
+    ax.set_xlim(-1.1, 1.1)
+    ax.set_ylim(-1.1, 1.1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("note number 1")
+    ax.set_ylabel("note number 2")
+    ax.set_title(title, fontsize=10)
+
+
+def _arrow(ax, end, colour, label, offset=(6, 4), lw=2.0):
+    ax.annotate("", end, (0, 0), arrowprops=dict(arrowstyle="-|>", color=colour, lw=lw))
+    ax.annotate(label, end, textcoords="offset points", xytext=offset, color=colour, fontsize=9)
+
+
+def draw_blend_dial(z: float = 0.25, r: float = 1.0):
+    """Figure: the old note, the draft and their blend as arrows; the blend slides along the line.
+
+    Returns:
+        (Figure, readings): the readings give the draft and the new note to four decimals.
+    """
+    draft, new = dial_step(z, r)
+    full_draft = dial_step(z, 1.0)[0]
+    fig = Figure(figsize=(7.6, 4.0))
+    ax = fig.add_subplot(1, 2, 1)
+    _plane(ax, f"z = {z:.2f}, r = {r:.2f}")
+    ax.plot(*np.c_[OLD_NOTE, draft], color="0.7", ls="--", lw=1)
+    if r < 1:
+        ax.plot(*full_draft, "o", mfc="none", color=DRAFT_COLOUR, alpha=0.5)
+        ax.annotate("draft at r = 1", full_draft, textcoords="offset points", xytext=(6, -12),
+                    color=DRAFT_COLOUR, alpha=0.7, fontsize=8)
+    _arrow(ax, OLD_NOTE, OLD_COLOUR, "old note")
+    _arrow(ax, draft, DRAFT_COLOUR, "draft h~", offset=(-20, 8))
+    _arrow(ax, new, NOTE_COLOUR, "new note", offset=(6, -14), lw=2.5)
+    ax.plot(*new, "o", color=NOTE_COLOUR, ms=7)
+    bars = fig.add_subplot(1, 2, 2)
+    parts = [1 - z, z]
+    bars.bar([0, 1], parts, color=[OLD_COLOUR, DRAFT_COLOUR], alpha=0.85)
+    for i, p in enumerate(parts):
+        bars.text(i, p + 0.02, f"{p:.2f}", ha="center", fontsize=9)
+    bars.set_xticks([0, 1])
+    bars.set_xticklabels(["keep old\n1 - z", "pour in draft\nz"], fontsize=9)
+    bars.set_ylim(0, 1.12)
+    bars.set_title("the blend's two shares", fontsize=10)
+    fig.tight_layout()
+    text = (f"old note {_fmt(OLD_NOTE)}, draft {_fmt(draft)}; new note = {1 - z:.2f} x old + {z:.2f} x draft "
+            f"= <b>{_fmt(new)}</b>")
+    return fig, text
+
+
+def blend_dial_try(z: float = 0.25, r: float = 1.0) -> TryPanel:
+    """The blend-dial panel: the update gate z and the reset gate r, one GRU step in 2-D.
+
+    Returns:
+        TryPanel with controls ``z`` and ``r`` (FloatSliders 0-1, step 0.05).
+    """
+    controls = {
+        "z": widgets.FloatSlider(value=z, min=0.0, max=1.0, step=0.05, description="update z"),
+        "r": widgets.FloatSlider(value=r, min=0.0, max=1.0, step=0.05, description="reset r"),
+    }
+    return TryPanel("the blend dial: keep the old note, or pour in the draft?", controls,
+                    lambda v: draw_blend_dial(**v))
+
+
+def draw_ten_steps(z: float = 0.1, r: float = 1.0):
+    """Figure: the note's path over ten steps (left) and the starting note's share (1 - z)^t (right).
+
+    Returns:
+        (Figure, readings): the note after ten steps and the share 0.9^10-style number.
+    """
+    notes, share = ten_steps(z, r)
+    fig = Figure(figsize=(7.6, 4.0))
+    ax = fig.add_subplot(1, 2, 1)
+    _plane(ax, f"ten steps, z = {z:.2f}, r = {r:.2f}")
+    ax.plot(notes[:, 0], notes[:, 1], "-o", color=NOTE_COLOUR, ms=4, lw=1.5)
+    _arrow(ax, OLD_NOTE, OLD_COLOUR, "start")
+    ax.annotate("after 10", notes[-1], textcoords="offset points", xytext=(6, 6), color=NOTE_COLOUR, fontsize=9)
+    right = fig.add_subplot(1, 2, 2)
+    t = np.arange(11)
+    right.bar(t, (1 - z) ** t, color=NOTE_COLOUR, alpha=0.8, label=f"1 - z = {1 - z:.2f}")
+    right.plot(t, 0.5 ** t, "s", color="tab:red", ms=4, label="z = 0.5 for comparison")
+    right.set_ylim(0, 1.05)
+    right.set_xlabel("steps")
+    right.set_title("share of the start still riding through", fontsize=10)
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    moved = np.linalg.norm(notes[-1] - notes[0])
+    text = (f"after 10 steps the note is {_fmt(notes[-1])} (moved {moved:.4f}); "
+            f"(1 - z)^10 = <b>{share:.4f}</b> of the starting note rides straight through")
+    return fig, text
+
+
+def ten_steps_try(z: float = 0.1, r: float = 1.0) -> TryPanel:
+    """The ten-steps panel: how far the note drifts in ten steps for a given dial.
+
+    Returns:
+        TryPanel with controls ``z`` and ``r`` (FloatSliders 0-1, step 0.05).
+    """
+    controls = {
+        "z": widgets.FloatSlider(value=z, min=0.0, max=1.0, step=0.05, description="update z"),
+        "r": widgets.FloatSlider(value=r, min=0.0, max=1.0, step=0.05, description="reset r"),
+    }
+    return TryPanel("ten steps with the same dial: a long memory or a short one?", controls,
+                    lambda v: draw_ten_steps(**v))

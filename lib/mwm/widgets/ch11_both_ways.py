@@ -1,0 +1,174 @@
+"""Chapter 11's "Try" panel: one-way, two-way and two-floor readers on the toy and the Teddy sentences (seed §11).
+
+Two sentences of inputs:
+
+* the toy: one-number words x = (0, 0, 1) read by one-number plain cells with w = 0.5,
+  u = 1, b = 0 (every cell, every direction, every floor);
+* the Teddy sentences of seed §11, read by a small made-up model: word vectors of 4
+  numbers from :func:`mwm.readers.toy_word_vectors` (seed 11), plain cells with notes of
+  3 numbers from ``init_reader("rnn", 3, 4, bidirectional=True, seed=5)`` and, for the
+  second floor, ``init_rnn(3, 3, seed=6)``. The weights are random: the point is only
+  which words can reach which note.
+
+Which words reach word t's note is measured, not assumed: word k reaches it when the
+note moves if x_k moves, i.e. when ``d note_t / d x_k`` (from :func:`mwm.readers.reader_backward`)
+is not zero.
+"""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..readers import TEDDY_SENTENCES, init_reader, init_rnn, reader_backward, reader_forward, toy_word_vectors
+from .drawing import box
+from .panel import TryPanel
+
+TOY = "toy: x = (0, 0, 1)"
+#: The panel's sentences: the toy, then the two Teddy sentences.
+SENTENCES = (TOY,) + TEDDY_SENTENCES
+#: The three readers.
+MODES = ("one-way", "two-way", "two floors")
+#: The toy cell of seed §11: w = 0.5, u = 1, b = 0.
+TOY_CELL = {"W": np.array([[0.5]]), "U": np.array([[1.0]]), "b": np.array([0.0])}
+MAX_WORDS = max(len(s.split()) for s in TEDDY_SENTENCES)
+
+
+def teddy_model():
+    """The made-up Teddy model: (word vectors, forward cell, backward cell, floor-2 cell)."""
+    vectors = toy_word_vectors(TEDDY_SENTENCES, size=4, seed=11)
+    fwd, bwd = init_reader("rnn", 3, 4, bidirectional=True, seed=5)[0]
+    return vectors, fwd, bwd, init_rnn(3, 3, seed=6)
+
+
+def sentence_inputs(sentence: str):
+    """(words, xs): the words shown and the input array (T, d) of one of :data:`SENTENCES`.
+
+    Raises:
+        ValueError: for a sentence not in :data:`SENTENCES`.
+    """
+    if sentence == TOY:
+        return ["x1 = 0", "x2 = 0", "x3 = 1"], np.array([[0.0], [0.0], [1.0]])
+    if sentence not in TEDDY_SENTENCES:
+        raise ValueError(f"sentence must be one of {list(SENTENCES)}, got {sentence!r}")
+    vectors = teddy_model()[0]
+    words = sentence.split()
+    return words, np.array([vectors[w.lower()] for w in words])
+
+
+def reader_floors(sentence: str, mode: str):
+    """The floors (as :func:`mwm.readers.reader_forward` takes them) of one reader on one sentence.
+
+    Raises:
+        ValueError: for an unknown mode or sentence.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {list(MODES)}, got {mode!r}")
+    if sentence == TOY:
+        fwd = bwd = floor2 = TOY_CELL
+    elif sentence in TEDDY_SENTENCES:
+        _, fwd, bwd, floor2 = teddy_model()
+    else:
+        raise ValueError(f"sentence must be one of {list(SENTENCES)}, got {sentence!r}")
+    return {"one-way": [(fwd,)], "two-way": [(fwd, bwd)], "two floors": [(fwd,), (floor2,)]}[mode]
+
+
+def notes_and_reach(sentence: str, mode: str, word: int):
+    """Every floor's notes, and how strongly each word reaches word ``word``'s top note.
+
+    Args:
+        sentence: one of :data:`SENTENCES`; mode: one of :data:`MODES`;
+        word: 1-based position (clamped to the sentence's length).
+
+    Returns:
+        (words, notes, reach, t): notes is a list with one array (T, n) per floor (two-way:
+        forward numbers first); reach is an array (T,), the summed size of
+        ``d note_t / d x_k`` over the note's numbers and the input's numbers; t is the
+        0-based position used.
+    """
+    words, xs = sentence_inputs(sentence)
+    floors = reader_floors(sentence, mode)
+    t = min(max(int(word), 1), len(words)) - 1
+    notes = [reader_forward(xs, floors[: n + 1], "rnn")[0] for n in range(len(floors))]
+    top, cache = reader_forward(xs, floors, "rnn")
+    reach = np.zeros(len(words))
+    for j in range(top.shape[1]):
+        dnotes = np.zeros_like(top)
+        dnotes[t, j] = 1.0
+        reach += np.abs(reader_backward(dnotes, cache)[1]).sum(axis=1)
+    return words, notes, reach, t
+
+
+def _fmt(v) -> str:
+    return "(" + ", ".join(f"{x:.4f}" for x in np.round(np.asarray(v, dtype=float), 4) + 0.0) + ")"
+
+
+def _row_labels(mode, n):
+    if mode == "two-way":
+        return [f"fwd {i + 1}" for i in range(n // 2)] + [f"bwd {i + 1}" for i in range(n // 2)]
+    return [f"{i + 1}" for i in range(n)]
+
+
+def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
+    """Figure: the words (gold = reaches the chosen word's note) above every floor's notes.
+
+    Returns:
+        (Figure, readings): the chosen word's note to four decimals, the words that reach
+        it, and for a Teddy sentence whether the other sentence gives the same note there.
+    """
+    words, notes, reach, t = notes_and_reach(sentence, mode, word)
+    T = len(words)
+    fig = Figure(figsize=(8.6, 2.0 + 1.3 * sum(1 + n.shape[1] / 3 for n in notes)))
+    heights = [1.3] + [0.6 + 0.35 * n.shape[1] for n in notes]
+    grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
+    ax = fig.add_subplot(grid[0])
+    strongest = reach.max() if reach.max() > 0 else 1.0
+    for k, w in enumerate(words):
+        shade = reach[k] / strongest
+        fc = (1.0, 0.85 - 0.25 * shade, 0.3 * (1 - shade)) if reach[k] > 0 else "white"
+        box(ax, k + 0.05, 0.1, 0.9, 0.8, w, fc=fc, ec="tab:red" if k == t else "0.4",
+            lw=3 if k == t else 1, fontsize=8)
+    ax.set_xlim(0, max(T, 3))
+    ax.set_ylim(0, 1)
+    ax.axis("off")
+    reached = [k + 1 for k in range(T) if reach[k] > 0]
+    ax.set_title(f"{mode}: gold words reach the note of word {t + 1} (red frame)", fontsize=10)
+    for n, floor_notes in enumerate(notes):
+        hax = fig.add_subplot(grid[n + 1])
+        hax.imshow(floor_notes.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
+                   extent=(0, T, floor_notes.shape[1], 0))
+        for k in range(T):
+            for i in range(floor_notes.shape[1]):
+                hax.text(k + 0.5, i + 0.5, f"{floor_notes[k, i]:.4f}", ha="center", va="center", fontsize=7)
+        hax.set_xlim(0, max(T, 3))
+        hax.set_xticks([])
+        hax.set_yticks(np.arange(floor_notes.shape[1]) + 0.5)
+        hax.set_yticklabels(_row_labels(mode, floor_notes.shape[1]), fontsize=7)
+        name = f"floor {n + 1} notes" if mode == "two floors" else "notes"
+        hax.set_ylabel(name, fontsize=8)
+    fig.tight_layout()
+    top_note = notes[-1][t]
+    text = f'word {t + 1} ("{words[t]}"): note {_fmt(top_note)}; reached by words {reached}'
+    if sentence in TEDDY_SENTENCES:
+        other = TEDDY_SENTENCES[1 - TEDDY_SENTENCES.index(sentence)]
+        _, other_notes, _, _ = notes_and_reach(other, mode, word)
+        same = np.array_equal(other_notes[-1][t], top_note)
+        text += (f'; the other sentence gives {_fmt(other_notes[-1][t])} there: '
+                 f"<b>{'the same note' if same else 'a different note'}</b>")
+    return fig, text
+
+
+def both_ways_try(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> TryPanel:
+    """The reading-both-ways panel.
+
+    Returns:
+        TryPanel with controls ``sentence`` (Dropdown of :data:`SENTENCES`), ``mode``
+        (ToggleButtons of :data:`MODES`) and ``word`` (IntSlider 1-7; the toy has 3 words,
+        so larger values pick its last word).
+    """
+    controls = {
+        "sentence": widgets.Dropdown(options=list(SENTENCES), value=sentence, description="sentence"),
+        "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="reader"),
+        "word": widgets.IntSlider(value=word, min=1, max=MAX_WORDS, description="word"),
+    }
+    return TryPanel("which words can reach a word's note?", controls, lambda v: draw_both_ways(**v))

@@ -1,0 +1,392 @@
+"""Chapters 9-10 (seed §9-§10): the LSTM and GRU cells in numpy, their BPTT and the unit's numbers.
+
+Backward passes are checked against float64 central differences of the forward pass.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mwm.gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward,
+                     gru_weights_from_torch, gru_weights_to_torch, init_gru, reset_placement_gap)
+from mwm.lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, lstm_step_backward,
+                      lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
+from mwm.params import cell_param_count
+
+EPS = 1e-6
+
+
+def _random(keys_init, h, d, seed):
+    """Weights with random shifts too (the init helpers start most shifts at 0)."""
+    w = keys_init(h, d, seed=seed, scale=0.8)
+    rng = np.random.default_rng(seed + 100)
+    for k in w:
+        if k.startswith("b_"):
+            w[k] = rng.normal(0, 0.5, w[k].shape)
+    return w
+
+
+def numerical_gradient(loss, array):
+    """Central differences of loss() with respect to every entry of ``array`` (changed in place)."""
+    grad = np.zeros_like(array)
+    for idx in np.ndindex(array.shape):
+        keep = array[idx]
+        array[idx] = keep + EPS
+        up = loss()
+        array[idx] = keep - EPS
+        down = loss()
+        array[idx] = keep
+        grad[idx] = (up - down) / (2 * EPS)
+    return grad
+
+
+def _assert_close(analytic, numeric, name):
+    err = np.max(np.abs(analytic - numeric)) / max(1.0, np.max(np.abs(numeric)))
+    assert err < 1e-7, f"{name}: relative error {err:.2e}"
+
+
+# ---------------------------------------------------------------- the LSTM
+
+@pytest.mark.parametrize("batch", [None, 2])
+def test_lstm_backward_matches_central_differences(batch):
+    h, d, T = 3, 2, 4
+    rng = np.random.default_rng(7)
+    w = _random(init_lstm, h, d, seed=1)
+    lead = (T,) if batch is None else (T, batch)
+    xs = rng.normal(size=lead + (d,))
+    h0, c0 = rng.normal(0, 0.5, size=lead[1:] + (h,)), rng.normal(0, 0.5, size=lead[1:] + (h,))
+    G, Gc = rng.normal(size=lead + (h,)), rng.normal(size=lead[1:] + (h,))
+
+    def loss():
+        hs, cs, _ = lstm_forward(xs, w, h0, c0)
+        return np.sum(G * hs) + np.sum(Gc * cs[-1])
+
+    _, _, caches = lstm_forward(xs, w, h0, c0)
+    grads = lstm_backward(G, caches, w, dc_last=Gc)
+    for key in LSTM_KEYS:
+        _assert_close(grads[key], numerical_gradient(loss, w[key]), key)
+    _assert_close(grads["h0"], numerical_gradient(loss, h0), "h0")
+    _assert_close(grads["c0"], numerical_gradient(loss, c0), "c0")
+    _assert_close(grads["xs"], numerical_gradient(loss, xs), "xs")
+
+
+def test_lstm_step_backward_equals_one_step_of_lstm_backward():
+    rng = np.random.default_rng(3)
+    w = _random(init_lstm, 3, 2, seed=4)
+    h0, c0, x = rng.normal(size=3), rng.normal(size=3), rng.normal(size=2)
+    h, c, cache = lstm_step(h0, c0, x, w)
+    hs, cs, caches = lstm_forward(x[None], w, h0, c0)
+    np.testing.assert_array_equal(hs[0], h)
+    np.testing.assert_array_equal(cs[0], c)
+    dh, dc = rng.normal(size=3), rng.normal(size=3)
+    grads, dh_prev, dc_prev, dx = lstm_step_backward(dh, dc, cache, w)
+    full = lstm_backward(dh[None], caches, w, dc_last=dc)
+    for key in LSTM_KEYS:
+        np.testing.assert_allclose(grads[key], full[key], atol=1e-15)
+    np.testing.assert_allclose(dh_prev, full["h0"], atol=1e-15)
+    np.testing.assert_allclose(dc_prev, full["c0"], atol=1e-15)
+    np.testing.assert_allclose(dx, full["xs"][0], atol=1e-15)
+
+
+def test_lstm_batch_equals_one_sequence_at_a_time():
+    rng = np.random.default_rng(5)
+    w = init_lstm(4, 3, seed=2)
+    xs = rng.normal(size=(6, 5, 3))
+    hs, cs, _ = lstm_forward(xs, w)
+    assert hs.shape == cs.shape == (6, 5, 4)
+    for k in range(5):
+        hk, ck, _ = lstm_forward(xs[:, k], w)
+        np.testing.assert_allclose(hs[:, k], hk, atol=1e-15)
+        np.testing.assert_allclose(cs[:, k], ck, atol=1e-15)
+
+
+def test_lstm_seed_section_9_full_step():
+    # Scores 2, 0, 1, 1 for f, i, o, g; c_prev = 1: f = 0.8808, i = 0.5, o = 0.7311, g = 0.7616.
+    w = {key: np.zeros((1, 1)) if key[0] in "WU" else np.zeros(1) for key in LSTM_KEYS}
+    w["b_f"], w["b_i"], w["b_o"], w["b_g"] = np.array([2.0]), np.array([0.0]), np.array([1.0]), np.array([1.0])
+    h, c, cache = lstm_step([0.0], [1.0], [0.0], w)
+    assert cache["f"][0] == pytest.approx(0.8808, abs=5e-5)
+    assert cache["o"][0] == pytest.approx(0.7311, abs=5e-5)
+    assert cache["g"][0] == pytest.approx(0.7616, abs=5e-5)
+    assert c[0] == pytest.approx(1.2616, abs=5e-5)
+    assert h[0] == pytest.approx(0.6225, abs=5e-5)
+
+
+def test_forget_bias_shift_keeps_the_lane_open():
+    assert sigmoid(2.0) == pytest.approx(0.8808, abs=5e-5)
+    assert sigmoid(1.0) == pytest.approx(0.7311, abs=5e-5)
+    assert lane_keep(2.0, 10) == pytest.approx(0.8808 ** 10, rel=1e-3) == pytest.approx(0.281, abs=5e-4)
+    assert lane_keep(0.0, 10) == 0.5 ** 10 == pytest.approx(0.000977, abs=5e-7)
+    # ... and the real backward pass agrees: zero weights, blame only on c_T.
+    for bias in (0.0, 1.0, 2.0):
+        w = init_lstm(3, 2, seed=0, scale=1e-300, forget_bias=bias)
+        xs = np.zeros((10, 2))
+        _, _, caches = lstm_forward(xs, w)
+        grads = lstm_backward(np.zeros((10, 3)), caches, w, dc_last=np.ones(3))
+        np.testing.assert_allclose(grads["c0"], lane_keep(bias, 10), rtol=1e-12)
+    # small random weights (scale 0.01): close to the product, 0.281 shifted against 0.001 unshifted
+    for bias, product, tol in ((2.0, 0.281, 0.02), (0.0, 0.000977, 2e-4)):
+        w = init_lstm(8, 4, seed=1, scale=0.01, forget_bias=bias)
+        _, _, caches = lstm_forward(np.zeros((10, 4)), w)
+        grads = lstm_backward(np.zeros((10, 8)), caches, w, dc_last=np.ones(8))
+        assert np.all(np.abs(grads["c0"] - product) < tol)
+        assert np.all(w["b_f"] == bias) and np.all(w["b_i"] == 0.0)
+
+
+def test_init_is_seeded():
+    a, b, c = init_lstm(4, 3, seed=9), init_lstm(4, 3, seed=9), init_lstm(4, 3, seed=10)
+    assert all(np.array_equal(a[k], b[k]) for k in LSTM_KEYS)
+    assert not np.array_equal(a["W_f"], c["W_f"])
+    assert np.all(np.abs(a["W_f"]) <= 0.5)  # default scale 1/sqrt(4)
+    g = init_gru(4, 3, seed=9, update_bias=-1.0)
+    assert np.all(g["b_z"] == -1.0) and np.all(g["b_r"] == 0.0)
+    assert sum(a[k].size for k in LSTM_KEYS) == cell_param_count(4, 3, "lstm")
+    assert sum(g[k].size for k in GRU_KEYS) == cell_param_count(4, 3, "gru")
+
+
+def test_lstm_stacked_layout_round_trip():
+    w = _random(init_lstm, 3, 2, seed=6)
+    w_ih, w_hh, b_ih, b_hh = lstm_weights_to_stacked(w)
+    assert w_ih.shape == (12, 2) and w_hh.shape == (12, 3) and not b_hh.any()
+    np.testing.assert_array_equal(w_ih[3:6], w["U_f"])  # order i, f, g, o
+    back = lstm_weights_from_stacked(w_ih, w_hh, b_ih - 0.25, b_hh + 0.25)
+    for key in LSTM_KEYS:
+        np.testing.assert_allclose(back[key], w[key], atol=1e-15)
+
+
+def test_lstm_bad_input_raises():
+    w = init_lstm(3, 2)
+    with pytest.raises(ValueError, match="missing"):
+        lstm_forward(np.zeros((4, 2)), {k: v for k, v in w.items() if k != "U_g"})
+    with pytest.raises(ValueError, match="W_o must have shape"):
+        lstm_forward(np.zeros((4, 2)), {**w, "W_o": np.zeros((2, 2))})
+    with pytest.raises(ValueError, match="xs must have shape"):
+        lstm_forward(np.zeros((4, 3)), w)
+    with pytest.raises(ValueError, match="xs must contain at least one step"):
+        lstm_forward(np.zeros((0, 2)), w)
+    with pytest.raises(ValueError, match="c0 must have shape"):
+        lstm_forward(np.zeros((4, 2)), w, c0=np.zeros(4))
+    with pytest.raises(ValueError, match="c_prev must have shape"):
+        lstm_step(np.zeros(3), np.zeros(2), np.zeros(2), w)
+    _, _, caches = lstm_forward(np.zeros((4, 2)), w)
+    with pytest.raises(ValueError, match="dhs must have shape"):
+        lstm_backward(np.zeros((3, 3)), caches, w)
+    with pytest.raises(ValueError, match="weights must be a dict"):
+        lstm_forward(np.zeros((4, 2)), [1, 2])
+    with pytest.raises(ValueError, match="forget_bias"):
+        init_lstm(3, 2, forget_bias=float("inf"))
+    with pytest.raises(ValueError, match="steps"):
+        lane_keep(2.0, 0)
+
+
+# ---------------------------------------------------------------- the GRU
+
+@pytest.mark.parametrize("batch", [None, 3])
+def test_gru_backward_matches_central_differences(batch):
+    h, d, T = 3, 2, 5
+    rng = np.random.default_rng(8)
+    w = _random(init_gru, h, d, seed=2)
+    lead = (T,) if batch is None else (T, batch)
+    xs = rng.normal(size=lead + (d,))
+    h0 = rng.normal(0, 0.5, size=lead[1:] + (h,))
+    G = rng.normal(size=lead + (h,))
+
+    def loss():
+        return np.sum(G * gru_forward(xs, w, h0)[0])
+
+    _, caches = gru_forward(xs, w, h0)
+    grads = gru_backward(G, caches, w)
+    for key in GRU_KEYS:
+        _assert_close(grads[key], numerical_gradient(loss, w[key]), key)
+    _assert_close(grads["h0"], numerical_gradient(loss, h0), "h0")
+    _assert_close(grads["xs"], numerical_gradient(loss, xs), "xs")
+
+
+def test_gru_step_backward_equals_one_step_of_gru_backward():
+    rng = np.random.default_rng(4)
+    w = _random(init_gru, 3, 2, seed=5)
+    h0, x = rng.normal(size=3), rng.normal(size=2)
+    h, cache = gru_step(h0, x, w)
+    hs, caches = gru_forward(x[None], w, h0)
+    np.testing.assert_array_equal(hs[0], h)
+    dh = rng.normal(size=3)
+    grads, dh_prev, dx = gru_step_backward(dh, cache, w)
+    full = gru_backward(dh[None], caches, w)
+    for key in GRU_KEYS:
+        np.testing.assert_allclose(grads[key], full[key], atol=1e-15)
+    np.testing.assert_allclose(dh_prev, full["h0"], atol=1e-15)
+    np.testing.assert_allclose(dx, full["xs"][0], atol=1e-15)
+
+
+def test_gru_batch_equals_one_sequence_at_a_time():
+    rng = np.random.default_rng(6)
+    w = init_gru(4, 3, seed=2)
+    xs = rng.normal(size=(6, 5, 3))
+    hs, _ = gru_forward(xs, w)
+    for k in range(5):
+        np.testing.assert_allclose(hs[:, k], gru_forward(xs[:, k], w)[0], atol=1e-15)
+
+
+def _one_number_gru(update_score, reset_score, w_draft=1.0, u_draft=1.0):
+    w = {key: np.zeros((1, 1)) if key[0] in "WU" else np.zeros(1) for key in GRU_KEYS}
+    w["b_z"], w["b_r"] = np.array([update_score]), np.array([reset_score])
+    w["W_h"], w["U_h"] = np.array([[w_draft]]), np.array([[u_draft]])
+    return w
+
+
+def test_gru_seed_section_10_full_step_0_8808_0_8938_0_6969():
+    h, cache = gru_step([0.5], [1.0], _one_number_gru(0.0, 2.0))
+    assert cache["z"][0] == 0.5
+    assert cache["r"][0] == pytest.approx(0.8808, abs=5e-5)
+    assert 1 + cache["r"][0] * 0.5 == pytest.approx(1.4404, abs=5e-5)
+    assert cache["candidate"][0] == pytest.approx(0.8938, abs=5e-5)
+    assert h[0] == pytest.approx(0.6969, abs=5e-5)
+    assert h[0] == pytest.approx(0.5 * 0.5 + 0.5 * np.tanh(1 + sigmoid(2.0) * 0.5), abs=1e-15)
+
+
+def test_gru_blend_example_0_5_and_pause_and_predict_0_4():
+    assert blend(0.8, -0.4, 0.25) == pytest.approx(0.5, abs=1e-15)
+    assert 0.75 * 0.8 == pytest.approx(0.6) and 0.25 * -0.4 == pytest.approx(-0.1)
+    assert 0.8 + 0.25 * (-0.4 - 0.8) == pytest.approx(0.5)  # the proof's rewriting: 0.8 - 0.3
+    assert blend(0.2, 0.6, 0.5) == pytest.approx(0.4, abs=1e-15)
+
+
+def test_reset_shut_means_the_draft_reads_only_the_word():
+    rng = np.random.default_rng(0)
+    W, push = rng.normal(size=(3, 3)), rng.normal(size=3)
+    drafts = [gru_draft(rng.uniform(-1, 1, 3), 0.0, W, push) for _ in range(5)]
+    for d in drafts:
+        np.testing.assert_array_equal(d, np.tanh(push))
+    assert not np.allclose(gru_draft(np.ones(3), 1.0, W, push), np.tanh(push))
+    # through the real cell: a very negative reset score makes r = 0, and h_prev no longer reaches h~
+    w = _one_number_gru(0.0, -800.0, w_draft=3.0)
+    assert gru_step([0.9], [0.4], w)[1]["candidate"] == gru_step([-0.7], [0.4], w)[1]["candidate"] == np.tanh(0.4)
+
+
+def test_update_gate_shut_for_50_words_keeps_the_note_exactly():
+    rng = np.random.default_rng(1)
+    h = np.array([0.3, -0.8])
+    note = h.copy()
+    for _ in range(50):
+        note = blend(note, rng.uniform(-1, 1, 2), 0.0)
+    np.testing.assert_array_equal(note, h)
+    w = init_gru(2, 3, seed=0)
+    w["W_z"][:], w["U_z"][:], w["b_z"][:] = 0.0, 0.0, -800.0  # z = sigmoid(-800) = 0 exactly
+    hs, _ = gru_forward(rng.normal(size=(50, 3)), w, h0=h)
+    np.testing.assert_array_equal(hs[-1], h)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1), st.floats(-1, 1), st.floats(-1, 1))
+def test_blend_lies_between_old_and_candidate(z, old, cand):
+    h = float(blend(old, cand, z))
+    assert min(old, cand) - 1e-15 <= h <= max(old, cand) + 1e-15
+    assert abs(h) <= 1.0
+    assert h == pytest.approx(old + z * (cand - old), abs=1e-15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 31 - 1), st.floats(0.1, 5.0), st.integers(1, 4))
+def test_gru_notes_never_leave_minus_one_one(seed, scale, batch):
+    rng = np.random.default_rng(seed)
+    w = init_gru(3, 2, seed=seed % 1000, scale=scale)
+    xs = rng.normal(0, 10, size=(12, batch, 2))
+    hs, caches = gru_forward(xs, w, h0=rng.uniform(-1, 1, size=(batch, 3)))
+    assert np.all(np.abs(hs) <= 1.0)
+    for c in caches:  # each new note lies between the old note and the draft
+        new = (1 - c["z"]) * c["h_prev"] + c["z"] * c["candidate"]
+        assert np.all(new <= np.maximum(c["h_prev"], c["candidate"]) + 1e-15)
+        assert np.all(new >= np.minimum(c["h_prev"], c["candidate"]) - 1e-15)
+
+
+def test_gru_direct_path_is_one_minus_z():
+    # with every block blind to h_prev, dh_t/dh_{t-1} is exactly 1 - z
+    w = _one_number_gru(-2.0, 0.0, w_draft=0.0)
+    _, cache = gru_step([0.3], [1.0], w)
+    _, dh_prev, _ = gru_step_backward([1.0], cache, w)
+    assert dh_prev[0] == pytest.approx(1 - sigmoid(-2.0), abs=1e-15)
+
+
+def test_gru_torch_layout_negates_the_update_block():
+    w = _random(init_gru, 3, 2, seed=3)
+    w_ih, w_hh, b_ih, b_hh = gru_weights_to_torch(w)
+    np.testing.assert_array_equal(w_hh[:3], w["W_r"])      # order r, z, n
+    np.testing.assert_array_equal(w_hh[3:6], -w["W_z"])
+    np.testing.assert_array_equal(w_ih[6:], w["U_h"])
+    assert not b_hh.any()
+    back = gru_weights_from_torch(w_ih, w_hh, b_ih, b_hh)
+    for key in GRU_KEYS:
+        np.testing.assert_array_equal(back[key], w[key])
+    b_hh[7] = 0.1
+    with pytest.raises(ValueError, match="b_hn"):
+        gru_weights_from_torch(w_ih, w_hh, b_ih, b_hh)
+
+
+def test_reset_placement_gap_is_zero_exactly_when_diag_r_commutes_with_W():
+    rng = np.random.default_rng(2)
+    W, h = rng.normal(size=(4, 4)), rng.normal(size=4)
+    r_mixed = np.array([0.9, 0.2, 0.5, 0.7])
+    assert np.max(np.abs(reset_placement_gap(W, r_mixed, h))) > 0.1
+    assert np.max(np.abs(reset_placement_gap(W, np.full(4, 0.3), h))) < 1e-15            # r uniform
+    assert np.max(np.abs(reset_placement_gap(np.diag(np.diag(W)), r_mixed, h))) < 1e-15  # W diagonal
+    assert np.max(np.abs(reset_placement_gap(W[:1, :1], r_mixed[:1], h[:1]))) == 0.0    # hidden size 1
+    block = W * np.kron(np.eye(2), np.ones((2, 2)))                                       # W block-diagonal,
+    r_blocks = np.array([0.9, 0.9, 0.2, 0.2])                                             # r equal within blocks
+    assert np.max(np.abs(reset_placement_gap(block, r_blocks, h))) < 1e-15
+    assert np.max(np.abs(reset_placement_gap(block, r_mixed, h))) > 0.01
+    assert np.max(np.abs(reset_placement_gap(W, r_mixed, np.zeros(4)))) == 0.0           # old note 0
+    with pytest.raises(ValueError, match="r must lie"):
+        reset_placement_gap(W, np.full(4, 1.5), h)
+
+
+def test_gru_bad_input_raises():
+    w = init_gru(3, 2)
+    with pytest.raises(ValueError, match="missing"):
+        gru_forward(np.zeros((4, 2)), {k: v for k, v in w.items() if k != "b_r"})
+    with pytest.raises(ValueError, match="U_h must have shape"):
+        gru_forward(np.zeros((4, 2)), {**w, "U_h": np.zeros((3, 5))})
+    with pytest.raises(ValueError, match="h0 must have shape"):
+        gru_forward(np.zeros((4, 2)), w, h0=np.zeros(2))
+    with pytest.raises(ValueError, match="x must have shape"):
+        gru_step(np.zeros(3), np.zeros(5), w)
+    with pytest.raises(ValueError, match="z must lie"):
+        blend(0.1, 0.2, 1.5)
+    with pytest.raises(ValueError, match="r must"):
+        gru_draft(np.zeros(3), np.zeros(2), np.eye(3), np.zeros(3))
+    with pytest.raises(ValueError, match="scale"):
+        init_gru(3, 2, scale=0)
+    _, caches = gru_forward(np.zeros((4, 2)), w)
+    with pytest.raises(ValueError, match="dh must have shape"):
+        gru_step_backward(np.zeros(2), caches[0], w)
+
+
+# ---------------------------------------------------------------- chapter 10's other numbers
+
+def test_pause_and_predict_counts_640_480_160_and_the_cost_table():
+    assert cell_param_count(10, 5, "lstm") == 4 * (10 * 15 + 10) == 640
+    assert cell_param_count(10, 5, "gru") == 480 and cell_param_count(10, 5, "rnn") == 160
+    assert 128 * 192 == 24_576 and cell_param_count(128, 64) == 24_704
+    assert cell_param_count(128, 64, "gru") / cell_param_count(128, 64, "lstm") == 0.75
+
+
+def test_gru_lane_blame_with_z_0_1_is_0_9_to_the_10():
+    # chapter 10, "Why it works": z held at 0.1, a draft blind to the old note
+    lane = {key: np.zeros((1, 1)) for key in ("W_z", "U_z", "W_r", "U_r", "W_h")}
+    lane.update(b_z=np.array([np.log(0.1 / 0.9)]), b_r=np.array([0.0]), U_h=np.array([[1.0]]), b_h=np.array([0.0]))
+    xs = np.random.default_rng(0).normal(size=(10, 1))
+    _, caches = gru_forward(xs, lane, h0=np.array([0.3]))
+    assert caches[0]["z"][0] == pytest.approx(0.1, abs=1e-15)
+    blame = np.zeros((10, 1))
+    blame[-1] = 1.0
+    assert gru_backward(blame, caches, lane)["h0"][0] == pytest.approx(0.9 ** 10, rel=1e-12)
+    assert 0.9 ** 10 == pytest.approx(0.3487, abs=5e-5) and 0.5 ** 10 == pytest.approx(0.000977, abs=5e-7)
+
+
+def test_blend_dial_word_push_and_shut_reset_draft():
+    from mwm.widgets.ch10_gru import CANDIDATE, OLD_NOTE, WORD_PUSH, dial_step
+    np.testing.assert_allclose(WORD_PUSH, [-1.2236, 0.8931], atol=5e-5)
+    np.testing.assert_allclose(dial_step(0.25, 1.0)[0], CANDIDATE, atol=1e-15)
+    np.testing.assert_allclose(dial_step(0.25, 0.0)[0], [-0.8407, 0.7129], atol=5e-5)
+    np.testing.assert_allclose(dial_step(0.25, 0.0)[0], np.tanh(WORD_PUSH), atol=1e-15)
+    assert np.allclose(dial_step(0.0, 0.4)[1], OLD_NOTE)
+    assert 1 - sigmoid(0.7) == pytest.approx(sigmoid(-0.7), abs=1e-15)
