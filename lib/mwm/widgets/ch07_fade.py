@@ -68,7 +68,7 @@ def draw_whisper(w: float = 0.5, tanh: bool = False, steps: int = WHISPER_STEPS)
     rule = f"tanh({w:g} h)" if tanh else f"{w:g} h"
     _log_bars(ax1, notes[1:], plain[1:] if tanh else None, WHISPER_READ, f"forward: the note |h_t|, h_t = {rule}")
     _log_bars(ax2, blame[1:], plain[1:] if tanh else None, WHISPER_READ, "backward: the blame |dh_t / dh_0|")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.9, wspace=0.22)  # fixed: no extra layout pass
     k = WHISPER_READ
     text = (f"w = {w:g}{' with tanh' if tanh else ''}: at t = {k} the note is {notes[k]:.6g} "
             f"and the blame {blame[k]:.6g}; at t = {steps} they are {notes[steps]:.6g} and {blame[steps]:.6g}")
@@ -154,7 +154,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax2.set_xlabel("step t")
     ax2.set_title("the note's length ||W^t (1, 0)||", fontsize=10)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
     lams = ", ".join(f"{v:.4g}" for v in np.atleast_1d(values))
     text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} steps the note is "
             f"({path[-1, 0]:.4f}, {path[-1, 1]:.4f}), length {lengths[-1]:.4f}")

@@ -47,9 +47,10 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax = fig.add_subplot(1, 2, 1)
     xs, ys = np.linspace(-MAP_X, MAP_X, 161), np.linspace(-MAP_Y, MAP_Y, 121)
     grid = cliff_loss(np.stack(np.meshgrid(xs, ys), axis=-1))
-    ax.contourf(xs, ys, grid, levels=np.linspace(0, 11, 23), cmap="Greens_r", alpha=0.85)
+    ax.imshow(grid, origin="lower", extent=(-MAP_X, MAP_X, -MAP_Y, MAP_Y), cmap="Greens_r", vmin=0, vmax=11,
+              alpha=0.85, interpolation="bilinear")
     ax.contour(xs, ys, grid, levels=np.linspace(0.5, 10.5, 11), colors="0.3", linewidths=0.5)
-    ax.plot(2.0, 0.0, "*", color="gold", ms=12, mec="k", label="valley floor (2, 0)")
+    ax.plot(2.0, 0.0, "*", color="gold", ms=12, mec="k", label="bottom of the valley, near (2, 0)")
     shown = path if left is None else path[:-1]
     colour = "tab:blue" if clip else "tab:red"
     ax.plot(shown[:, 0], shown[:, 1], "o-", color=colour, ms=3, lw=1)
@@ -76,7 +77,7 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax2.set_xlabel("step")
     ax2.set_title("the gradient's length at each step", fontsize=10)
     ax2.legend(fontsize=7, loc="upper right")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.05, right=0.98, bottom=0.13, top=0.92, wspace=0.15)  # fixed: no extra layout pass
     mode = f"clipped at c = {c:g}" if clip else "no clipping"
     if left is not None:
         text = (f"{mode}: at step {left} the ball felt a gradient of length {norms[-1]:.2f} on the wall, "
