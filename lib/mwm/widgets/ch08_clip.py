@@ -65,7 +65,7 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax.set_ylim(-MAP_Y, MAP_Y)
     ax.set_aspect("equal")
     ax.legend(fontsize=7, loc="upper right")
-    ax.set_title("plateau (left), wall at x = 0, valley (right)", fontsize=9)
+    ax.set_title("plateau (left), wall at x = 0, valley (right)", fontsize=9, y=1.0)
     ax2 = fig.add_subplot(1, 2, 2)
     t = np.arange(1, len(norms) + 1)
     ax2.bar(t, norms, color=colour, alpha=0.75, label="||g|| before clipping")
@@ -75,7 +75,7 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax2.set_xlim(0, CLIFF_STEPS + 1)
     ax2.set_ylim(0, 16)
     ax2.set_xlabel("step")
-    ax2.set_title("the gradient's length at each step", fontsize=10)
+    ax2.set_title("the gradient's length at each step", fontsize=10, y=1.0)
     ax2.legend(fontsize=7, loc="upper right")
     fig.subplots_adjust(left=0.05, right=0.98, bottom=0.13, top=0.92, wspace=0.15)  # fixed: no extra layout pass
     mode = f"clipped at c = {c:g}" if clip else "no clipping"
