@@ -10,6 +10,7 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 2 the recurrent cell | :func:`scalar_cell_try`, :func:`six_note_try` |
 | 3 unrolling | :func:`unroll_try` |
 | 4 many jobs, one cell | :func:`shapes_try`, :func:`next_word_try` |
+| 9 the LSTM | :func:`tank_try`, :func:`memory_lab_try` |
 | 10 the GRU | :func:`blend_dial_try`, :func:`ten_steps_try` |
 | 11 reading both ways, and floors | :func:`both_ways_try` |
 """
@@ -18,6 +19,7 @@ from .ch01_order import draw_running_note, draw_window, running_note_try, window
 from .ch02_cell import draw_scalar_cell, draw_six_note, scalar_cell_try, six_note_try, six_note_weights
 from .ch03_unroll import draw_unroll, unroll_try
 from .ch04_jobs import draw_next_word, draw_shape, next_word_try, shapes_try
+from .ch09_lstm import draw_memory_lab, draw_tank, memory_lab_try, tank_try
 from .ch10_gru import blend_dial_try, draw_blend_dial, draw_ten_steps, ten_steps_try
 from .ch11_both_ways import both_ways_try, draw_both_ways
 
@@ -27,6 +29,7 @@ __all__ = [
     "scalar_cell_try", "six_note_try", "draw_scalar_cell", "draw_six_note", "six_note_weights",
     "unroll_try", "draw_unroll",
     "shapes_try", "next_word_try", "draw_shape", "draw_next_word",
+    "tank_try", "memory_lab_try", "draw_tank", "draw_memory_lab",
     "blend_dial_try", "ten_steps_try", "draw_blend_dial", "draw_ten_steps",
     "both_ways_try", "draw_both_ways",
 ]
