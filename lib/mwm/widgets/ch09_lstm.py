@@ -29,6 +29,7 @@ GATE_MODES = ("by hand", "from scores")
 
 KEEP_COLOUR, WRITE_COLOUR, LEVEL_COLOUR, NOTE_COLOUR_ = "tab:blue", "tab:green", "tab:blue", "tab:purple"
 CELL_COLOURS = {"plain": "tab:red", "LSTM": "tab:blue", "GRU": "tab:green"}
+CELL_STYLES = {"plain": "-", "LSTM": "--", "GRU": ":"}  # the gated cells often overlap at 100%
 
 
 def _unit(value, name):
@@ -161,8 +162,9 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     for name, score, value in (("f", z_f, from_scores["f"]), ("i", z_i, from_scores["i"]),
                                ("g", z_g, from_scores["g"]), ("o", z_o, from_scores["o"])):
         ax_score.plot([score], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
+        offset = {"f": (4, 4), "i": (4, -10), "g": (-52, 2), "o": (4, -10)}[name]
         ax_score.annotate(f"{name}={value:.4f}", (score, value), textcoords="offset points",
-                          xytext=(4, -10 if name in ("i", "o") else 4), fontsize=7, alpha=alpha)
+                          xytext=offset, fontsize=7, alpha=alpha)
     ax_score.axhline(0, color="0.85", lw=0.8)
     ax_score.set_xlim(-5, 5)
     ax_score.set_ylim(-1.05, 1.05)
@@ -252,11 +254,13 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     labels = {"plain": f"plain, w = {w:g}", "LSTM": f"LSTM, f = {f:g}", "GRU": "GRU"}
     for cell in LAB_CELLS:
         c = curves[cell]
-        ax_acc.plot(LAB_LENGTHS, 100 * c["accuracy"], color=CELL_COLOURS[cell], label=labels[cell])
+        ax_acc.plot(LAB_LENGTHS, 100 * c["accuracy"], CELL_STYLES[cell], color=CELL_COLOURS[cell], lw=2,
+                    label=labels[cell])
         ax_acc.fill_between(LAB_LENGTHS, 100 * (c["accuracy"] - 1.96 * c["std_error"]),
                             100 * (c["accuracy"] + 1.96 * c["std_error"]), color=CELL_COLOURS[cell], alpha=0.2)
         ax_acc.plot([length], [100 * c["accuracy"][k]], "o", color=CELL_COLOURS[cell])
-        ax_blame.semilogy(LAB_LENGTHS, np.maximum(c["blame"], 1e-300), color=CELL_COLOURS[cell], label=labels[cell])
+        ax_blame.semilogy(LAB_LENGTHS, np.maximum(c["blame"], 1e-300), CELL_STYLES[cell], color=CELL_COLOURS[cell],
+                          lw=2, label=labels[cell])
         ax_blame.plot([length], [max(c["blame"][k], 1e-300)], "o", color=CELL_COLOURS[cell])
     ax_acc.axvline(length, color="0.7", lw=0.8)
     ax_acc.axhline(50, color="0.7", lw=0.8, ls=":")
