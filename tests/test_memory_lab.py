@@ -122,6 +122,13 @@ def test_accuracy_against_length_the_chapter_numbers():
     assert np.all(honest[:3] == 1.0) and honest[-1] < 0.86
 
 
+def test_edge_cases_agree_with_simulation():
+    for f, noise in ((0.0, 0.5), (0.0, 0.0), (1.0, 0.0), (0.5, 0.0)):
+        acc, _ = lab_accuracy("LSTM", [6], noise, f=f, n_trials=2000)
+        assert lab_exact_accuracy("LSTM", 6, noise, f=f) == pytest.approx(acc[0], abs=0.05)
+    assert lab_exact_accuracy("LSTM", 1, 0.5, f=0.9) == 1.0
+
+
 def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="cell"):
         lab_run("RNN", np.zeros((2, 3)))

@@ -182,3 +182,7 @@ def test_memory_lab_readings_match_chapter_9():
     assert default.startswith("at 20 words: plain 50.5% ± 0.2, LSTM 100.0% ± 0.0, GRU 100.0% ± 0.0")
     with pytest.raises(ValueError, match="w must"):
         W.memory_lab_try(w=0.8)
+    with pytest.raises(ValueError, match="length"):
+        W.draw_memory_lab(length=60)
+    with pytest.raises(ValueError, match="values"):
+        W.tank_try(forget=0.5)

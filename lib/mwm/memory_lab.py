@@ -222,7 +222,8 @@ def lab_exact_accuracy(cell, length, noise, *, f=LAB_DEFAULTS["f"], n_nodes=64) 
         n_nodes: quadrature nodes over one filler's range.
 
     Returns:
-        the probability (a float in [0.5, 1]) that the cell answers correctly.
+        the probability (a float in [0, 1]; 0.5 or more unless f = 0 with no noise) that the
+        cell answers correctly.
 
     Raises:
         ValueError: for the plain cell or an unknown cell, or a bad length, noise or f.
@@ -236,8 +237,10 @@ def lab_exact_accuracy(cell, length, noise, *, f=LAB_DEFAULTS["f"], n_nodes=64) 
     gates = lab_gates(length)
     carry = f if cell == "LSTM" else 1.0 - gates[1] if length > 1 else 1.0
     a = gates[0] * np.tanh(1.0) * carry ** (length - 1)
-    if a <= 0:
-        return 0.5
+    if a <= 0:  # f = 0: the first word is wiped; a memory of exactly 0 (no noise) counts as wrong
+        return 0.0 if noise == 0.0 else 0.5
+    if length == 1:
+        return 1.0
     # share of the filler j steps before the end: gate * carry^j, j = 0..T-2
     b = gates[1] * carry ** np.arange(length - 1)
     if np.sum(b) * np.tanh(noise) < a:  # even the worst fillers cannot flip the sign

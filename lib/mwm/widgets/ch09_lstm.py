@@ -191,7 +191,15 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
     Returns:
         TryPanel with sliders ``c_prev``, ``f``, ``i``, ``g``, ``o``, ``steps``, ``z_f``,
         ``z_i``, ``z_g``, ``z_o`` and the toggle ``gates``.
+
+    Raises:
+        ValueError: for an unknown control name or ``gates`` mode, or a value out of range.
     """
+    unknown = set(values) - set(TANK_DEFAULTS)
+    if unknown:
+        raise ValueError(f"values has unknown control(s) {sorted(unknown)}; known: {sorted(TANK_DEFAULTS)}")
+    if gates not in GATE_MODES:
+        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
     v = dict(TANK_DEFAULTS, **values)
     controls = {
         "c_prev": widgets.FloatSlider(value=v["c_prev"], min=-2.0, max=2.0, step=0.1, description="old c"),
@@ -224,8 +232,15 @@ def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS[
     One batch of sentences (``seed``) is shared by the three cells. The blame of the
     plain cell depends on the sentence; the median over the sentences is reported.
 
+    Args:
+        noise: filler noise A >= 0; w: the plain cell's weight; f: the LSTM's forget gate in
+            [0, 1]; n_trials: sentences (>= 1); seed: their seed; lengths: whole numbers >= 1.
+
     Returns:
         dict cell -> {"accuracy", "std_error", "blame"}: arrays (len(lengths),).
+
+    Raises:
+        ValueError: for a negative noise, f outside [0, 1] or a bad count (from :mod:`mwm.memory_lab`).
     """
     lengths = np.asarray(lengths)
     s = lab_sentences(n_trials, int(lengths.max()), noise, seed)
@@ -243,10 +258,20 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
                     f=LAB_DEFAULTS["f"], n_trials=LAB_TRIALS):
     """Figure: accuracy against sentence length (5-50) and blame to the first word, for the three cells.
 
+    Args:
+        length: the sentence length marked on the charts, one of 5..50.
+        noise, w, f, n_trials: as in :func:`lab_curves`.
+
     Returns:
         (Figure, readings): the readings give each cell's accuracy at ``length`` words in
         percent with one binomial standard error, and its blame to word 1.
+
+    Raises:
+        ValueError: for a length outside 5..50, or a bad noise, f or n_trials.
     """
+    if isinstance(length, bool) or int(length) != length or not LAB_LENGTHS[0] <= length <= LAB_LENGTHS[-1]:
+        raise ValueError(f"length must be a whole number from 5 to 50, got {length}")
+    length = int(length)
     curves = lab_curves(noise, w, f, n_trials)
     k = int(np.searchsorted(LAB_LENGTHS, length))
     fig = Figure(figsize=(10.0, 3.6))
