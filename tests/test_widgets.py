@@ -12,6 +12,7 @@ BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try,
 BUILDERS += [W.step_machine_try]
 BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
+BUILDERS += [W.tank_try, W.memory_lab_try]
 PNG = b"\x89PNG"
 
 
@@ -264,3 +265,41 @@ def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
     target = np.tanh(WORD_PUSH)
     for t, note in enumerate(notes):
         np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_NOTE - target), atol=1e-14)
+
+
+def test_tank_readings_match_chapter_9():
+    assert W.draw_tank()[1] == ("f = 0.9000, i = 0.2000, g = 0.5000, o = 1.0000: c_t = 0.9000 + 0.1000 = 1.0000, "
+                                "h_t = 1.0000 * tanh(1.0000) = 1.0000 * 0.7616 = 0.7616")
+    scores = W.draw_tank(gates="from scores")[1]
+    assert scores.startswith("f = 0.8808, i = 0.5000, g = 0.7616, o = 0.7311: c_t = 0.8808 + 0.3808 = 1.2616")
+    assert scores.endswith("0.7311 * tanh(1.2616) = 0.7311 * 0.8515 = 0.6225")
+    held = W.draw_tank(f=1.0, i=0.0, steps=10)[1]
+    assert held.endswith("after 10 steps c = 1.0000, h = 0.7616")
+    assert "= 0.0000 * 0.7616 = 0.0000" in W.draw_tank(o=0.0)[1]
+    plural = W.draw_tank(c_prev=1.0, f=0.95, i=0.05, g=-0.8, steps=5)[1]
+    assert "c_t = 0.9500 - 0.0400 = 0.9100" in plural and "after 5 steps c = 0.5928" in plural
+    assert "c_t = 1.0000 - 0.4000 = 0.6000" in W.draw_tank(c_prev=2.0, f=0.5, i=1.0, g=-0.4)[1]
+    with pytest.raises(ValueError, match="gates"):
+        W.draw_tank(gates="sideways")
+    with pytest.raises(ValueError, match="f must"):
+        W.draw_tank(f=1.2)
+
+
+def test_tank_scores_go_through_lstm_step():
+    from mwm.widgets.ch09_lstm import gates_from_scores
+    gates = gates_from_scores(2.0, 0.0, 1.0, 1.0)
+    assert gates == pytest.approx({"f": 0.8807970779778823, "i": 0.5, "g": 0.7615941559557649, "o": 0.7310585786300049})
+
+
+def test_memory_lab_readings_match_chapter_9():
+    text = W.draw_memory_lab(50, 0.5, 0.9, 0.9)[1]
+    assert text.startswith("at 50 words: plain 49.9% ± 0.2, LSTM 84.6% ± 0.2, GRU 100.0% ± 0.0")
+    assert "blame to word 1: plain 2.67e-07, LSTM 0.00573, GRU 0.72" in text
+    default = W.draw_memory_lab()[1]
+    assert default.startswith("at 20 words: plain 50.5% ± 0.2, LSTM 100.0% ± 0.0, GRU 100.0% ± 0.0")
+    with pytest.raises(ValueError, match="w must"):
+        W.memory_lab_try(w=0.8)
+    with pytest.raises(ValueError, match="length"):
+        W.draw_memory_lab(length=60)
+    with pytest.raises(ValueError, match="values"):
+        W.tank_try(forget=0.5)

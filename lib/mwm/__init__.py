@@ -10,6 +10,7 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (§7)
 * :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
 * :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
+* :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (§9)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
@@ -27,6 +28,8 @@ from .lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward,
                    lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
 from .readers import (TEDDY_SENTENCES, bidirectional_forward, floors_from_torch, init_reader, init_rnn, reader_backward,
                       reader_forward, reader_param_count, stacked_forward, toy_word_vectors)
+from .memory_lab import (LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_exact_accuracy, lab_gates, lab_run,
+                         lab_sentences)
 from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
 
 __all__ = [
@@ -44,4 +47,5 @@ __all__ = [
     "gru_weights_from_torch", "gru_weights_to_torch", "reset_placement_gap",
     "init_rnn", "init_reader", "reader_forward", "reader_backward", "bidirectional_forward", "stacked_forward",
     "reader_param_count", "floors_from_torch", "TEDDY_SENTENCES", "toy_word_vectors",
+    "LAB_CELLS", "LAB_DEFAULTS", "lab_gates", "lab_sentences", "lab_run", "lab_accuracy", "lab_exact_accuracy",
 ]
