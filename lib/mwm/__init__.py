@@ -13,7 +13,7 @@ Each module follows a part of the unit (seed sections in brackets):
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
 from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
-                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
+                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
@@ -31,7 +31,7 @@ __all__ = [
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
     "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
-    "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
+    "chunk_of", "taught_positions", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
     "sigmoid", "LSTM_KEYS", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
     "lstm_weights_from_stacked", "lstm_weights_to_stacked",
     "GRU_KEYS", "init_gru", "blend", "gru_draft", "gru_step", "gru_forward", "gru_step_backward", "gru_backward",
