@@ -10,6 +10,7 @@ from mwm import widgets as W
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
             W.shapes_try, W.next_word_try]
 BUILDERS += [W.step_machine_try]
+BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 PNG = b"\x89PNG"
 
@@ -155,6 +156,50 @@ def test_step_machine_readings_match_section_6():
         W.draw_step_machine(10, "k = 5")
     with pytest.raises(ValueError, match="step"):
         W.draw_step_machine(11)
+
+
+def test_whisper_readings_chapter_7():
+    assert "at t = 10 the note is 0.000976562 and the blame 0.000976562" in W.draw_whisper(0.5)[1]
+    assert "at t = 10 the note is 57.665 and the blame 57.665" in W.draw_whisper(1.5)[1]
+    text = W.draw_whisper(1.5, tanh=True)[1]
+    assert "settles at h* = 0.8586" in text and "= 0.3943" in text and "the blame 5.14379e-05" in text
+    # the slider's float steps (0.9500000001...) are read as the value shown
+    assert W.draw_whisper(0.9500000000000001)[1].startswith("w = 0.95:")
+
+
+def test_eigen_memory_readings_chapter_7():
+    assert W.draw_eigen_memory("keep", 30)[1].endswith("note is (0.8000, 0.2000), length 0.8246")
+    assert "note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "note is (0.8500, 0.1500)" in W.draw_eigen_memory("keep", 2)[1]
+    assert "eigenvalues 0.8, 0.3; spectral radius 0.8" in W.draw_eigen_memory("fade")[1]
+    assert "eigenvalues 1.2, 0.7; spectral radius 1.2" in W.draw_eigen_memory("explode")[1]
+    rotate = W.draw_eigen_memory("rotate", 30)[1]
+    assert "0.8+0.6j, 0.8-0.6j; spectral radius 1" in rotate and rotate.endswith("length 1.0000")
+    with pytest.raises(ValueError, match="preset"):
+        W.draw_eigen_memory("spin")
+
+
+def test_cliff_readings_chapter_8():
+    plain = W.draw_cliff("off")[1]
+    assert "at step 15 the ball felt a gradient of length 14.29" in plain and "step of 7.14" in plain
+    clipped = W.draw_cliff("c = 1")[1]
+    assert "after 60 steps the ball is at (1.927, 0.103), loss 0.0009" in clipped
+    assert "longest gradient felt 12.63" in clipped
+    assert "at step 15" in W.draw_cliff("c = 10")[1] and "step of 5.00" in W.draw_cliff("c = 10")[1]
+    assert W.draw_cliff("off", 10)[1].startswith("no clipping: after 10 steps")
+    assert "c = 5: after 60 steps the ball is at (2.060, 0.095), loss 0.0007" in W.draw_cliff("c = 5")[1]
+    with pytest.raises(ValueError, match="clipping"):
+        W.draw_cliff("c = 3")
+
+
+@pytest.mark.parametrize("build,states", [(W.whisper_try, 42), (W.eigen_memory_try, 48), (W.cliff_try, 60)],
+                         ids=lambda b: getattr(b, "__name__", str(b)))
+def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
+    # counted from the controls (drawing all the states is the website build's job)
+    sizes = [len(control_options(c)[1]) for c in build().controls.values()]
+    assert int(np.prod(sizes)) == states <= MAX_STATES
+
+
 # ---- chapters 10-11 (seed §10-§11)
 
 def test_blend_dial_readings_pass_through_the_units_two_points():
