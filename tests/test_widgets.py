@@ -216,6 +216,12 @@ def test_ten_steps_readings():
     assert "<b>0.3487</b>" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "(-0.2011, 0.4370)" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "<b>0.0010</b>" in W.draw_ten_steps(0.5, 1.0)[1]
+    # a bigger dial moves the note further: 1.1866 at z = 0.1, 2.1104 at z = 0.5
+    assert "(moved 1.1866 from the start)" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "(-0.9714, 0.9472) (moved 2.1104 from the start)" in W.draw_ten_steps(0.5, 1.0)[1]
+    # the bars are the lane only; the whole derivative adds the route through the draft
+    assert "whole dh10/dh0 = diag(0.5941, 0.5519)" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "whole dh10/dh0 = diag(0.3487, 0.3487)" in W.draw_ten_steps(0.1, 0.0)[1]
 
 
 def test_both_ways_readings_toy_numbers():
@@ -225,6 +231,10 @@ def test_both_ways_readings_toy_numbers():
     assert 'note (0.7616, 0.7616)' in W.draw_both_ways(TOY, "two-way", 3)[1]
     assert 'note (0.6420)' in W.draw_both_ways(TOY, "two floors", 3)[1]  # floor 2: tanh(0.7616)
     assert 'word 3 ("x3 = 1")' in W.draw_both_ways(TOY, "one-way", 7)[1]  # the slider is clamped
+    assert "(this sentence has 3 words, so word 7 shows word 3)" in W.draw_both_ways(TOY, "one-way", 7)[1]
+    assert "shows word" not in W.draw_both_ways(TOY, "one-way", 3)[1]
+    # the gold is a local slope: word 3, the only non-zero word, is the palest at word 3 with two floors
+    assert "reach per word 0.3556, 0.4173, 0.2469" in W.draw_both_ways(TOY, "two floors", 3)[1]
 
 
 @pytest.mark.parametrize("mode,verdict,reach", [("one-way", "the same note", "[1, 2, 3]"),
@@ -239,6 +249,38 @@ def test_both_ways_teddy(mode, verdict, reach):
         W.draw_both_ways("He said nothing", "one-way", 1)
     with pytest.raises(ValueError, match="mode"):
         W.draw_both_ways(TEDDY_SENTENCES[0], "three-way", 1)
+
+
+def test_step_machine_has_a_play_button_outside_the_static_controls():
+    from mwm.widgets.static import static_states
+    panel = W.step_machine_try()
+    play, step = panel.play, panel.controls["step"]
+    assert isinstance(play, ipywidgets.Play) and play not in panel.controls.values()
+    assert panel.children[1].children[:2] == (play, step)           # shown first in the row of controls
+    assert (play.min, play.max, play.value) == (step.min, step.max, step.value) == (1, 10, 10)
+    link = panel.play_link
+    assert link.source == (play, "value") and link.target == (step, "value")
+    # the website's twin lists the two value controls only, every step with every cut
+    from matplotlib.figure import Figure
+    panel._draw = lambda values: (Figure(figsize=(1, 1)), "")      # cheap pictures: only the listing matters
+    data = static_states(panel)
+    assert [c["name"] for c in data["controls"]] == ["step", "cut"] and len(data["states"]) == 40
+
+
+def test_blend_dial_names_its_arrows_in_a_legend():
+    for z, r, extra in [(0.25, 1.0, []), (1.0, 0.0, ["draft at r = 1"])]:
+        fig = W.draw_blend_dial(z, r)[0]
+        legend = fig.axes[0].get_legend()
+        assert [t.get_text() for t in legend.get_texts()] == ["old note", "draft h~", "new note"] + extra
+        assert all(not t.get_text() for t in fig.axes[0].texts)  # no labels at the tips to collide
+
+
+def test_both_ways_heat_maps_have_a_colour_key():
+    from mwm.widgets.ch11_both_ways import TOY
+    fig = W.draw_both_ways(TOY, "two floors", 3)[0]
+    key = fig.axes[-1]
+    assert "red > 0, blue < 0" in key.get_ylabel()
+    assert list(key.get_yticks()) == [-1, 0, 1]
 
 
 def test_blend_dial_vectors_of_the_panel():

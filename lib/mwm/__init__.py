@@ -16,7 +16,7 @@ Each module follows a part of the unit (seed sections in brackets):
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
 from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
-                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
+                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
@@ -38,7 +38,7 @@ __all__ = [
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
     "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
-    "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
+    "chunk_of", "taught_positions", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
     "whisper_line", "first_step_below", "tanh_fixed_point", "matrix_powers", "eigen_split", "spectral_radius",
     "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend",
     "sigmoid", "LSTM_KEYS", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
