@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mwm.bptt import (chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient, relative_error,
-                      rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
+                      rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from mwm.cell import rnn_forward, rnn_step, scalar_rnn
 from mwm.readout import readout, readout_gradient, sequence_loss
 
@@ -102,6 +102,38 @@ def test_chunks_cover_the_text_and_reach_at_most_k_minus_1(n, k):
     for t in {1, n, (n + 1) // 2}:
         c, first, last = chunk_of(t, k)
         assert first <= t <= last and last - first == k - 1 and 0 <= t - first <= k - 1
+
+
+def test_a_15_word_link_is_taught_at_5_of_20_positions():
+    # chapter 6, after the truncation table: fixed chunks teach a g-word link at k - g of every k positions
+    assert taught_positions(15, 20) == [16, 17, 18, 19, 20]
+    assert len(taught_positions(15, 30)) == 15 and len(taught_positions(15, 60)) == 45
+    assert [len(taught_positions(15, k)) / k for k in (20, 30, 60)] == [0.25, 0.5, 0.75]
+    assert taught_positions(20, 20) == [] and taught_positions(25, 20) == []
+    with pytest.raises(ValueError, match="gap"):
+        taught_positions(0, 20)
+    with pytest.raises(ValueError, match="k"):
+        taught_positions(3, 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12))
+def test_taught_positions_are_where_truncated_bptt_delivers_blame(gap, k):
+    # w = 1 and zero input keep every note at 0, where the tanh slope is 1: any blame that
+    # is not cut arrives whole. Put blame on word t alone and see whether word t - gap gets it.
+    T = 3 * k + gap
+    xs = np.zeros(T)
+    hs = scalar_rnn(xs, 1.0, 1.0)
+    taught = []
+    for t in range(gap + 1, T + 1):
+        dL = np.zeros(T); dL[t - 1] = 1.0
+        if scalar_bptt(xs, hs, dL, 1.0, 1.0, k=k).dh[t - gap - 1] != 0:
+            taught.append(t)
+    positions = taught_positions(gap, k)
+    assert len(positions) == max(k - gap, 0)
+    assert sorted({(t - 1) % k + 1 for t in taught}) == positions
+    # in any stretch of k consecutive effect positions away from the start, k - gap are taught
+    assert sum(1 for t in taught if k + gap < t <= 2 * k + gap) == len(positions)
 
 
 def test_word_5_cannot_teach_word_45_with_k_20():

@@ -12,6 +12,7 @@ from mwm.gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_
 from mwm.lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, lstm_step_backward,
                       lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
 from mwm.params import cell_param_count
+from mwm.bptt import numerical_gradient as bptt_numerical_gradient
 
 EPS = 1e-6
 
@@ -27,17 +28,8 @@ def _random(keys_init, h, d, seed):
 
 
 def numerical_gradient(loss, array):
-    """Central differences of loss() with respect to every entry of ``array`` (changed in place)."""
-    grad = np.zeros_like(array)
-    for idx in np.ndindex(array.shape):
-        keep = array[idx]
-        array[idx] = keep + EPS
-        up = loss()
-        array[idx] = keep - EPS
-        down = loss()
-        array[idx] = keep
-        grad[idx] = (up - down) / (2 * EPS)
-    return grad
+    """Central differences with the course's own checker (chapter 6), at this file's nudge."""
+    return bptt_numerical_gradient(loss, array, eps=EPS)
 
 
 def _assert_close(analytic, numeric, name):
@@ -390,3 +382,61 @@ def test_blend_dial_word_push_and_shut_reset_draft():
     np.testing.assert_allclose(dial_step(0.25, 0.0)[0], np.tanh(WORD_PUSH), atol=1e-15)
     assert np.allclose(dial_step(0.0, 0.4)[1], OLD_NOTE)
     assert 1 - sigmoid(0.7) == pytest.approx(sigmoid(-0.7), abs=1e-15)
+
+
+def _ten_steps_as_a_gru(z, r):
+    """The ten-steps panel's GRU as ordinary weights: gates held by their shifts, W_h = I, push b_h."""
+    from mwm.widgets.ch10_gru import DRAFT_W, WORD_PUSH
+    w = {key: np.zeros((2, 2)) for key in ("W_z", "W_r")}
+    w.update(U_z=np.zeros((2, 1)), U_r=np.zeros((2, 1)), U_h=np.zeros((2, 1)), W_h=DRAFT_W.copy(), b_h=WORD_PUSH.copy(),
+             b_z=np.full(2, np.log(z / (1 - z))), b_r=np.full(2, 800.0 if r == 1 else np.log(r / (1 - r))))
+    return w
+
+
+@pytest.mark.parametrize("z,r", [(0.1, 1.0), (0.1, 0.5), (0.5, 1.0), (0.3, 0.25)])
+def test_ten_steps_jacobian_equals_gru_backward_and_central_differences(z, r):
+    from mwm.widgets.ch10_gru import OLD_NOTE, ten_steps, ten_steps_jacobian
+    J = ten_steps_jacobian(z, r)
+    assert J.shape == (11, 2, 2)
+    np.testing.assert_array_equal(J[0], np.eye(2))
+    # the library's BPTT on the same GRU, written as weights, gives the same derivative
+    w = _ten_steps_as_a_gru(z, r)
+    hs, caches = gru_forward(np.zeros((10, 1)), w, h0=OLD_NOTE)
+    np.testing.assert_allclose(hs, ten_steps(z, r)[0][1:], atol=1e-14)
+    rows = []
+    for i in range(2):
+        blame = np.zeros((10, 2))
+        blame[-1, i] = 1.0
+        rows.append(gru_backward(blame, caches, w)["h0"])
+    np.testing.assert_allclose(np.array(rows), J[-1], atol=1e-13)
+    # and so does nudging the starting note
+    def run(h0):
+        return gru_forward(np.zeros((10, 1)), w, h0=h0)[0][-1]
+    nudged = np.column_stack([(run(OLD_NOTE + EPS * e) - run(OLD_NOTE - EPS * e)) / (2 * EPS) for e in np.eye(2)])
+    np.testing.assert_allclose(nudged, J[-1], atol=1e-8)
+
+
+def test_ten_steps_numbers_of_chapter_10():
+    from mwm.widgets.ch10_gru import OLD_NOTE, WORD_PUSH, ten_steps, ten_steps_jacobian
+    # the whole dh10/dh0 at z = 0.1, r = 1 is more than the lane's 0.3487: the draft reads the note
+    J = ten_steps_jacobian(0.1, 1.0)[-1]
+    np.testing.assert_allclose(np.diag(J), [0.5941, 0.5519], atol=5e-5)
+    assert J[0, 1] == 0.0 and J[1, 0] == 0.0
+    # at r = 0 the draft ignores the note: the lane is the only route
+    np.testing.assert_allclose(ten_steps_jacobian(0.1, 0.0)[-1], 0.9 ** 10 * np.eye(2), rtol=1e-12)
+    # a bigger dial moves the note further, not less far
+    moved = {z: np.linalg.norm(ten_steps(z, 1.0)[0][-1] - OLD_NOTE) for z in (0.1, 0.5, 0.8)}
+    assert round(moved[0.1], 4) == 1.1866 and round(moved[0.5], 4) == 2.1104 and round(moved[0.8], 4) == 2.1162
+    np.testing.assert_allclose(ten_steps(0.5, 1.0)[0][-1], [-0.9714, 0.9472], atol=5e-5)
+    # where the note stops: the point that equals its own draft
+    fixed = ten_steps(1.0, 1.0, steps=200)[0][-1]
+    np.testing.assert_allclose(fixed, [-0.9757, 0.9512], atol=5e-5)
+    np.testing.assert_allclose(np.tanh(fixed + WORD_PUSH), fixed, atol=1e-12)
+    with pytest.raises(ValueError, match="z must lie"):
+        ten_steps_jacobian(1.2, 1.0)
+
+
+def test_torch_gru_count_74496_is_three_shifts_more():
+    import torch
+    torch_count = sum(p.numel() for p in torch.nn.GRU(64, 128).parameters())
+    assert torch_count == 74_496 == cell_param_count(128, 64, "gru") + 3 * 128

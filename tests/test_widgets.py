@@ -10,7 +10,9 @@ from mwm import widgets as W
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
             W.shapes_try, W.next_word_try]
 BUILDERS += [W.step_machine_try]
+BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
+BUILDERS += [W.tank_try, W.memory_lab_try]
 PNG = b"\x89PNG"
 
 
@@ -155,6 +157,50 @@ def test_step_machine_readings_match_section_6():
         W.draw_step_machine(10, "k = 5")
     with pytest.raises(ValueError, match="step"):
         W.draw_step_machine(11)
+
+
+def test_whisper_readings_chapter_7():
+    assert "at t = 10 the note is 0.000976562 and the blame 0.000976562" in W.draw_whisper(0.5)[1]
+    assert "at t = 10 the note is 57.665 and the blame 57.665" in W.draw_whisper(1.5)[1]
+    text = W.draw_whisper(1.5, tanh=True)[1]
+    assert "settles at h* = 0.8586" in text and "= 0.3943" in text and "the blame 5.14379e-05" in text
+    # the slider's float steps (0.9500000001...) are read as the value shown
+    assert W.draw_whisper(0.9500000000000001)[1].startswith("w = 0.95:")
+
+
+def test_eigen_memory_readings_chapter_7():
+    assert W.draw_eigen_memory("keep", 30)[1].endswith("note is (0.8000, 0.2000), length 0.8246")
+    assert "note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "note is (0.8500, 0.1500)" in W.draw_eigen_memory("keep", 2)[1]
+    assert "eigenvalues 0.8, 0.3; spectral radius 0.8" in W.draw_eigen_memory("fade")[1]
+    assert "eigenvalues 1.2, 0.7; spectral radius 1.2" in W.draw_eigen_memory("explode")[1]
+    rotate = W.draw_eigen_memory("rotate", 30)[1]
+    assert "0.8+0.6j, 0.8-0.6j; spectral radius 1" in rotate and rotate.endswith("length 1.0000")
+    with pytest.raises(ValueError, match="preset"):
+        W.draw_eigen_memory("spin")
+
+
+def test_cliff_readings_chapter_8():
+    plain = W.draw_cliff("off")[1]
+    assert "at step 15 the ball felt a gradient of length 14.29" in plain and "step of 7.14" in plain
+    clipped = W.draw_cliff("c = 1")[1]
+    assert "after 60 steps the ball is at (1.927, 0.103), loss 0.0009" in clipped
+    assert "longest gradient felt 12.63" in clipped
+    assert "at step 15" in W.draw_cliff("c = 10")[1] and "step of 5.00" in W.draw_cliff("c = 10")[1]
+    assert W.draw_cliff("off", 10)[1].startswith("no clipping: after 10 steps")
+    assert "c = 5: after 60 steps the ball is at (2.060, 0.095), loss 0.0007" in W.draw_cliff("c = 5")[1]
+    with pytest.raises(ValueError, match="clipping"):
+        W.draw_cliff("c = 3")
+
+
+@pytest.mark.parametrize("build,states", [(W.whisper_try, 42), (W.eigen_memory_try, 48), (W.cliff_try, 60)],
+                         ids=lambda b: getattr(b, "__name__", str(b)))
+def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
+    # counted from the controls (drawing all the states is the website build's job)
+    sizes = [len(control_options(c)[1]) for c in build().controls.values()]
+    assert int(np.prod(sizes)) == states <= MAX_STATES
+
+
 # ---- chapters 10-11 (seed §10-§11)
 
 def test_blend_dial_readings_pass_through_the_units_two_points():
@@ -170,6 +216,12 @@ def test_ten_steps_readings():
     assert "<b>0.3487</b>" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "(-0.2011, 0.4370)" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "<b>0.0010</b>" in W.draw_ten_steps(0.5, 1.0)[1]
+    # a bigger dial moves the note further: 1.1866 at z = 0.1, 2.1104 at z = 0.5
+    assert "(moved 1.1866 from the start)" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "(-0.9714, 0.9472) (moved 2.1104 from the start)" in W.draw_ten_steps(0.5, 1.0)[1]
+    # the bars are the lane only; the whole derivative adds the route through the draft
+    assert "whole dh10/dh0 = diag(0.5941, 0.5519)" in W.draw_ten_steps(0.1, 1.0)[1]
+    assert "whole dh10/dh0 = diag(0.3487, 0.3487)" in W.draw_ten_steps(0.1, 0.0)[1]
 
 
 def test_both_ways_readings_toy_numbers():
@@ -179,6 +231,10 @@ def test_both_ways_readings_toy_numbers():
     assert 'note (0.7616, 0.7616)' in W.draw_both_ways(TOY, "two-way", 3)[1]
     assert 'note (0.6420)' in W.draw_both_ways(TOY, "two floors", 3)[1]  # floor 2: tanh(0.7616)
     assert 'word 3 ("x3 = 1")' in W.draw_both_ways(TOY, "one-way", 7)[1]  # the slider is clamped
+    assert "(this sentence has 3 words, so word 7 shows word 3)" in W.draw_both_ways(TOY, "one-way", 7)[1]
+    assert "shows word" not in W.draw_both_ways(TOY, "one-way", 3)[1]
+    # the gold is a local slope: word 3, the only non-zero word, is the palest at word 3 with two floors
+    assert "reach per word 0.3556, 0.4173, 0.2469" in W.draw_both_ways(TOY, "two floors", 3)[1]
 
 
 @pytest.mark.parametrize("mode,verdict,reach", [("one-way", "the same note", "[1, 2, 3]"),
@@ -193,6 +249,38 @@ def test_both_ways_teddy(mode, verdict, reach):
         W.draw_both_ways("He said nothing", "one-way", 1)
     with pytest.raises(ValueError, match="mode"):
         W.draw_both_ways(TEDDY_SENTENCES[0], "three-way", 1)
+
+
+def test_step_machine_has_a_play_button_outside_the_static_controls():
+    from mwm.widgets.static import static_states
+    panel = W.step_machine_try()
+    play, step = panel.play, panel.controls["step"]
+    assert isinstance(play, ipywidgets.Play) and play not in panel.controls.values()
+    assert panel.children[1].children[:2] == (play, step)           # shown first in the row of controls
+    assert (play.min, play.max, play.value) == (step.min, step.max, step.value) == (1, 10, 10)
+    link = panel.play_link
+    assert link.source == (play, "value") and link.target == (step, "value")
+    # the website's twin lists the two value controls only, every step with every cut
+    from matplotlib.figure import Figure
+    panel._draw = lambda values: (Figure(figsize=(1, 1)), "")      # cheap pictures: only the listing matters
+    data = static_states(panel)
+    assert [c["name"] for c in data["controls"]] == ["step", "cut"] and len(data["states"]) == 40
+
+
+def test_blend_dial_names_its_arrows_in_a_legend():
+    for z, r, extra in [(0.25, 1.0, []), (1.0, 0.0, ["draft at r = 1"])]:
+        fig = W.draw_blend_dial(z, r)[0]
+        legend = fig.axes[0].get_legend()
+        assert [t.get_text() for t in legend.get_texts()] == ["old note", "draft h~", "new note"] + extra
+        assert all(not t.get_text() for t in fig.axes[0].texts)  # no labels at the tips to collide
+
+
+def test_both_ways_heat_maps_have_a_colour_key():
+    from mwm.widgets.ch11_both_ways import TOY
+    fig = W.draw_both_ways(TOY, "two floors", 3)[0]
+    key = fig.axes[-1]
+    assert "red > 0, blue < 0" in key.get_ylabel()
+    assert list(key.get_yticks()) == [-1, 0, 1]
 
 
 def test_blend_dial_vectors_of_the_panel():
@@ -219,3 +307,41 @@ def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
     target = np.tanh(WORD_PUSH)
     for t, note in enumerate(notes):
         np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_NOTE - target), atol=1e-14)
+
+
+def test_tank_readings_match_chapter_9():
+    assert W.draw_tank()[1] == ("f = 0.9000, i = 0.2000, g = 0.5000, o = 1.0000: c_t = 0.9000 + 0.1000 = 1.0000, "
+                                "h_t = 1.0000 * tanh(1.0000) = 1.0000 * 0.7616 = 0.7616")
+    scores = W.draw_tank(gates="from scores")[1]
+    assert scores.startswith("f = 0.8808, i = 0.5000, g = 0.7616, o = 0.7311: c_t = 0.8808 + 0.3808 = 1.2616")
+    assert scores.endswith("0.7311 * tanh(1.2616) = 0.7311 * 0.8515 = 0.6225")
+    held = W.draw_tank(f=1.0, i=0.0, steps=10)[1]
+    assert held.endswith("after 10 steps c = 1.0000, h = 0.7616")
+    assert "= 0.0000 * 0.7616 = 0.0000" in W.draw_tank(o=0.0)[1]
+    plural = W.draw_tank(c_prev=1.0, f=0.95, i=0.05, g=-0.8, steps=5)[1]
+    assert "c_t = 0.9500 - 0.0400 = 0.9100" in plural and "after 5 steps c = 0.5928" in plural
+    assert "c_t = 1.0000 - 0.4000 = 0.6000" in W.draw_tank(c_prev=2.0, f=0.5, i=1.0, g=-0.4)[1]
+    with pytest.raises(ValueError, match="gates"):
+        W.draw_tank(gates="sideways")
+    with pytest.raises(ValueError, match="f must"):
+        W.draw_tank(f=1.2)
+
+
+def test_tank_scores_go_through_lstm_step():
+    from mwm.widgets.ch09_lstm import gates_from_scores
+    gates = gates_from_scores(2.0, 0.0, 1.0, 1.0)
+    assert gates == pytest.approx({"f": 0.8807970779778823, "i": 0.5, "g": 0.7615941559557649, "o": 0.7310585786300049})
+
+
+def test_memory_lab_readings_match_chapter_9():
+    text = W.draw_memory_lab(50, 0.5, 0.9, 0.9)[1]
+    assert text.startswith("at 50 words: plain 49.9% ± 0.2, LSTM 84.6% ± 0.2, GRU 100.0% ± 0.0")
+    assert "blame to word 1: plain 2.67e-07, LSTM 0.00573, GRU 0.72" in text
+    default = W.draw_memory_lab()[1]
+    assert default.startswith("at 20 words: plain 50.5% ± 0.2, LSTM 100.0% ± 0.0, GRU 100.0% ± 0.0")
+    with pytest.raises(ValueError, match="w must"):
+        W.memory_lab_try(w=0.8)
+    with pytest.raises(ValueError, match="length"):
+        W.draw_memory_lab(length=60)
+    with pytest.raises(ValueError, match="values"):
+        W.tank_try(forget=0.5)

@@ -7,14 +7,19 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
 * :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
 * :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (§6)
+* :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (§7)
+* :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
 * :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
+* :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (§9)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
 from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
-                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors)
+                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from .cell import rnn_forward, rnn_step, scalar_rnn
+from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
+from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
 from .gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward, gru_weights_from_torch,
@@ -23,6 +28,8 @@ from .lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward,
                    lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
 from .readers import (TEDDY_SENTENCES, bidirectional_forward, floors_from_torch, init_reader, init_rnn, reader_backward,
                       reader_forward, reader_param_count, stacked_forward, toy_word_vectors)
+from .memory_lab import (LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_exact_accuracy, lab_gates, lab_run,
+                         lab_sentences)
 from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
 
 __all__ = [
@@ -31,11 +38,14 @@ __all__ = [
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
     "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
-    "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
+    "chunk_of", "taught_positions", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
+    "whisper_line", "first_step_below", "tanh_fixed_point", "matrix_powers", "eigen_split", "spectral_radius",
+    "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend",
     "sigmoid", "LSTM_KEYS", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
     "lstm_weights_from_stacked", "lstm_weights_to_stacked",
     "GRU_KEYS", "init_gru", "blend", "gru_draft", "gru_step", "gru_forward", "gru_step_backward", "gru_backward",
     "gru_weights_from_torch", "gru_weights_to_torch", "reset_placement_gap",
     "init_rnn", "init_reader", "reader_forward", "reader_backward", "bidirectional_forward", "stacked_forward",
     "reader_param_count", "floors_from_torch", "TEDDY_SENTENCES", "toy_word_vectors",
+    "LAB_CELLS", "LAB_DEFAULTS", "lab_gates", "lab_sentences", "lab_run", "lab_accuracy", "lab_exact_accuracy",
 ]

@@ -300,6 +300,34 @@ def chunk_of(word, k) -> tuple[int, int, int]:
     return m, (m - 1) * k + 1, m * k
 
 
+def taught_positions(gap, k) -> list[int]:
+    """Where truncated BPTT can teach a link that reaches back ``gap`` words (seed §6, rule of thumb).
+
+    The cuts sit at fixed places, so the link from word ``t - gap`` to word ``t`` gets a
+    gradient only when :func:`chunk_of` puts both words in the same chunk. This checks
+    every position of one chunk (one far enough from the text's start that word
+    ``t - gap`` exists) and returns the positions where that holds.
+
+    Args:
+        gap: how many words before the effect its cause lies, a whole number >= 1.
+        k: the chunk length, a whole number >= 1.
+
+    Returns:
+        list of positions p (1 = a chunk's first word): the word at position p can be
+        taught by the word ``gap`` before it. They are ``gap + 1 .. k``, so there are
+        ``max(k - gap, 0)`` of every ``k``.
+
+    Raises:
+        ValueError: if either argument is not a whole number >= 1.
+
+    Example: ``taught_positions(15, 20)`` -> [16, 17, 18, 19, 20], 5 positions in 20.
+    """
+    gap, k = positive_int(gap, "gap"), positive_int(k, "k")
+    m = -(-gap // k) + 1                       # chunk m starts after word (m-1)k >= gap
+    first = (m - 1) * k + 1
+    return [t - first + 1 for t in range(first, m * k + 1) if chunk_of(t - gap, k)[0] == m]
+
+
 def step_factors(hs, w) -> np.ndarray:
     """The one-number cell's per-step factors ``dh_t/dh_{t-1} = w (1 - h_t^2)`` (seed §6).
 

@@ -11,6 +11,9 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 3 unrolling | :func:`unroll_try` |
 | 4 many jobs, one cell | :func:`shapes_try`, :func:`next_word_try` |
 | 6 backprop through time | :func:`step_machine_try` |
+| 7 why memory fades or explodes | :func:`whisper_try`, :func:`eigen_memory_try` |
+| 8 clipping and a good start | :func:`cliff_try` |
+| 9 the LSTM | :func:`tank_try`, :func:`memory_lab_try` |
 | 10 the GRU | :func:`blend_dial_try`, :func:`ten_steps_try` |
 | 11 reading both ways, and floors | :func:`both_ways_try` |
 """
@@ -20,6 +23,9 @@ from .ch02_cell import draw_scalar_cell, draw_six_note, scalar_cell_try, six_not
 from .ch03_unroll import draw_unroll, unroll_try
 from .ch04_jobs import draw_next_word, draw_shape, next_word_try, shapes_try
 from .ch06_bptt import draw_step_machine, step_machine, step_machine_try
+from .ch07_fade import draw_eigen_memory, draw_whisper, eigen_memory_try, whisper_try
+from .ch08_clip import cliff_try, draw_cliff
+from .ch09_lstm import draw_memory_lab, draw_tank, memory_lab_try, tank_try
 from .ch10_gru import blend_dial_try, draw_blend_dial, draw_ten_steps, ten_steps_try
 from .ch11_both_ways import both_ways_try, draw_both_ways
 
@@ -30,6 +36,9 @@ __all__ = [
     "unroll_try", "draw_unroll",
     "shapes_try", "next_word_try", "draw_shape", "draw_next_word",
     "step_machine_try", "draw_step_machine", "step_machine",
+    "whisper_try", "eigen_memory_try", "draw_whisper", "draw_eigen_memory",
+    "cliff_try", "draw_cliff",
+    "tank_try", "memory_lab_try", "draw_tank", "draw_memory_lab",
     "blend_dial_try", "ten_steps_try", "draw_blend_dial", "draw_ten_steps",
     "both_ways_try", "draw_both_ways",
 ]

@@ -6,6 +6,11 @@ forward through the four notes, puts the loss on word 4, walks the blame back on
 a time (each word's copy of the cell casting its vote for w), and finally adds the votes:
 -0.4655. Cutting the text into chunks of k = 2 words keeps the votes of words 3 and 4
 only: -0.3211.
+
+In Jupyter a play button walks the step slider from 1 to 10 by itself. It is linked to
+the slider in the browser (``jslink``) and sits beside the controls, but it is not one of
+the panel's ``controls``: the website's static twin (:mod:`mwm.widgets.static`) lists
+those, and shows the step slider without the button.
 """
 from __future__ import annotations
 
@@ -25,6 +30,8 @@ STEP_W, STEP_U, STEP_TARGET = 0.5, 1.0, 1.0
 N_STEPS = 10
 #: The truncation choices: label -> chunk length k (None: no cut).
 CUTS = {"no cut": None, "k = 3": 3, "k = 2": 2, "k = 1": 1}
+#: Milliseconds between two steps when the play button runs the machine.
+PLAY_INTERVAL_MS = 900
 
 
 def step_machine(k=None):
@@ -139,11 +146,22 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
 
     Returns:
         TryPanel with controls ``step`` (IntSlider 1-10) and ``cut`` (ToggleButtons: no cut,
-        k = 3, k = 2, k = 1: chunks of k words, no blame crossing a chunk border).
+        k = 3, k = 2, k = 1: chunks of k words, no blame crossing a chunk border), and a
+        ``play`` attribute: an ipywidgets.Play (1-10, one step every ``PLAY_INTERVAL_MS``)
+        shown first in the row of controls and linked to the step slider in the browser.
+        Pressed at step 10 it starts again from step 1. It is not in ``controls``, so the
+        website's static twin lists the slider's values and leaves the button out.
     """
     controls = {
         "step": widgets.IntSlider(value=step, min=1, max=N_STEPS, description="step"),
         "cut": widgets.ToggleButtons(options=list(CUTS), value=cut, description="cut the blame"),
     }
-    return TryPanel("the step machine: notes forward, blame back, votes added", controls,
-                    lambda v: draw_step_machine(**v))
+    panel = TryPanel("the step machine: notes forward, blame back, votes added", controls,
+                     lambda v: draw_step_machine(**v))
+    play = widgets.Play(value=controls["step"].value, min=1, max=N_STEPS, interval=PLAY_INTERVAL_MS,
+                        description="play the steps")
+    panel.play = play
+    panel.play_link = widgets.jslink((play, "value"), (controls["step"], "value"))
+    row = panel.children[1]                       # the row of controls (TryPanel puts it under the title)
+    row.children = (play,) + tuple(row.children)
+    return panel

@@ -11,6 +11,12 @@ The draft is a real GRU draft, ``h~ = tanh(W (r * h_prev) + p)``, with ``W`` the
 identity and the word's push ``p = U x + b`` fixed so that at r = 1 the draft is exactly
 ``c``: ``p = artanh(c) - a``. Lowering r makes the draft look less at the old note; at
 r = 0 it is ``tanh(p)``, the word alone.
+
+The ten-steps panel holds the gates still and reads the same word ten times. Its bars
+count only the direct lane, ``(1 - z)^t``; because the draft also reads the note (``W``
+is the identity), the whole derivative ``dh_t/dh_0`` adds a second route through the
+draft, :func:`ten_steps_jacobian`. At r = 0 the draft stops reading the note and the two
+agree.
 """
 from __future__ import annotations
 
@@ -68,6 +74,31 @@ def ten_steps(z: float = 0.1, r: float = 1.0, steps: int = 10):
     return np.array(notes), (1.0 - z) ** steps
 
 
+def ten_steps_jacobian(z: float = 0.1, r: float = 1.0, steps: int = 10):
+    """The whole derivative ``dh_t / dh_0`` of the ten-steps GRU, for t = 0 .. ``steps``.
+
+    One step maps ``h`` to ``(1 - z) h + z tanh(W (r h) + p)``, so its Jacobian is
+    ``(1 - z) I + z r diag(1 - draft^2) W``: the direct lane ``1 - z`` plus a route
+    through the draft. The product of these along the path of :func:`ten_steps` is
+    ``dh_t/dh_0`` (chain rule, chapter 6). With ``W`` the identity it is diagonal.
+
+    Returns:
+        array (steps + 1, 2, 2): entry t is ``dh_t / dh_0`` (entry 0 the identity). For
+        z = 0.1, r = 1 the last is about diag(0.5941, 0.5519); for r = 0 it is
+        0.9^10 = 0.3487 times the identity, the lane alone.
+
+    Raises:
+        ValueError: if z or r is outside [0, 1].
+    """
+    notes, _ = ten_steps(z, r, steps)
+    jacobians = [np.eye(2)]
+    for h in notes[:-1]:
+        draft = dial_step(z, r, h)[0]
+        step = (1.0 - z) * np.eye(2) + z * r * np.diag(1.0 - draft ** 2) @ DRAFT_W
+        jacobians.append(step @ jacobians[-1])
+    return np.array(jacobians)
+
+
 def _plane(ax, title):
     ax.axhline(0, color="0.88", lw=1, zorder=0)
     ax.axvline(0, color="0.88", lw=1, zorder=0)
@@ -81,9 +112,10 @@ def _plane(ax, title):
     ax.set_title(title, fontsize=10)
 
 
-def _arrow(ax, end, colour, label, offset=(6, 4), lw=2.0):
+def _arrow(ax, end, colour, label, lw=2.0):
+    """An arrow from the origin to ``end``, named in the legend (labels at the tips collide)."""
     ax.annotate("", end, (0, 0), arrowprops=dict(arrowstyle="-|>", color=colour, lw=lw))
-    ax.annotate(label, end, textcoords="offset points", xytext=offset, color=colour, fontsize=9)
+    ax.plot([], [], color=colour, lw=lw, label=label)
 
 
 def draw_blend_dial(z: float = 0.25, r: float = 1.0):
@@ -98,14 +130,14 @@ def draw_blend_dial(z: float = 0.25, r: float = 1.0):
     ax = fig.add_subplot(1, 2, 1)
     _plane(ax, f"z = {z:.2f}, r = {r:.2f}")
     ax.plot(*np.c_[OLD_NOTE, draft], color="0.7", ls="--", lw=1)
-    if r < 1:
-        ax.plot(*full_draft, "o", mfc="none", color=DRAFT_COLOUR, alpha=0.5)
-        ax.annotate("draft at r = 1", full_draft, textcoords="offset points", xytext=(6, -12),
-                    color=DRAFT_COLOUR, alpha=0.7, fontsize=8)
     _arrow(ax, OLD_NOTE, OLD_COLOUR, "old note")
-    _arrow(ax, draft, DRAFT_COLOUR, "draft h~", offset=(-20, 8))
-    _arrow(ax, new, NOTE_COLOUR, "new note", offset=(6, -14), lw=2.5)
+    _arrow(ax, draft, DRAFT_COLOUR, "draft h~")
+    _arrow(ax, new, NOTE_COLOUR, "new note", lw=2.5)
     ax.plot(*new, "o", color=NOTE_COLOUR, ms=7)
+    if r < 1:
+        ax.plot(*full_draft, "o", mfc="none", color=DRAFT_COLOUR, alpha=0.6, label="draft at r = 1")
+    # the lower-left quarter stays empty for every z and r: old note, drafts and blends lie elsewhere
+    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
     bars = fig.add_subplot(1, 2, 2)
     parts = [1 - z, z]
     bars.bar([0, 1], parts, color=[OLD_COLOUR, DRAFT_COLOUR], alpha=0.85)
@@ -138,28 +170,39 @@ def blend_dial_try(z: float = 0.25, r: float = 1.0) -> TryPanel:
 def draw_ten_steps(z: float = 0.1, r: float = 1.0):
     """Figure: the note's path over ten steps (left) and the starting note's share (1 - z)^t (right).
 
+    The bars are the direct lane only, ``(1 - z)^t``; the crosses are the whole
+    ``dh_t/dh_0`` (:func:`ten_steps_jacobian`), lane and draft together, for each note number.
+
     Returns:
-        (Figure, readings): the note after ten steps and the share 0.9^10-style number.
+        (Figure, readings): the note after ten steps, how far it moved from the start,
+        the lane's share ``(1 - z)^10`` (0.3487 at z = 0.1) and the whole ``dh_10/dh_0``
+        (diag(0.5941, 0.5519) at z = 0.1, r = 1).
     """
     notes, share = ten_steps(z, r)
+    whole = np.array([np.diag(j) for j in ten_steps_jacobian(z, r)])
     fig = Figure(figsize=(7.6, 4.0))
     ax = fig.add_subplot(1, 2, 1)
     _plane(ax, f"ten steps, z = {z:.2f}, r = {r:.2f}")
     ax.plot(notes[:, 0], notes[:, 1], "-o", color=NOTE_COLOUR, ms=4, lw=1.5)
     _arrow(ax, OLD_NOTE, OLD_COLOUR, "start")
-    ax.annotate("after 10", notes[-1], textcoords="offset points", xytext=(6, 6), color=NOTE_COLOUR, fontsize=9)
+    ax.plot(*notes[-1], "D", color=NOTE_COLOUR, ms=6, label="after 10 steps")
+    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
     right = fig.add_subplot(1, 2, 2)
     t = np.arange(11)
-    right.bar(t, (1 - z) ** t, color=NOTE_COLOUR, alpha=0.8, label=f"1 - z = {1 - z:.2f}")
-    right.plot(t, 0.5 ** t, "s", color="tab:red", ms=4, label="z = 0.5 for comparison")
-    right.set_ylim(0, 1.05)
+    right.bar(t, (1 - z) ** t, color=NOTE_COLOUR, alpha=0.8, label=f"direct lane (1 - z)^t, 1 - z = {1 - z:.2f}")
+    right.plot(t, whole[:, 0], "x", color="k", ms=6, label="whole dh_t/dh_0, number 1")
+    right.plot(t, whole[:, 1], "+", color="0.4", ms=7, label="whole dh_t/dh_0, number 2")
+    right.plot(t, 0.5 ** t, "s", color="tab:red", ms=4, label="lane at z = 0.5, for comparison")
+    right.set_ylim(0, 1.5)                       # headroom for the legend above the bars
+    right.set_yticks(np.linspace(0, 1, 6))
     right.set_xlabel("steps")
-    right.set_title("share of the start still riding through", fontsize=10)
-    right.legend(fontsize=8)
+    right.set_title("how much of the start still counts", fontsize=10)
+    right.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     moved = np.linalg.norm(notes[-1] - notes[0])
-    text = (f"after 10 steps the note is {_fmt(notes[-1])} (moved {moved:.4f}); "
-            f"(1 - z)^10 = <b>{share:.4f}</b> of the starting note rides straight through")
+    text = (f"after 10 steps the note is {_fmt(notes[-1])} (moved {moved:.4f} from the start); "
+            f"direct lane (1 - z)^10 = <b>{share:.4f}</b>; "
+            f"whole dh10/dh0 = diag{_fmt(whole[-1])} (the lane plus the route through the draft)")
     return fig, text
 
 

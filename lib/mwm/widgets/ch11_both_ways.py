@@ -12,7 +12,15 @@ Two sentences of inputs:
 
 Which words reach word t's note is measured, not assumed: word k reaches it when the
 note moves if x_k moves, i.e. when ``d note_t / d x_k`` (from :func:`mwm.readers.reader_backward`)
-is not zero.
+is not zero. The gold's depth is that size (summed over the note's and the word's
+numbers): how far the note would move per small nudge to the word, *at the current
+inputs*. It is a local slope, not the share of the note the word wrote: on the toy with
+two floors, word 3 (the only non-zero word) is the palest at word 3, because its tanh
+is already bent at 0.7616.
+
+The word slider runs 1-7, the longest sentence's length, for every sentence: the
+website's static twin lists a slider's values once, whichever sentence is chosen. On
+the 3-word toy, positions past 3 show word 3, and the readings say so.
 """
 from __future__ import annotations
 
@@ -128,18 +136,25 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
         fc = (1.0, 0.85 - 0.25 * shade, 0.3 * (1 - shade)) if reach[k] > 0 else "white"
         box(ax, k + 0.05, 0.1, 0.9, 0.8, w, fc=fc, ec="tab:red" if k == t else "0.4",
             lw=3 if k == t else 1, fontsize=8)
+        if reach[k] > 0:
+            ax.text(k + 0.5, 0.22, f"reach {reach[k]:.4f}", ha="center", va="center", fontsize=7, color="0.25")
     ax.set_xlim(0, max(T, 3))
     ax.set_ylim(0, 1)
     ax.axis("off")
     reached = [k + 1 for k in range(T) if reach[k] > 0]
-    ax.set_title(f"{mode}: gold words reach the note of word {t + 1} (red frame)", fontsize=10)
+    ax.set_title(f"{mode}: gold words reach the note of word {t + 1} (red frame)\n"
+                 "deeper gold: the note moves more per small nudge to that word", fontsize=10)
+    heat_axes = []
     for n, floor_notes in enumerate(notes):
         hax = fig.add_subplot(grid[n + 1])
-        hax.imshow(floor_notes.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
-                   extent=(0, T, floor_notes.shape[1], 0))
+        heat_axes.append(hax)
+        image = hax.imshow(floor_notes.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
+                           extent=(0, T, floor_notes.shape[1], 0))
         for k in range(T):
             for i in range(floor_notes.shape[1]):
-                hax.text(k + 0.5, i + 0.5, f"{floor_notes[k, i]:.4f}", ha="center", va="center", fontsize=7)
+                value = floor_notes[k, i]
+                hax.text(k + 0.5, i + 0.5, f"{value:.4f}", ha="center", va="center", fontsize=7,
+                         color="white" if abs(value) > 0.6 else "black")
         hax.set_xlim(0, max(T, 3))
         hax.set_xticks([])
         hax.set_yticks(np.arange(floor_notes.shape[1]) + 0.5)
@@ -147,8 +162,18 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
         name = f"floor {n + 1} notes" if mode == "two floors" else "notes"
         hax.set_ylabel(name, fontsize=8)
     fig.tight_layout()
+    # the colour key, to the right of the heat-maps (all rows shrink alike, so words and notes stay aligned)
+    fig.subplots_adjust(right=0.88)
+    low, high = heat_axes[-1].get_position().y0, heat_axes[0].get_position().y1
+    key = fig.add_axes((0.905, low, 0.018, high - low))
+    fig.colorbar(image, cax=key, ticks=[-1, 0, 1])
+    key.set_ylabel("note value: red > 0, blue < 0", fontsize=7)
+    key.tick_params(labelsize=7)
     top_note = notes[-1][t]
     text = f'word {t + 1} ("{words[t]}"): note {_fmt(top_note)}; reached by words {reached}'
+    text += "; reach per word " + ", ".join(f"{r:.4f}" for r in reach)
+    if int(word) > T:
+        text += f" (this sentence has {T} words, so word {int(word)} shows word {T})"
     if sentence in TEDDY_SENTENCES:
         other = TEDDY_SENTENCES[1 - TEDDY_SENTENCES.index(sentence)]
         _, other_notes, _, _ = notes_and_reach(other, mode, word)
@@ -163,8 +188,9 @@ def both_ways_try(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> 
 
     Returns:
         TryPanel with controls ``sentence`` (Dropdown of :data:`SENTENCES`), ``mode``
-        (ToggleButtons of :data:`MODES`) and ``word`` (IntSlider 1-7; the toy has 3 words,
-        so larger values pick its last word).
+        (ToggleButtons of :data:`MODES`) and ``word`` (IntSlider 1-7 for every sentence, so
+        that the website's static twin lists each position once; the toy has 3 words, so
+        larger values show its last word and the readings say so).
     """
     controls = {
         "sentence": widgets.Dropdown(options=list(SENTENCES), value=sentence, description="sentence"),

@@ -1,0 +1,182 @@
+"""Chapter 7's "Try" panels: the whisper line across w = 1, and eigen-memory presets (seed §7)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from ..dynamics import eigen_split, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
+from .panel import TryPanel
+
+GOLD = "goldenrod"
+#: The whisper panel's y ticks (log scale).
+LOG_TICKS = (1e-8, 1e-6, 1e-4, 1e-2, 1.0, 1e2, 1e4)
+#: How many steps the whisper panel shows, and the step whose bar the readings quote.
+WHISPER_STEPS, WHISPER_READ = 20, 10
+
+#: The eigen-memory presets: name -> 2x2 matrix. "keep" is the seed's worked matrix
+#: (eigenvalues 1 and 0.5); "fade" and "explode" are it minus / plus 0.2 I, so they keep
+#: its eigen-directions (4, 1) and (1, -1) and only change the volume (eigenvalues 0.8, 0.3
+#: and 1.2, 0.7); "rotate" turns by about 36.87 degrees (eigenvalues 0.8 +- 0.6i).
+PRESETS = {
+    "keep": np.array([[0.9, 0.4], [0.1, 0.6]]),
+    "fade": np.array([[0.7, 0.4], [0.1, 0.4]]),
+    "explode": np.array([[1.1, 0.4], [0.1, 0.8]]),
+    "rotate": np.array([[0.8, -0.6], [0.6, 0.8]]),
+}
+#: Every preset starts the note at (1, 0).
+START = np.array([1.0, 0.0])
+#: Half-width of the eigen-memory map; a note outside it has "run off the map".
+MAP = 1.6
+#: The step counts the eigen-memory panel offers (a short list, so the website can draw every setting).
+STEPS_SHOWN = ("0", "1", "2", "3", "4", "5", "10", "15", "20", "30", "40", "60")
+
+
+def _log_bars(ax, values, outline, highlight, title):
+    t = np.arange(1, len(values) + 1)
+    sizes = np.abs(values)
+    floor = 1e-10
+    colours = [GOLD] * len(t)
+    colours[highlight - 1] = "darkorange"
+    ax.bar(t, np.maximum(sizes, floor) - floor, bottom=floor, color=colours, alpha=0.85)
+    if outline is not None:
+        ax.bar(t, np.abs(outline) - floor, bottom=floor, fill=False, edgecolor="0.25", ls="--", lw=1.0,
+               label="plain powers |w|^t (no tanh)")
+        ax.legend(fontsize=8, loc="upper left")
+    ax.set_yscale("log")
+    ax.set_ylim(1e-8, 1e4)
+    # plain-text tick labels: the default 10^k labels go through mathtext, which is slow to lay out
+    ax.set_yticks(LOG_TICKS, [f"{v:g}" for v in LOG_TICKS])
+    ax.minorticks_off()
+    ax.axhline(1.0, color="0.5", lw=0.8)
+    ax.set_xticks([1] + list(range(5, len(values) + 1, 5)))
+    ax.set_xlabel("step t")
+    ax.set_title(title, fontsize=10, y=1.0)  # a fixed title position skips a costly layout pass
+
+
+def draw_whisper(w: float = 0.5, tanh: bool = False, steps: int = WHISPER_STEPS):
+    """Figure: the note |h_t| and the blame |dh_t/dh_0| along the whisper line, t = 1..steps (log scale).
+
+    The line is ``h_t = w h_{t-1}`` (or ``tanh(w h_{t-1})`` with ``tanh=True``) from h_0 = 1.
+    With tanh on, a dashed outline shows the plain powers |w|^t for comparison.
+
+    Returns:
+        (Figure, readings): the readings quote the note and the blame at step 10 (and at
+        the last step), and with tanh on and w > 1 the note h* it settles on.
+    """
+    w = round(float(w), 4)
+    notes, blame = whisper_line(w, steps, h0=1.0, squash=tanh)
+    plain = whisper_line(w, steps, h0=1.0)[1] if tanh else None
+    fig = Figure(figsize=(9.0, 3.4))
+    ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    rule = f"tanh({w:g} h)" if tanh else f"{w:g} h"
+    _log_bars(ax1, notes[1:], plain[1:] if tanh else None, WHISPER_READ, f"forward: the note |h_t|, h_t = {rule}")
+    _log_bars(ax2, blame[1:], plain[1:] if tanh else None, WHISPER_READ, "backward: the blame |dh_t / dh_0|")
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.9, wspace=0.22)  # fixed: no extra layout pass
+    k = WHISPER_READ
+    text = (f"w = {w:g}{' with tanh' if tanh else ''}: at t = {k} the note is {notes[k]:.6g} "
+            f"and the blame {blame[k]:.6g}; at t = {steps} they are {notes[steps]:.6g} and {blame[steps]:.6g}")
+    if tanh and w > 1:
+        h_star = tanh_fixed_point(w)
+        text += (f". The note settles at h* = {h_star:.4f} (where h = tanh({w:g} h)); there each step "
+                 f"multiplies the blame by {w:g}(1 - h*^2) = {w * (1 - h_star ** 2):.4f}")
+    return fig, text
+
+
+def whisper_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
+    """The whisper-line panel: slide w across 1, with and without tanh.
+
+    Returns:
+        TryPanel with controls ``w`` (FloatSlider 0.5-1.5, step 0.05) and ``tanh``
+        (Checkbox: the squeeze on or off): 42 settings, all drawn for the website.
+    """
+    controls = {
+        "w": widgets.FloatSlider(value=w, min=0.5, max=1.5, step=0.05, description="w",
+                                 readout_format=".2f"),
+        "tanh": widgets.Checkbox(value=tanh, description="with tanh"),
+    }
+    return TryPanel("the whisper line: each step passes on w times what it heard", controls,
+                    lambda v: draw_whisper(**v))
+
+
+def draw_eigen_memory(preset: str = "keep", steps=30):
+    """Figure: the note W^t (1, 0) for t = 0..steps in the plane, with W's eigen-directions, and its length.
+
+    Args:
+        preset: one of :data:`PRESETS`.
+        steps: how many multiplications by W to show, 0..60 (an int or its text, "30").
+
+    Returns:
+        (Figure, readings): the readings give W's eigenvalues, its spectral radius, and the
+        note and its length after ``steps`` steps.
+
+    Raises:
+        ValueError: for an unknown preset.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
+    steps = int(steps)
+    W = PRESETS[preset]
+    path = matrix_powers(W, START, steps)
+    lengths = np.linalg.norm(path, axis=1)
+    values, directions, coefficients = eigen_split(W, START)
+    fig = Figure(figsize=(9.0, 3.8))
+    ax = fig.add_subplot(1, 2, 1)
+    ax.set_xlim(-MAP, MAP)
+    ax.set_ylim(-MAP, MAP)
+    ax.set_aspect("equal")
+    ax.axhline(0, color="0.85", lw=0.8)
+    ax.axvline(0, color="0.85", lw=0.8)
+    if np.isrealobj(values):
+        for lam, d, colour in zip(values, directions, ("tab:blue", "tab:orange")):
+            unit = d / np.linalg.norm(d)
+            ax.plot([-2 * unit[0], 2 * unit[0]], [-2 * unit[1], 2 * unit[1]], color=colour, lw=1.5, alpha=0.7,
+                    label=f"direction ({d[0]:g}, {d[1]:g}), lambda = {lam:g}")
+    else:
+        circle = np.linspace(0, 2 * np.pi, 200)
+        ax.plot(np.cos(circle), np.sin(circle), color="0.7", ls=":", lw=1, label="no real eigen-direction: it turns")
+    if np.isrealobj(values):
+        # the note after the last step, as its two eigen-parts: a lambda1^t e1 (blue), then b lambda2^t e2 (orange)
+        first = coefficients[0] * values[0] ** steps * directions[0]
+        second = coefficients[1] * values[1] ** steps * directions[1]
+        if np.all(np.abs(first) <= MAP) and np.all(np.abs(first + second) <= MAP):
+            ax.annotate("", xy=first, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": "tab:blue", "lw": 2})
+            ax.annotate("", xy=first + second, xytext=first,
+                        arrowprops={"arrowstyle": "-|>", "color": "tab:orange", "lw": 2})
+    inside = np.all(np.abs(path) <= MAP, axis=1)
+    ax.plot(path[inside, 0], path[inside, 1], "o-", color="tab:green", ms=3.5, lw=0.8)
+    ax.plot(*path[0], "ks", ms=6, label="start (1, 0)")
+    ax.legend(fontsize=7, loc="lower left")
+    ax.set_title(f"{preset}: W = {W.tolist()}", fontsize=9, y=1.0)
+    if not inside.all():
+        ax.text(0, MAP * 0.88, f"ran off the map after step {int(np.argmin(inside))}", ha="center",
+                fontsize=9, color="tab:red")
+    ax2 = fig.add_subplot(1, 2, 2)
+    ax2.bar(np.arange(steps + 1), lengths, color=GOLD, alpha=0.85)
+    ax2.axhline(1.0, color="0.5", lw=0.8, ls="--")
+    ax2.set_xlim(-0.6, max(steps, 10) + 0.6)
+    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax2.set_xlabel("step t")
+    ax2.set_title("the note's length ||W^t (1, 0)||", fontsize=10, y=1.0)
+    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
+    lams = ", ".join(f"{v:.4g}" for v in np.atleast_1d(values))
+    text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} steps the note is "
+            f"({path[-1, 0]:.4f}, {path[-1, 1]:.4f}), length {lengths[-1]:.4f}")
+    return fig, text
+
+
+def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
+    """The eigen-memory panel: four matrices, the note multiplied by W again and again.
+
+    Returns:
+        TryPanel with controls ``preset`` (ToggleButtons keep / fade / explode / rotate)
+        and ``steps`` (SelectionSlider over :data:`STEPS_SHOWN`): 48 settings, all drawn
+        for the website.
+    """
+    controls = {
+        "preset": widgets.ToggleButtons(options=list(PRESETS), value=preset, description="W"),
+        "steps": widgets.SelectionSlider(options=list(STEPS_SHOWN), value=str(steps), description="steps shown"),
+    }
+    return TryPanel("a note of two numbers, multiplied by W at every step", controls,
+                    lambda v: draw_eigen_memory(**v))

@@ -1,0 +1,107 @@
+"""Chapter 8's "Try" panel: a ball rolling towards a cliff, with and without clipping (seed §8)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..clipping import CLIFF_LR, CLIFF_START, CLIFF_STEPS, MAP_X, MAP_Y, cliff_loss, descend
+from .panel import TryPanel
+
+#: The panel's clipping choices: off, or on with one of a few limits c.
+CLIPPING = ("off", "c = 0.5", "c = 1", "c = 5", "c = 10")
+#: The step counts the panel offers (multiples of 5, so the website can draw all 60 settings).
+STEP_CHOICES = tuple(range(5, CLIFF_STEPS + 1, 5))
+
+
+def _limit(clipping: str):
+    """The limit c of a :data:`CLIPPING` choice, or None for "off"; ValueError for anything else."""
+    if clipping not in CLIPPING:
+        raise ValueError(f"clipping must be one of {list(CLIPPING)}, got {clipping!r}")
+    return None if clipping == "off" else float(clipping.split("=")[1])
+
+
+def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
+    """Figure: gradient descent on the cliff landscape from :data:`mwm.clipping.CLIFF_START`.
+
+    Left: the map seen from above (loss contours, the wall as a dense band of lines)
+    with the ball's path. Right: the gradient's length at each step, with the limit c.
+
+    Args:
+        clipping: "off", or "c = X" to clip the gradient to length X before each step
+            (one of :data:`CLIPPING`).
+        steps: how many steps to run, 1..CLIFF_STEPS.
+
+    Returns:
+        (Figure, readings): the readings give where the ball is and its loss, or the step
+        at which it left the map and the gradient length that threw it.
+
+    Raises:
+        ValueError: for a clipping choice not in :data:`CLIPPING`.
+    """
+    c = _limit(clipping)
+    clip = c is not None
+    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=c)
+    path, norms, left = run["path"], run["grad_norms"], run["left_map_at"]
+    fig = Figure(figsize=(9.5, 3.8))
+    ax = fig.add_subplot(1, 2, 1)
+    xs, ys = np.linspace(-MAP_X, MAP_X, 161), np.linspace(-MAP_Y, MAP_Y, 121)
+    grid = cliff_loss(np.stack(np.meshgrid(xs, ys), axis=-1))
+    ax.imshow(grid, origin="lower", extent=(-MAP_X, MAP_X, -MAP_Y, MAP_Y), cmap="Greens_r", vmin=0, vmax=11,
+              alpha=0.85, interpolation="bilinear")
+    ax.contour(xs, ys, grid, levels=np.linspace(0.5, 10.5, 11), colors="0.3", linewidths=0.5)
+    ax.plot(2.0, 0.0, "*", color="gold", ms=12, mec="k", label="bottom of the valley, near (2, 0)")
+    shown = path if left is None else path[:-1]
+    colour = "tab:blue" if clip else "tab:red"
+    ax.plot(shown[:, 0], shown[:, 1], "o-", color=colour, ms=3, lw=1)
+    ax.plot(*path[0], "ks", ms=6, label=f"start {CLIFF_START}")
+    if left is not None:
+        last = path[-2]
+        direction = (path[-1] - last) / np.linalg.norm(path[-1] - last)
+        ax.annotate("", xy=last + direction * 2.2, xytext=last,
+                    arrowprops={"arrowstyle": "-|>", "color": "tab:red", "lw": 2})
+        ax.text(0, -MAP_Y * 0.85, f"flung off the map at step {left}", ha="center", color="tab:red", fontsize=9)
+    ax.set_xlim(-MAP_X, MAP_X)
+    ax.set_ylim(-MAP_Y, MAP_Y)
+    ax.set_aspect("equal")
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title("plateau (left), wall at x = 0, valley (right)", fontsize=9, y=1.0)
+    ax2 = fig.add_subplot(1, 2, 2)
+    t = np.arange(1, len(norms) + 1)
+    ax2.bar(t, norms, color=colour, alpha=0.75, label="||g|| before clipping")
+    if clip:
+        ax2.bar(t, np.minimum(norms, c), color="tab:cyan", alpha=0.9, label=f"step actually taken uses min(||g||, {c:g})")
+        ax2.axhline(c, color="k", ls="--", lw=1)
+    ax2.set_xlim(0, CLIFF_STEPS + 1)
+    ax2.set_ylim(0, 16)
+    ax2.set_xlabel("step")
+    ax2.set_title("the gradient's length at each step", fontsize=10, y=1.0)
+    ax2.legend(fontsize=7, loc="upper right")
+    fig.subplots_adjust(left=0.05, right=0.98, bottom=0.13, top=0.92, wspace=0.15)  # fixed: no extra layout pass
+    mode = f"clipped at c = {c:g}" if clip else "no clipping"
+    if left is not None:
+        text = (f"{mode}: at step {left} the ball felt a gradient of length {norms[-1]:.2f} on the wall, "
+                f"took a step of {CLIFF_LR * norms[-1] if not clip else CLIFF_LR * min(norms[-1], c):.2f} and left "
+                f"the map at ({path[-1, 0]:.2f}, {path[-1, 1]:.2f})")
+    else:
+        text = (f"{mode}: after {steps} steps the ball is at ({path[-1, 0]:.3f}, {path[-1, 1]:.3f}), "
+                f"loss {run['losses'][-1]:.4f} (it started at {run['losses'][0]:.4f}); "
+                f"longest gradient felt {norms.max():.2f}")
+    return fig, text
+
+
+def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
+    """The cliff panel: roll the ball with clipping off, or on with a limit c.
+
+    Returns:
+        TryPanel with controls ``clipping`` (ToggleButtons over :data:`CLIPPING`: off, or
+        on with c = 0.5, 1, 5 or 10) and ``steps`` (IntSlider 5..CLIFF_STEPS, step 5):
+        60 settings, all drawn for the website.
+    """
+    controls = {
+        "clipping": widgets.ToggleButtons(options=list(CLIPPING), value=clipping, description="clipping"),
+        "steps": widgets.IntSlider(value=steps, min=STEP_CHOICES[0], max=STEP_CHOICES[-1], step=5,
+                                   description="steps"),
+    }
+    return TryPanel("a ball rolling towards a cliff: does one huge gradient throw it away?", controls,
+                    lambda v: draw_cliff(**v))

@@ -1,0 +1,337 @@
+"""Chapter 9's "Try" panels: the LSTM's tank, and the memory lab (seed §9).
+
+The tank is one number of cell state. Each step keeps ``f * c_{t-1}`` of the old level
+(the forget gate is the drain, left open by ``1 - f``), pours in ``i * g`` (the input
+gate is the inlet, the candidate what it pours) and shows ``h_t = o * tanh(c_t)``
+through the window ``o``. The gates are set by hand, or computed from four scores as
+in the unit's full step: ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``g = tanh(z_g)``,
+``o = sigmoid(z_o)``; that step runs through :func:`mwm.lstm.lstm_step` with a
+one-unit LSTM whose shifts are the scores.
+
+The memory lab draws :mod:`mwm.memory_lab`: accuracy against sentence length for the
+three hand-wired cells, and the blame that reaches the first word.
+"""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from .._validate import as_scalar, positive_int
+from ..lstm import LSTM_BLOCKS, lstm_step, sigmoid
+from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_run, lab_sentences
+from .panel import TryPanel
+
+#: The unit's tiny example (by hand) and full step (from scores).
+TANK_DEFAULTS = {"c_prev": 1.0, "f": 0.9, "i": 0.2, "g": 0.5, "o": 1.0,
+                 "z_f": 2.0, "z_i": 0.0, "z_g": 1.0, "z_o": 1.0}
+GATE_MODES = ("by hand", "from scores")
+
+KEEP_COLOUR, WRITE_COLOUR, LEVEL_COLOUR, NOTE_COLOUR_ = "tab:blue", "tab:green", "tab:blue", "tab:purple"
+CELL_COLOURS = {"plain": "tab:red", "LSTM": "tab:blue", "GRU": "tab:green"}
+CELL_STYLES = {"plain": "-", "LSTM": "--", "GRU": ":"}  # the gated cells often overlap at 100%
+
+
+def _unit(value, name):
+    value = as_scalar(value, name)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value}")
+    return value
+
+
+def gates_from_scores(z_f, z_i, z_g, z_o) -> dict:
+    """The four gate values of a one-unit LSTM whose scores are given (seed §9's full step).
+
+    Runs :func:`mwm.lstm.lstm_step` with all weights 0 and the shifts set to the scores, so
+    ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``g = tanh(z_g)``, ``o = sigmoid(z_o)``.
+
+    Returns:
+        dict with keys "f", "i", "g", "o" (floats; g in (-1, 1), the others in (0, 1)).
+        Example: scores 2, 0, 1, 1 give f = 0.8808, i = 0.5, g = 0.7616, o = 0.7311.
+
+    Raises:
+        ValueError: if a score is not a finite number.
+    """
+    scores = {"f": as_scalar(z_f, "z_f"), "i": as_scalar(z_i, "z_i"),
+              "g": as_scalar(z_g, "z_g"), "o": as_scalar(z_o, "z_o")}
+    weights = {}
+    for k in LSTM_BLOCKS:
+        weights[f"W_{k}"] = np.zeros((1, 1))
+        weights[f"U_{k}"] = np.zeros((1, 1))
+        weights[f"b_{k}"] = np.array([scores[k]])
+    _, _, cache = lstm_step(np.zeros(1), np.zeros(1), np.zeros(1), weights)
+    return {k: float(cache[k][0]) for k in ("f", "i", "g", "o")}
+
+
+def tank_run(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1):
+    """Run the one-number cell-state update ``steps`` times with the gates held fixed (seed §9).
+
+    Args:
+        c_prev: the starting level c_0 (any finite number).
+        f, i, o: forget, input and output gates, each in [0, 1].
+        g: the candidate, in [-1, 1].
+        steps: how many steps, >= 1.
+
+    Returns:
+        (levels, notes): arrays (steps + 1,) with c_0..c_steps and (steps,) with
+        h_1..h_steps, where ``c_t = f c_{t-1} + i g`` and ``h_t = o tanh(c_t)``.
+
+    Raises:
+        ValueError: for a gate outside its range or steps < 1, naming it.
+    """
+    c = as_scalar(c_prev, "c_prev")
+    f, i, o = _unit(f, "f"), _unit(i, "i"), _unit(o, "o")
+    g = as_scalar(g, "g")
+    if not -1.0 <= g <= 1.0:
+        raise ValueError(f"g must lie in [-1, 1], got {g}")
+    steps = positive_int(steps, "steps")
+    levels, notes = [c], []
+    for _ in range(steps):
+        c = f * c + i * g
+        levels.append(c)
+        notes.append(o * np.tanh(c))
+    return np.array(levels), np.array(notes)
+
+
+def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0, z_g=1.0, z_o=1.0,
+              gates="by hand"):
+    """Figure: one LSTM step as a tank, the level over ``steps`` steps, and the score squeeze.
+
+    Args:
+        c_prev, f, i, g, o, steps: as in :func:`tank_run` (used when ``gates="by hand"``).
+        z_f, z_i, z_g, z_o: the four scores (used when ``gates="from scores"``).
+        gates: "by hand" or "from scores".
+
+    Returns:
+        (Figure, readings): the readings give the gates, ``c_t = kept + written`` and h_t
+        for the first step (four decimals) and, for several steps, the last level and note.
+
+    Raises:
+        ValueError: for an unknown ``gates`` mode or a value out of range.
+    """
+    if gates not in GATE_MODES:
+        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
+    from_scores = gates_from_scores(z_f, z_i, z_g, z_o)
+    gate = from_scores if gates == "from scores" else {"f": f, "i": i, "g": g, "o": o}
+    levels, notes = tank_run(c_prev, gate["f"], gate["i"], gate["g"], gate["o"], steps)
+    kept, written = gate["f"] * levels[0], gate["i"] * gate["g"]
+
+    fig = Figure(figsize=(10.5, 3.6))
+    ax_tank, ax_time, ax_score = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.25, 1.0, 1.0]})
+    lim = max(2.2, 1.15 * np.max(np.abs(levels)))
+
+    # one step as a waterfall: old level, what the drain keeps, what the inlet adds, new level, note
+    xs = np.arange(5)
+    ax_tank.bar(0, levels[0], color="0.7", width=0.6)
+    ax_tank.bar(1, kept, color=KEEP_COLOUR, alpha=0.5, width=0.6)
+    ax_tank.bar(2, written, bottom=kept, color=WRITE_COLOUR, alpha=0.7, width=0.6)
+    ax_tank.bar(3, levels[1], color=LEVEL_COLOUR, width=0.6)
+    ax_tank.bar(4, notes[0], color=NOTE_COLOUR_, width=0.6)
+    for x, top, text in ((0, levels[0], f"{levels[0]:.4f}"), (1, kept, f"{kept:.4f}"),
+                         (2, kept + written, f"{written:+.4f}"), (3, levels[1], f"{levels[1]:.4f}"),
+                         (4, notes[0], f"{notes[0]:.4f}")):
+        ax_tank.text(x, top + (0.06 if top >= 0 else -0.06) * lim, text, ha="center",
+                     va="bottom" if top >= 0 else "top", fontsize=8)
+    for x in (-0.4, 2.6):  # the two tanks' walls
+        ax_tank.plot([x, x, x + 0.8, x + 0.8], [lim * 0.95, -lim * 0.95, -lim * 0.95, lim * 0.95], color="0.4", lw=1)
+    ax_tank.axhline(0, color="0.6", lw=0.8)
+    ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
+    ax_tank.set_xticks(xs)
+    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", f"write\ni·g", "new c", f"note h\no={gate['o']:.2f}"],
+                            fontsize=8)
+    ax_tank.set_ylim(-lim, lim)
+    ax_tank.set_title("c_t = f c_(t-1) + i g,  h_t = o tanh(c_t)", fontsize=9)
+
+    # the level and the note over several steps with the same gates
+    t = np.arange(len(levels))
+    ax_time.plot(t, levels, "o-", color=LEVEL_COLOUR, label="tank c_t")
+    ax_time.plot(t[1:], notes, "s--", color=NOTE_COLOUR_, label="note h_t", ms=4)
+    ax_time.axhline(0, color="0.6", lw=0.8)
+    ax_time.set_xlim(-0.3, 10.3)
+    ax_time.set_ylim(-lim, lim)
+    ax_time.set_xlabel("step")
+    ax_time.legend(fontsize=8, loc="lower left")
+    ax_time.set_title(f"{steps} step(s), same gates: c = {levels[-1]:.4f}", fontsize=9)
+
+    # the scores squeezed into gates
+    z = np.linspace(-5, 5, 201)
+    used = gates == "from scores"
+    alpha = 1.0 if used else 0.3
+    ax_score.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label="sigmoid (f, i, o)")
+    ax_score.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label="tanh (g)")
+    for name, score, value in (("f", z_f, from_scores["f"]), ("i", z_i, from_scores["i"]),
+                               ("g", z_g, from_scores["g"]), ("o", z_o, from_scores["o"])):
+        ax_score.plot([score], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
+        offset = {"f": (4, 4), "i": (4, -10), "g": (-52, 2), "o": (4, -10)}[name]
+        ax_score.annotate(f"{name}={value:.4f}", (score, value), textcoords="offset points",
+                          xytext=offset, fontsize=7, alpha=alpha)
+    ax_score.axhline(0, color="0.85", lw=0.8)
+    ax_score.set_xlim(-5, 5)
+    ax_score.set_ylim(-1.05, 1.05)
+    ax_score.set_xlabel("score z")
+    ax_score.legend(fontsize=7, loc="lower right")
+    ax_score.set_title("from scores" + ("" if used else " (not in use)"), fontsize=9)
+    fig.tight_layout()
+
+    text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, g = {gate['g']:.4f}, o = {gate['o']:.4f}: "
+            f"c_t = {kept:.4f} {'-' if written < 0 else '+'} {abs(written):.4f} = {levels[1]:.4f}, "
+            f"h_t = {gate['o']:.4f} * tanh({levels[1]:.4f}) = {gate['o']:.4f} * {np.tanh(levels[1]):.4f} = {notes[0]:.4f}")
+    if steps > 1:
+        text += f"; after {steps} steps c = {levels[-1]:.4f}, h = {notes[-1]:.4f}"
+    return fig, text
+
+
+def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
+    """The tank panel: old level, the four gates (or four scores), and how many steps to run.
+
+    Args:
+        gates: "by hand" or "from scores"; steps: 1-10; values: starting values of the
+            controls named in :data:`TANK_DEFAULTS`.
+
+    Returns:
+        TryPanel with sliders ``c_prev``, ``f``, ``i``, ``g``, ``o``, ``steps``, ``z_f``,
+        ``z_i``, ``z_g``, ``z_o`` and the toggle ``gates``.
+
+    Raises:
+        ValueError: for an unknown control name or ``gates`` mode, or a value out of range.
+    """
+    unknown = set(values) - set(TANK_DEFAULTS)
+    if unknown:
+        raise ValueError(f"values has unknown control(s) {sorted(unknown)}; known: {sorted(TANK_DEFAULTS)}")
+    if gates not in GATE_MODES:
+        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
+    v = dict(TANK_DEFAULTS, **values)
+    controls = {
+        "c_prev": widgets.FloatSlider(value=v["c_prev"], min=-2.0, max=2.0, step=0.1, description="old c"),
+        "f": widgets.FloatSlider(value=v["f"], min=0.0, max=1.0, step=0.05, description="forget f"),
+        "i": widgets.FloatSlider(value=v["i"], min=0.0, max=1.0, step=0.05, description="input i"),
+        "g": widgets.FloatSlider(value=v["g"], min=-1.0, max=1.0, step=0.1, description="candidate g"),
+        "o": widgets.FloatSlider(value=v["o"], min=0.0, max=1.0, step=0.05, description="output o"),
+        "steps": widgets.IntSlider(value=steps, min=1, max=10, description="steps"),
+        "z_f": widgets.FloatSlider(value=v["z_f"], min=-4.0, max=4.0, step=0.5, description="score z_f"),
+        "z_i": widgets.FloatSlider(value=v["z_i"], min=-4.0, max=4.0, step=0.5, description="score z_i"),
+        "z_g": widgets.FloatSlider(value=v["z_g"], min=-4.0, max=4.0, step=0.5, description="score z_g"),
+        "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score z_o"),
+        "gates": widgets.ToggleButtons(options=list(GATE_MODES), value=gates, description="gates"),
+    }
+    return TryPanel("the LSTM's tank: keep, write, show", controls, lambda c: draw_tank(**c))
+
+
+#: The memory lab panel's lengths (x axis) and choices.
+LAB_LENGTHS = np.arange(5, 51)
+LAB_W_CHOICES = (0.5, 0.7, 0.9, 1.0, 1.5, 2.0, 3.0)
+LAB_F_CHOICES = (0.5, 0.8, 0.9, 0.95, 0.99, 1.0)
+#: Sentences per setting in the panel (binomial standard error at most 0.25 points).
+LAB_TRIALS = 40_000
+
+
+def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"],
+               n_trials=LAB_TRIALS, seed=0, lengths=LAB_LENGTHS):
+    """Accuracy, its standard error and the blame to word 1, for each lab cell at each length.
+
+    One batch of sentences (``seed``) is shared by the three cells. The blame of the
+    plain cell depends on the sentence; the median over the sentences is reported.
+
+    Args:
+        noise: filler noise A >= 0; w: the plain cell's weight; f: the LSTM's forget gate in
+            [0, 1]; n_trials: sentences (>= 1); seed: their seed; lengths: whole numbers >= 1.
+
+    Returns:
+        dict cell -> {"accuracy", "std_error", "blame"}: arrays (len(lengths),).
+
+    Raises:
+        ValueError: for a negative noise, f outside [0, 1] or a bad count (from :mod:`mwm.memory_lab`).
+    """
+    lengths = np.asarray(lengths)
+    s = lab_sentences(n_trials, int(lengths.max()), noise, seed)
+    out = {}
+    for cell in LAB_CELLS:
+        memory, blame = lab_run(cell, s, w=w, f=f)
+        right = np.sign(memory[:, lengths - 1]) == np.sign(s[:, :1])
+        acc = right.mean(axis=0)
+        out[cell] = {"accuracy": acc, "std_error": np.sqrt(acc * (1 - acc) / n_trials),
+                     "blame": np.median(blame[:, lengths - 1], axis=0)}
+    return out
+
+
+def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],
+                    f=LAB_DEFAULTS["f"], n_trials=LAB_TRIALS):
+    """Figure: accuracy against sentence length (5-50) and blame to the first word, for the three cells.
+
+    Args:
+        length: the sentence length marked on the charts, one of 5..50.
+        noise, w, f, n_trials: as in :func:`lab_curves`.
+
+    Returns:
+        (Figure, readings): the readings give each cell's accuracy at ``length`` words in
+        percent with one binomial standard error, and its blame to word 1.
+
+    Raises:
+        ValueError: for a length outside 5..50, or a bad noise, f or n_trials.
+    """
+    if isinstance(length, bool) or int(length) != length or not LAB_LENGTHS[0] <= length <= LAB_LENGTHS[-1]:
+        raise ValueError(f"length must be a whole number from 5 to 50, got {length}")
+    length = int(length)
+    curves = lab_curves(noise, w, f, n_trials)
+    k = int(np.searchsorted(LAB_LENGTHS, length))
+    fig = Figure(figsize=(10.0, 3.6))
+    ax_acc, ax_blame = fig.subplots(1, 2)
+    labels = {"plain": f"plain, w = {w:g}", "LSTM": f"LSTM, f = {f:g}", "GRU": "GRU"}
+    for cell in LAB_CELLS:
+        c = curves[cell]
+        ax_acc.plot(LAB_LENGTHS, 100 * c["accuracy"], CELL_STYLES[cell], color=CELL_COLOURS[cell], lw=2,
+                    label=labels[cell])
+        ax_acc.fill_between(LAB_LENGTHS, 100 * (c["accuracy"] - 1.96 * c["std_error"]),
+                            100 * (c["accuracy"] + 1.96 * c["std_error"]), color=CELL_COLOURS[cell], alpha=0.2)
+        ax_acc.plot([length], [100 * c["accuracy"][k]], "o", color=CELL_COLOURS[cell])
+        ax_blame.semilogy(LAB_LENGTHS, np.maximum(c["blame"], 1e-300), CELL_STYLES[cell], color=CELL_COLOURS[cell],
+                          lw=2, label=labels[cell])
+        ax_blame.plot([length], [max(c["blame"][k], 1e-300)], "o", color=CELL_COLOURS[cell])
+    ax_acc.axvline(length, color="0.7", lw=0.8)
+    ax_acc.axhline(50, color="0.7", lw=0.8, ls=":")
+    ax_acc.set_ylim(40, 102)
+    ax_acc.set_xlabel("sentence length (words)")
+    ax_acc.set_ylabel("right answers (%)")
+    ax_acc.set_title(f"chai or coffee? filler noise {noise:g}", fontsize=9)
+    ax_acc.legend(fontsize=8, loc="lower left")
+    ax_blame.axvline(length, color="0.7", lw=0.8)
+    ax_blame.set_ylim(1e-12, 2)
+    ax_blame.set_xlabel("sentence length (words)")
+    ax_blame.set_ylabel("blame reaching word 1")
+    ax_blame.set_title("prod w(1-h^2) (median), prod f, prod (1-z)", fontsize=9)
+    fig.tight_layout()
+    parts = [f"{cell} {100 * curves[cell]['accuracy'][k]:.1f}% ± {100 * curves[cell]['std_error'][k]:.1f}"
+             for cell in LAB_CELLS]
+    blames = [f"{cell} {curves[cell]['blame'][k]:.3g}" for cell in LAB_CELLS]
+    text = (f"at {length} words: " + ", ".join(parts) + f" (± one standard error, {n_trials} sentences); "
+            "blame to word 1: " + ", ".join(blames))
+    return fig, text
+
+
+def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],
+                   f=LAB_DEFAULTS["f"]) -> TryPanel:
+    """The memory lab panel (seed §9): sentence length, filler noise, the plain cell's w, the LSTM's f.
+
+    Set f = 0.9 for the unit's "honest LSTM".
+
+    Returns:
+        TryPanel with controls ``length`` (5-50, step 5), ``noise`` (0-1, step 0.1),
+        ``w`` and ``f`` (selection sliders over :data:`LAB_W_CHOICES`, :data:`LAB_F_CHOICES`,
+        shown as text).
+
+    Raises:
+        ValueError: if w or f is not one of the choices.
+    """
+    if w not in LAB_W_CHOICES or f not in LAB_F_CHOICES:
+        raise ValueError(f"w must be one of {LAB_W_CHOICES} and f one of {LAB_F_CHOICES}, got w={w}, f={f}")
+    controls = {
+        "length": widgets.IntSlider(value=length, min=5, max=50, step=5, description="length"),
+        "noise": widgets.FloatSlider(value=noise, min=0.0, max=1.0, step=0.1, description="filler noise"),
+        "w": widgets.SelectionSlider(options=[f"{x:g}" for x in LAB_W_CHOICES], value=f"{w:g}", description="plain w"),
+        "f": widgets.SelectionSlider(options=[f"{x:g}" for x in LAB_F_CHOICES], value=f"{f:g}", description="LSTM f"),
+    }
+
+    def draw(c):
+        return draw_memory_lab(c["length"], round(c["noise"], 1), float(c["w"]), float(c["f"]))
+
+    return TryPanel("the memory lab: chai or coffee, many words later?", controls, draw)

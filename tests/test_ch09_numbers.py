@@ -1,0 +1,80 @@
+"""Every number chapter 9 (the LSTM, seed §9 and seed 003) states, computed by lib and asserted."""
+import numpy as np
+import pytest
+
+from mwm import init_lstm, lstm_backward, lstm_forward, lstm_step, sigmoid
+from mwm.memory_lab import lab_accuracy, lab_exact_accuracy, lab_gates, lab_run, lab_sentences
+from mwm.widgets.ch09_lstm import tank_run
+
+
+def test_tiny_step_and_full_step():
+    levels, notes = tank_run(1.0, 0.9, 0.2, 0.5, 1.0)
+    assert 0.9 * 1 == 0.9 and 0.2 * 0.5 == pytest.approx(0.1)
+    assert levels[1] == pytest.approx(1.0) and round(notes[0], 4) == 0.7616
+    one = {}
+    for k, u in {"f": 2.0, "i": 0.0, "o": 1.0, "g": 1.0}.items():
+        one[f"W_{k}"], one[f"U_{k}"], one[f"b_{k}"] = np.zeros((1, 1)), np.array([[u]]), np.zeros(1)
+    h, c, cache = lstm_step([0.0], [1.0], [1.0], one)
+    got = [round(float(cache[k][0]), 4) for k in "fiog"]
+    assert got == [0.8808, 0.5, 0.7311, 0.7616]
+    assert round(float(cache["i"][0] * cache["g"][0]), 4) == 0.3808
+    assert round(float(c[0]), 4) == 1.2616 and c[0] > 1
+    assert round(float(np.tanh(c[0])), 4) == 0.8515 and round(float(h[0]), 4) == 0.6225
+
+
+def test_lane_blame_numbers():
+    assert round(0.9 ** 10, 3) == 0.349 and round(0.5 ** 10, 6) == 0.000977
+    assert round(1.8 ** 10) == 357 and (0.9 / 0.5) ** 10 == pytest.approx(1.8 ** 10)
+    assert round(0.9 ** 50, 5) == 0.00515 and round(0.99 ** 50, 3) == 0.605
+    assert round(float(sigmoid(1.0)), 2) == 0.73 and round(float(sigmoid(2.0)), 2) == 0.88
+    assert round(float(sigmoid(2.0)) ** 10, 3) == 0.281 and round(0.5 ** 10, 3) == 0.001
+    assert f"{0.5 ** 19:.7f}" == "0.0000019"
+    # the real backward pass of a fresh LSTM with b_f = 2
+    w = init_lstm(hidden_size=4, input_size=2, seed=1, scale=1e-9, forget_bias=2.0)
+    _, _, caches = lstm_forward(np.zeros((10, 2)), w)
+    grads = lstm_backward(np.zeros((10, 4)), caches, w, dc_last=np.ones(4))
+    assert np.allclose(grads["c0"], float(sigmoid(2.0)) ** 10, rtol=1e-6)
+
+
+def test_second_telling_numbers():
+    levels, _ = tank_run(1.0, 0.95, 0.05, -0.8, 1.0, steps=5)
+    assert 0.05 * -0.8 == pytest.approx(-0.04) and round(levels[1], 2) == 0.91
+    assert round(0.95 ** 5, 2) == 0.77 and round(levels[-1], 2) == 0.59 and levels[-1] > 0
+    assert 1.0 ** 20 == 1 and f"{0.6 ** 20:.5f}" == "0.00004"
+
+
+def test_pause_and_predict_answers():
+    assert tank_run(2.0, 0.5, 1.0, -0.4, 1.0)[0][1] == pytest.approx(0.6)
+    assert round(0.95 ** 20, 3) == 0.358
+    assert round(100 * lab_exact_accuracy("LSTM", 50, 0.5, f=0.9), 1) == 84.5
+    assert round(0.9 ** 49, 4) == 0.0057
+
+
+def test_memory_lab_numbers_the_chapter_quotes():
+    gates = lab_gates(2)
+    assert round(gates[0], 3) == 0.993 and round(gates[1], 4) == 0.0067
+    worst = np.sqrt(0.25 / 40_000)
+    assert round(100 * worst, 2) == 0.25 and round(196 * worst, 2) == 0.49
+    lengths = [5, 10, 20, 30, 40, 50]
+    honest, se = lab_accuracy("LSTM", lengths, 0.5, f=0.9, n_trials=40_000, seed=0)
+    assert np.all(honest[:4] == 1.0) and round(100 * honest[-1], 1) == 84.6 and round(100 * se[-1], 1) == 0.2
+    for cell, kw in (("LSTM", dict(f=0.99)), ("GRU", {})):
+        assert np.all(lab_accuracy(cell, lengths, 0.5, n_trials=40_000, seed=0, **kw)[0] == 1.0)
+    exact = lab_exact_accuracy("LSTM", 50, 0.5, f=0.9)
+    assert round(100 * exact, 2) == 84.46
+    assert round(100 * lab_exact_accuracy("LSTM", 49, 0.5, f=0.9), 1) == 87.0
+    assert round(100 * lab_exact_accuracy("LSTM", 51, 0.5, f=0.9), 1) == 81.9
+    assert round(100 * np.sqrt(exact * (1 - exact) / 200), 1) == 2.6 and 171 / 200 == 0.855
+    assert round(100 * np.sqrt(exact * (1 - exact) / 1000), 1) == 1.1
+    assert round((0.855 - exact) / se[-1], 1) == 5.8
+    noisy = lab_accuracy("LSTM", [50], 1.0, f=0.9, n_trials=40_000, seed=0)[0][0]
+    assert round(100 * noisy, 1) == 71.5
+
+
+def test_proof_checks():
+    s1 = lab_sentences(1, 12, noise=0.5, seed=5)[0]
+    memory, blame = lab_run("LSTM", s1[None], f=0.9)
+    assert blame[0, -1] == pytest.approx(0.9 ** 11)
+    gates = lab_gates(12)
+    leaky = sum(0.9 ** (12 - k) * gates[k - 1] * np.tanh(s1[k - 1]) for k in range(1, 13))
+    assert memory[0, -1] == pytest.approx(leaky)

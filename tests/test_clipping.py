@@ -1,0 +1,191 @@
+"""Chapter 8 (seed §8): clipping by global norm, the element-wise trap, orthogonal starts, the cliff."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from mwm.clipping import (CLIFF, CLIFF_LR, CLIFF_START, CLIFF_STEPS, cliff_gradient, cliff_loss, clip_by_global_norm,
+                          clip_by_value, descend, direction_degrees, global_norm, on_map, orthogonal)
+
+torch = pytest.importorskip("torch")
+
+
+def test_30_40_becomes_3_4():
+    g, norm = clip_by_global_norm(np.array([30.0, 40.0]), 5)
+    assert norm == 50.0
+    np.testing.assert_allclose(g, [3.0, 4.0], rtol=1e-15)
+    assert 5 / norm == pytest.approx(0.1)
+    assert round(direction_degrees(g), 2) == 53.13 == round(direction_degrees([30, 40]), 2)
+
+
+def test_short_gradient_passes_untouched():
+    g = np.array([1.0, 2.0, 2.0])
+    out, norm = clip_by_global_norm(g, 5)
+    assert norm == 3.0
+    np.testing.assert_array_equal(out, g)
+    assert out is not g
+
+
+def test_pause_and_predict_0_minus12_5():
+    out, norm = clip_by_global_norm(np.array([0.0, -12.0, 5.0]), 2.6)
+    assert norm == 13.0 and 2.6 / norm == pytest.approx(0.2)
+    np.testing.assert_allclose(out, [0.0, -2.4, 1.0], atol=1e-15)
+
+
+def test_clipping_cannot_rescue_fading():
+    blame = np.full(4, 1e-9 / 2)  # a blame vector of length 1e-9
+    out, norm = clip_by_global_norm(blame, 5)
+    assert norm == pytest.approx(1e-9, rel=1e-12)
+    np.testing.assert_array_equal(out, blame)
+
+
+def test_value_clipping_turns_the_direction():
+    out = clip_by_value([30.0, 40.0], 5)
+    np.testing.assert_array_equal(out, [5.0, 5.0])
+    assert direction_degrees(out) == pytest.approx(45.0)
+    with pytest.raises(ValueError, match="limit"):
+        clip_by_value([1.0], 0)
+
+
+def test_several_arrays_are_one_vector():
+    rng = np.random.default_rng(0)
+    grads = [rng.normal(size=(4, 4)) * 10, rng.normal(size=(4, 3)) * 10, rng.normal(size=4) * 10]
+    out, norm = clip_by_global_norm(grads, 1.0)
+    assert norm == pytest.approx(math.sqrt(sum((g ** 2).sum() for g in grads)), rel=1e-14)
+    assert global_norm(out) == pytest.approx(1.0, rel=1e-14)
+    for g, o in zip(grads, out):
+        assert o.shape == g.shape
+        np.testing.assert_allclose(o, g / norm, rtol=1e-14)
+
+
+@pytest.mark.parametrize("seed,max_norm,scale", [(0, 1.0, 10.0), (1, 5.0, 3.0), (2, 0.25, 1.0), (3, 100.0, 1.0)])
+def test_equals_torch_clip_grad_norm(seed, max_norm, scale):
+    torch.manual_seed(seed)
+    shapes = [(8, 8), (8, 5), (8,), (3, 8)]
+    params = [torch.nn.Parameter(torch.zeros(s, dtype=torch.float64)) for s in shapes]
+    for p in params:
+        p.grad = torch.randn(p.shape, dtype=torch.float64) * scale
+    grads = [p.grad.numpy().copy() for p in params]
+    total = torch.nn.utils.clip_grad_norm_(params, max_norm)
+    ours, norm = clip_by_global_norm(grads, max_norm)
+    assert norm == pytest.approx(float(total), rel=1e-14)
+    for p, o in zip(params, ours):
+        np.testing.assert_allclose(o, p.grad.numpy(), rtol=0, atol=1e-6)
+    # torch divides by (||g|| + 1e-6); that is the whole difference
+    worst = max(np.abs(o - p.grad.numpy()).max() for p, o in zip(params, ours))
+    assert worst <= max_norm * 1e-6 / norm + 1e-15
+
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, st.integers(1, 12), elements=st.floats(-1e3, 1e3)), st.floats(0.01, 100))
+def test_clipped_length_and_direction(g, c):
+    out, norm = clip_by_global_norm(g, c)
+    assert np.linalg.norm(out) == pytest.approx(min(norm, c), rel=1e-12, abs=1e-300)
+    assert np.all(out * g >= 0)  # no entry changes sign: same direction
+
+
+def test_clip_errors_name_the_argument():
+    with pytest.raises(ValueError, match="max_norm"):
+        clip_by_global_norm([np.ones(2)], -1)
+    with pytest.raises(ValueError, match="grads"):
+        clip_by_global_norm([], 1)
+    with pytest.raises(ValueError, match=r"grads\[1\]"):
+        clip_by_global_norm([np.ones(2), np.array([np.nan])], 1)
+
+
+@pytest.mark.parametrize("n,scale,seed", [(2, 1.0, 0), (8, 1.0, 1), (64, 1.0, 2), (64, 0.9, 3), (96, 0.9, 4)])
+def test_orthogonal_every_eigenvalue_has_size_scale(n, scale, seed):
+    Q = orthogonal(n, seed=seed, scale=scale)
+    np.testing.assert_allclose(Q.T @ Q, scale ** 2 * np.eye(n), atol=1e-12)
+    np.testing.assert_allclose(np.abs(np.linalg.eigvals(Q)), scale, rtol=0, atol=1e-12)
+    v = np.random.default_rng(seed + 100).normal(size=n)
+    assert np.linalg.norm(Q @ v) == pytest.approx(scale * np.linalg.norm(v), rel=1e-13)
+
+
+def test_orthogonal_sign_fix_makes_draws_uniform():
+    # Uniform (Haar) orthogonal matrices have E[Q_11] = 0 and E[trace] = 0; QR without the
+    # sign fix gives a positive diagonal bias. Averages over 4000 draws of 3x3.
+    fixed = np.array([np.trace(orthogonal(3, seed=s)) for s in range(4000)])
+    assert abs(fixed.mean()) < 0.05
+    raw = np.array([np.trace(np.linalg.qr(np.random.default_rng(s).standard_normal((3, 3)))[0])
+                    for s in range(4000)])
+    assert abs(raw.mean()) > 0.3
+    with pytest.raises(ValueError, match="scale"):
+        orthogonal(3, scale=0)
+    with pytest.raises(ValueError, match="n"):
+        orthogonal(0)
+
+
+def test_cliff_gradient_matches_finite_differences():
+    for point in [(-3.5, 2.0), (-0.3, 1.0), (0.08, 0.9), (1.5, -0.4)]:
+        eps = 1e-6
+        num = [(cliff_loss(np.add(point, d)) - cliff_loss(np.subtract(point, d))) / (2 * eps)
+               for d in ([eps, 0], [0, eps])]
+        np.testing.assert_allclose(cliff_gradient(point), num, rtol=1e-6, atol=1e-8)
+
+
+def test_cliff_numbers():
+    assert CLIFF == {"A": 0.05, "B": 1.0, "XV": 2.0, "H": 10.0, "K": 3.0, "XW": 0.0}
+    assert CLIFF_START == (-3.5, 2.0) and CLIFF_LR == 0.5 and CLIFF_STEPS == 60
+    # the wall's steepest slope is H K / 2 = 15, at x = 0
+    assert abs(cliff_gradient((0.0, 0.0))[0]) == pytest.approx(15.2, abs=1e-12)
+    assert round(float(cliff_loss(CLIFF_START)), 4) == 11.7125
+    plain = descend()
+    assert plain["left_map_at"] == 15
+    assert round(plain["grad_norms"][-1], 2) == 14.29
+    assert round(CLIFF_LR * plain["grad_norms"][-1], 2) == 7.14
+    np.testing.assert_allclose(plain["path"][-2], [0.0835, 0.9753], atol=5e-5)
+    np.testing.assert_allclose(plain["path"][-1], [7.23, 0.93], atol=5e-3)
+    assert plain["grad_norms"][:13].max() < 0.6
+    clipped = descend(max_norm=1.0)
+    assert clipped["left_map_at"] is None and len(clipped["path"]) == CLIFF_STEPS + 1
+    assert round(clipped["grad_norms"].max(), 2) == 12.63
+    assert round(float(clipped["losses"][-1]), 4) == 0.0009
+    np.testing.assert_allclose(clipped["path"][-1], [1.927, 0.103], atol=5e-4)
+    steps = np.linalg.norm(np.diff(clipped["path"], axis=0), axis=1)
+    assert steps.max() <= CLIFF_LR * 1.0 + 1e-12
+    too_loose = descend(max_norm=10.0)
+    assert too_loose["left_map_at"] == 15
+    assert on_map((4.0, -3.0)) and not on_map((4.01, 0.0))
+
+
+def test_cliff_gradient_lengths_quoted_in_chapter_8():
+    assert round(float(np.linalg.norm(cliff_gradient((-3.5, 2.0)))), 2) == 0.59
+    assert round(float(np.linalg.norm(cliff_gradient((0.0, 1.0)))), 4) == 15.2003
+    assert round(float(cliff_loss((2.0, 0.0))), 4) == 0.0001
+    np.testing.assert_allclose(descend(max_norm=0.5)["path"][-1], [1.910, 0.124], atol=5e-4)
+    assert round(float(descend(max_norm=0.5)["losses"][-1]), 4) == 0.0013
+
+
+def test_about_half_the_starts_are_flung():
+    starts = [(x0, 2.0) for x0 in np.round(np.arange(-3.9, -1.45, 0.1), 1)]
+    assert len(starts) == 25 and starts[0][0] == -3.9 and starts[-1][0] == -1.5
+    assert sum(descend(s)["left_map_at"] is not None for s in starts) == 12
+    clipped = [descend(s, max_norm=1.0) for s in starts]
+    assert all(r["left_map_at"] is None for r in clipped)
+    assert round(max(float(r["losses"][-1]) for r in clipped), 4) == 0.0009
+
+
+def test_orthogonal_versus_gaussian_start_chapter_8():
+    Q9 = orthogonal(64, seed=0, scale=0.9)
+    G = np.random.default_rng(0).normal(0, 1 / 8, (64, 64))
+    sizes = np.abs(np.linalg.eigvals(G))
+    assert round(float(np.mean(sizes < 0.5)), 2) == 0.25
+    assert round(float(sizes.max()), 4) == 1.0202
+    v = np.random.default_rng(1).normal(size=64)
+    kept = np.linalg.norm(np.linalg.matrix_power(Q9, 50) @ v) / np.linalg.norm(v)
+    assert round(kept, 5) == round(0.9 ** 50, 5) == 0.00515
+
+
+def test_torch_orthogonal_init_has_every_eigenvalue_at_gain():
+    torch.manual_seed(0)
+    U = torch.empty(64, 64, dtype=torch.float64)
+    torch.nn.init.orthogonal_(U, gain=0.9)
+    np.testing.assert_allclose(np.abs(np.linalg.eigvals(U.numpy())), 0.9, atol=1e-12)
+
+
+def test_pause_and_predict_check_6_76():
+    assert 2.4 ** 2 + 1 ** 2 == pytest.approx(6.76) and math.sqrt(6.76) == pytest.approx(2.6)

@@ -1,0 +1,147 @@
+"""The trained memory task of chapter 9: the script is reproducible, the committed results hang together.
+
+* A shortened run of ``scripts/train_memory_task.py`` twice gives byte-identical files.
+* The committed ``lib/mwm/data/memory_task_results.json`` has the documented setup, its
+  summary is recomputed from its runs, and it shows the numbers chapter 9 states.
+* The committed weights load into the script's models and reproduce the committed test
+  scores; the lane-open LSTM also runs in numpy (``mwm.lstm_forward``) with the same answers.
+"""
+import hashlib
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from mwm import lstm_forward, lstm_weights_from_stacked
+from mwm.memory_lab import lab_sentences
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "lib" / "mwm" / "data"
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("train_memory_task", ROOT / "scripts" / "train_memory_task.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def results():
+    return json.loads((DATA / "memory_task_results.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def stored():
+    return np.load(DATA / "memory_task_weights.npz")
+
+
+def test_quick_run_is_byte_identical_twice(script, tmp_path, capsys):
+    digests = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.json"
+        script.main(["--quick", "--workers", "1", "--no-progress", "--out", str(out)])
+        weights = tmp_path / f"{name}_weights.npz"
+        digests.append([hashlib.sha256(p.read_bytes()).hexdigest() for p in (out, weights)])
+    assert digests[0] == digests[1]
+    quick = json.loads((tmp_path / "a.json").read_text())
+    assert quick["setup"]["lengths"] == [5, 10] and quick["setup"]["seeds"] == [0]
+    assert quick["setup"]["max_steps"] == 40
+    assert len(quick["runs"]) == 2 * len(script.MODELS)
+    assert all(1 <= r["steps"] <= 40 for r in quick["runs"])
+    assert "sha256" in capsys.readouterr().out
+
+
+def test_committed_results_setup_and_schema(results, script):
+    setup = results["setup"]
+    assert setup["lengths"] == [5, 10, 20, 30, 40, 50] and setup["seeds"] == [0, 1, 2, 3, 4]
+    assert setup["max_steps"] == 1500 and setup["hidden_size"] == 8 and setup["batch_size"] == 64
+    assert setup["learning_rate"] == 0.01 and setup["noise"] == 0.5 and setup["eval_sentences"] == 4000
+    assert setup["models"] == {m: {"cell": c, "lane_shift": s} for m, (c, s) in script.MODELS.items()}
+    assert list(results["summary"]) == list(script.MODELS)
+    runs = results["runs"]
+    assert len(runs) == len(script.MODELS) * 6 * 5
+    for r in runs:
+        assert set(r) == {"model", "length", "seed", "steps", "final_loss", "right"}
+        assert 0 <= r["right"] <= 4000 and 1 <= r["steps"] <= 1500
+        if r["steps"] < 1500:  # stopped early: its last 50 losses averaged below 0.01
+            assert r["final_loss"] < 0.01
+    # the summary is what the runs say
+    for model, rows in results["summary"].items():
+        for row in rows:
+            accs = [r["right"] / 4000 for r in runs if r["model"] == model and r["length"] == row["length"]]
+            assert row["accuracies"] == accs
+            assert row["mean_accuracy"] == pytest.approx(np.mean(accs), abs=1e-6)
+            assert row["learned"] == sum(a >= 0.95 for a in accs)
+
+
+def test_committed_results_show_what_chapter_9_states(results):
+    learned = {m: [row["learned"] for row in rows] for m, rows in results["summary"].items()}
+    assert learned["plain"] == [5, 5, 4, 3, 3, 2]
+    assert learned["GRU"] == [5, 5, 5, 4, 1, 0]
+    assert learned["GRU, lane open"] == [5, 5, 5, 5, 5, 5]
+    assert learned["LSTM"] == [5, 5, 0, 0, 0, 0]
+    assert learned["LSTM, lane open"] == [5, 5, 5, 5, 5, 3]
+    # trends that must hold: every model learns the shortest task; a plain cell learns less often as the
+    # first word moves back; opening the lane never hurts
+    assert all(counts[0] == 5 for counts in learned.values())
+    assert all(a >= b for a, b in zip(learned["plain"], learned["plain"][1:]))
+    for kind in ("GRU", "LSTM"):
+        assert all(o >= d for o, d in zip(learned[f"{kind}, lane open"], learned[kind]))
+    # runs either learn or stay near a coin toss
+    accs = [r["right"] / 4000 for r in results["runs"]]
+    assert all(a >= 0.95 or a < 0.6 for a in accs)
+    steps = {m: [r["steps"] for r in results["runs"] if r["model"] == m and r["length"] >= 20 and r["right"] >= 3800]
+             for m in ("plain", "GRU, lane open", "LSTM, lane open")}
+    assert (len(steps["plain"]), min(steps["plain"]), max(steps["plain"])) == (12, 145, 1408)
+    assert (len(steps["GRU, lane open"]), min(steps["GRU, lane open"]), max(steps["GRU, lane open"])) == (20, 107, 158)
+    assert (len(steps["LSTM, lane open"]), min(steps["LSTM, lane open"]), max(steps["LSTM, lane open"])) == (18, 131, 264)
+
+
+def test_committed_weights_reproduce_the_committed_scores(script, results, stored):
+    torch.set_num_threads(1)
+    setup = results["setup"]
+    x, y = script.sentences(torch.Generator().manual_seed(setup["eval_seed"] + 50), 4000, 50, 0.5)
+    for model, (cell, _) in script.MODELS.items():
+        reader = script.Reader(cell, setup["hidden_size"])
+        reader.load_state_dict({k.split("/", 1)[1]: torch.from_numpy(stored[k]) for k in stored.files
+                                if k.startswith(model + "/")})
+        with torch.no_grad():
+            right = int(((reader(x) > 0).float() == y).sum())
+        run = next(r for r in results["runs"] if r["model"] == model and r["length"] == 50 and r["seed"] == 0)
+        assert right == run["right"], model
+    assert (DATA / "memory_task_weights.npz").stat().st_size < 50_000
+
+
+def _trained_lstm(stored):
+    p = "LSTM, lane open/"
+    weights = lstm_weights_from_stacked(*(stored[p + k].astype(float) for k in
+                                          ("rnn.weight_ih_l0", "rnn.weight_hh_l0", "rnn.bias_ih_l0", "rnn.bias_hh_l0")))
+    return weights, stored[p + "out.weight"].astype(float)[0], stored[p + "out.bias"].astype(float)[0]
+
+
+def test_trained_lstm_in_numpy_matches_torch_and_the_chapter(script, stored):
+    weights, V, v0 = _trained_lstm(stored)
+    x, _ = script.sentences(torch.Generator().manual_seed(3), 500, 50, 0.5)
+    reader = script.Reader("LSTM", 8)
+    reader.load_state_dict({k.split("/", 1)[1]: torch.from_numpy(stored[k]) for k in stored.files
+                            if k.startswith("LSTM, lane open/")})
+    with torch.no_grad():
+        torch_logits = reader(x).double().numpy()
+    hs, _, _ = lstm_forward(x.double().numpy().transpose(1, 0, 2), weights)
+    np.testing.assert_allclose(hs[-1] @ V + v0, torch_logits, rtol=1e-4, atol=1e-4)
+    # chapter 9's numbers: 100% at 50 and 200 words, gates on the fillers, the swollen cell state
+    for T in (50, 200):
+        s = lab_sentences(4000, T, noise=0.5, seed=9)
+        xs = np.stack([s.T, np.zeros_like(s.T)], axis=-1)
+        xs[0, :, 1] = 1.0
+        hs, cs, caches = lstm_forward(xs, weights)
+        assert np.mean(np.sign(hs[-1] @ V + v0) == s[:, 0]) == 1.0
+        if T == 50:
+            assert round(float(np.mean([c["f"] for c in caches[1:]])), 2) == 0.89
+            assert round(float(np.mean([c["i"] for c in caches[1:]])), 2) == 0.62
+            assert round(float(np.abs(cs[-1]).max()), 1) == 28.1
