@@ -194,8 +194,8 @@ def lit(x) -> str:
 
 
 def num(x) -> str:
-    """A given number in maths: 0.8, 1, -0.5 (no trailing zeros)."""
-    x = float(x)
+    """A given number in maths: 0.8, 1, -0.5 (no trailing zeros, no -0)."""
+    x = float(x) + 0.0
     return f"{x:g}"
 
 
@@ -791,18 +791,17 @@ def problem_14(n) -> Problem:
 
 
 def problem_8(n) -> Problem:
+    from mwm.dynamics import first_step_below
+
     w, eps, w2, big = n["w_fade"], n["eps"], n["w_grow"], n["big"]
-
-    def first_below(factor, threshold):
-        # w^T < threshold  <=>  T > ln(threshold) / ln(w)   (ln w < 0 flips the inequality)
-        return math.floor(math.log(threshold) / math.log(factor)) + 1
-
-    T_fade = first_below(w, eps)
-    T_grow = math.floor(math.log(big) / math.log(w2)) + 1
+    T_fade = first_step_below(w, eps)
+    T_grow = first_step_below(1 / w2, 1 / big)     # w2^T > big  <=>  (1/w2)^T < 1/big
     assert w ** T_fade < eps <= w ** (T_fade - 1) and w2 ** T_grow > big >= w2 ** (T_grow - 1)
-    cases = tuple(((f, e), first_below(f, e)) for f, e in [(w, eps), (0.5, 0.01), (0.9, 0.5), (0.99, 0.1), (0.3, 1e-6)])
-    for (f, e), T in cases:
-        assert f ** T < e <= f ** (T - 1)
+    cases = tuple(((f, e), first_step_below(f, e))
+                  for f, e in [(0.5, 0.01), (0.9, 0.5), (0.99, 0.1), (0.3, 1e-6), (w, eps)])
+    for (f, e), T in cases:  # no case sits on a boundary, where rounding could decide
+        bound = math.log(e) / math.log(f)
+        assert abs(bound - round(bound)) > 1e-6 and T == math.floor(bound) + 1
     return Problem(
         8, "Fade or explode", "medium", "turning “how many steps?” into a division with logarithms",
         statement=(
@@ -845,6 +844,132 @@ def problem_8(n) -> Problem:
         numbers=n)
 
 
+def problem_9(n) -> Problem:
+    from mwm.dynamics import eigen_split, matrix_powers, spectral_radius
+
+    v, T = np.array(n["v"], dtype=float), n["steps"]
+    out = {}
+    for name in ("A", "B"):
+        M = np.array(n[name], dtype=float)
+        values, directions, coefs = eigen_split(M, v)
+        assert np.all(directions[:, 0] != 0), "each eigen-direction needs a non-zero first entry"
+        directions = directions / directions[:, :1]           # first entry 1, as the problem asks
+        coefs = np.linalg.solve(directions.T, v)              # v = coefs @ directions
+        radius = spectral_radius(M)
+        out[name] = dict(M=M, values=values, directions=directions, coefs=coefs, radius=radius,
+                         memory="fades" if radius < 1 else "explodes",
+                         power=matrix_powers(M, v, T)[-1])
+    A, B = out["A"], out["B"]
+    step_lines = []
+    for name, d in out.items():
+        parts = [f"${name}\\,{tex_vec(e)}={tex_vec(d['M'] @ e)}={num(l)}\\,{tex_vec(e)}$"
+                 for l, e in zip(d["values"], d["directions"])]
+        word = "below" if d["memory"] == "fades" else "above"
+        step_lines.append(
+            f"**(a) {name}.** " + " and ".join(parts) + f": eigenvalues ${num(d['values'][0])}$ and "
+            f"${num(d['values'][1])}$, so $|\\lambda|_{{\\max}}={num(d['radius'])}$ is {word} 1 and the memory "
+            f"{d['memory']}.")
+    split = " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(A["coefs"], A["directions"]))
+    step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${tex_vec(v)}={split}$ (the same split serves both "
+                      "matrices when they share their directions).")
+    for name, d, dec in (("A", A, 4), ("B", B, 2)):
+        terms = [c * l ** T for c, l in zip(d["coefs"], d["values"])]
+        expansion = " + ".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\,{tex_vec(e)}"
+                               for c, l, e in zip(d["coefs"], d["values"], d["directions"]))
+        sizes = "$ and $".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\approx {fmt(t, 6 if abs(t) < 1 else 4)}"
+                               for c, l, t in zip(d["coefs"], d["values"], terms))
+        step_lines.append(f"**(b) ${name}^{{{T}}}\\boldsymbol v$.** ${name}^{{{T}}}\\boldsymbol v={expansion}$, with "
+                          f"${sizes}$: ${name}^{{{T}}}\\boldsymbol v\\approx {fmt_list(d['power'], dec)}$.")
+    choice = ("fades", "explodes")
+    return Problem(
+        9, "Eigenvalues decide", "medium", "splitting a note along eigen-directions and powering each part",
+        statement=(
+            f"Two recurrent matrices: $A={tex_matrix(A['M'])}$ and $B={tex_matrix(B['M'])}$. A note is fed "
+            "through each of them again and again (no input, no squashing)."),
+        given=f"A = np.array({lit(A['M'])})\nB = np.array({lit(B['M'])})\nv = np.array({lit(v)})\nsteps = {T}",
+        parts=[
+            Part("a", "For each matrix: its eigenvalues, largest first; its eigen-directions, one per row in the "
+                      "same order, each scaled so that its first entry is 1; and whether a note fed through it "
+                      "again and again “fades” or “explodes”. Store them in `eig_A`, `dirs_A`, `memory_A` and "
+                      "`eig_B`, `dirs_B`, `memory_B` (four decimals).",
+                 [Answer("eig_A", "vector", A["values"].tolist(), what="two numbers"),
+                  Answer("dirs_A", "vector", A["directions"].tolist(), what="two rows of two numbers"),
+                  Answer("memory_A", "choice", A["memory"], options=choice, what="“fades” or “explodes”"),
+                  Answer("eig_B", "vector", B["values"].tolist(), what="two numbers"),
+                  Answer("dirs_B", "vector", B["directions"].tolist(), what="two rows of two numbers"),
+                  Answer("memory_B", "choice", B["memory"], options=choice, what="“fades” or “explodes”")],
+                 "# Eigen-pairs with numpy; sort by size, largest first; scale each direction to start with 1.\n"
+                 "def eigen(M):\n    values, vectors = np.linalg.eig(M)\n"
+                 "    order = np.argsort(-np.abs(values))\n"
+                 "    values, vectors = values[order].real, vectors[:, order].real\n"
+                 "    return values, (vectors / vectors[0]).T\n"
+                 "eig_A, dirs_A = eigen(A)\neig_B, dirs_B = eigen(B)\n"
+                 "memory_A = 'fades' if np.abs(eig_A).max() < 1 else 'explodes'\n"
+                 "memory_B = 'fades' if np.abs(eig_B).max() < 1 else 'explodes'\n"
+                 "print(eig_A, dirs_A.tolist(), memory_A)\nprint(eig_B, dirs_B.tolist(), memory_B)", points=3),
+            Part("b", f"The note after {T} steps from $\\boldsymbol v={tex_vec(v)}$: $A^{{{T}}}\\boldsymbol v$ to four "
+                      f"decimals and $B^{{{T}}}\\boldsymbol v$ to two. Store them in `A_T_v` and `B_T_v`.",
+                 [Answer("A_T_v", "vector", A["power"].tolist(), what="two numbers"),
+                  Answer("B_T_v", "vector", B["power"].tolist(), decimals=2, what="two numbers")],
+                 "# Either multiply the matrix in again and again, or power each eigen-part: both agree.\n"
+                 "A_T_v = np.linalg.matrix_power(A, steps) @ v\nB_T_v = np.linalg.matrix_power(B, steps) @ v\n"
+                 "print(A_T_v.round(4), B_T_v.round(2))", points=2),
+        ],
+        steps=step_lines,
+        remember=("After many steps the note points along the eigen-direction with the largest $|\\lambda|$, "
+                  "and its length changes like $|\\lambda|_{\\max}^t$: below 1 it fades, above 1 it explodes."),
+        numbers=n)
+
+
+def problem_10(n) -> Problem:
+    from mwm.clipping import clip_by_global_norm
+
+    c, lr = n["limit"], n["lr"]
+    g1, g2 = np.array(n["g_long"], dtype=float), np.array(n["g_short"], dtype=float)
+    clipped1, norm1 = clip_by_global_norm(g1, c)
+    clipped2, norm2 = clip_by_global_norm(g2, c)
+    change = -lr * clipped1
+
+    def length(g, norm):
+        squares = "+".join(num(x * x) for x in g)
+        return f"\\|\\boldsymbol g\\|=\\sqrt{{{squares}}}={num(norm)}"
+
+    def verdict(norm, clipped):
+        if norm > c:
+            return (f"${num(norm)}>{num(c)}$, so multiply by ${num(c)}/{num(norm)}={num(c / norm)}$: "
+                    f"$\\boldsymbol g'={tex_vec(clipped)}$, of length ${num(c)}$.")
+        return f"${num(norm)}\\le {num(c)}$, so nothing changes: $\\boldsymbol g'={tex_vec(clipped)}$."
+
+    return Problem(
+        10, "Clipping", "easy", "$\\boldsymbol g'=\\min(1, c/\\|\\boldsymbol g\\|)\\,\\boldsymbol g$",
+        statement=(
+            f"Gradients are clipped at the length $c={num(c)}$, and the weights then move by $-\\eta\\,\\boldsymbol g'$ "
+            f"with step size $\\eta={num(lr)}$. Four decimals throughout."),
+        given=f"c, lr = {lit(c)}, {lit(lr)}\ng_long = np.array({lit(g1)})\ng_short = np.array({lit(g2)})",
+        parts=[
+            Part("a", f"Clip $\\boldsymbol g={tex_vec(g1)}$ and give the change of the weights, $-\\eta\\,\\boldsymbol g'$. "
+                      "Store them in `clipped_long` and `change`.",
+                 [Answer("clipped_long", "vector", clipped1.tolist(), what="three numbers"),
+                  Answer("change", "vector", change.tolist(), what="three numbers")],
+                 "# The length first; shrink the whole vector only if it is longer than c.\n"
+                 "def clip(g, c):\n    return g * min(1.0, c / np.linalg.norm(g))\n"
+                 "clipped_long = clip(g_long, c)\nchange = -lr * clipped_long\n"
+                 "print(clipped_long, change)", points=2),
+            Part("b", f"Clip $\\boldsymbol g={tex_vec(g2)}$. Store it in `clipped_short`.",
+                 [Answer("clipped_short", "vector", clipped2.tolist(), what="three numbers")],
+                 "clipped_short = clip(g_short, c)\nprint(clipped_short)"),
+        ],
+        steps=[
+            f"**(a) The length.** ${length(g1, norm1)}$.",
+            f"**(a) Scale.** {verdict(norm1, clipped1)}",
+            f"**(a) The step.** $-{num(lr)}\\,\\boldsymbol g'={tex_vec(change)}$.",
+            f"**(b)** ${length(g2, norm2)}$: {verdict(norm2, clipped2)}",
+        ],
+        remember=("Clipping multiplies the whole gradient by one number, so its direction survives: "
+                  f"${num(clipped1[0])}:{num(clipped1[1])}$ is still ${num(g1[0])}:{num(g1[1])}$."),
+        numbers=n)
+
+
 ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
 
 
@@ -861,8 +986,11 @@ def problem_12(n) -> Problem:
     small_run = min(plain, key=lambda k: factor[k])
     big_run = max(plain, key=lambda k: factor[k])
     assert factor[small_run] < 1 < factor[big_run], "one plain run should fade and one explode"
+    from mwm.clipping import clip_by_global_norm
+
     longest = runs[big_run][-1]
-    scale = min(1.0, limit / longest)
+    clipped, length = clip_by_global_norm(np.array([longest]), limit)   # a gradient of that length
+    scale = float(clipped[0] / longest)
     f_min = share ** (1 / far)
     lane_far = factor[lstm_run] ** far
     table = "| run | " + " | ".join(f"$k={i}$" for i in range(len(runs[names[0]]))) + " |\n"
@@ -948,7 +1076,7 @@ def problem_12(n) -> Problem:
 #: problem number -> builder. Builders whose library is not merged yet raise ImportError.
 BUILDERS: dict[int, Callable[[dict], Problem]] = {
     1: problem_1, 2: problem_2, 3: problem_3, 4: problem_4, 5: problem_5, 6: problem_6, 7: problem_7,
-    8: problem_8, 11: problem_11, 12: problem_12, 13: problem_13, 14: problem_14,
+    8: problem_8, 9: problem_9, 10: problem_10, 11: problem_11, 12: problem_12, 13: problem_13, 14: problem_14,
 }
 
 

@@ -375,14 +375,18 @@ def test_answer_key_matches_lib_problems_1_to_5():
 
 
 def test_answer_key_matches_lib_problems_8_and_12():
+    from mwm.clipping import clip_by_global_norm
+    from mwm.dynamics import first_step_below
+
     n = problems_mod.NUMBERS
     a, m = _answers(8), n[8]
     w, eps = m["w_fade"], m["eps"]
     assert w ** a["T_fade"] < eps <= w ** (a["T_fade"] - 1) and a["T_fade"] == 31
     assert m["w_grow"] ** a["T_explode"] > m["big"] >= m["w_grow"] ** (a["T_explode"] - 1) and a["T_explode"] == 38
+    assert a["T_fade"] == first_step_below(w, eps)
     (fb,) = [x for x in PROBLEMS if x.number == 8][0].parts[0].answers
     for (f, e), T in fb.cases:
-        assert f ** T < e <= f ** (T - 1)
+        assert f ** T < e <= f ** (T - 1) and T == first_step_below(f, e)
 
     a, m = _answers(12), n[12]
     for run, values in m["runs"].items():
@@ -392,6 +396,7 @@ def test_answer_key_matches_lib_problems_8_and_12():
     assert [round(a[f"factor_{r}"], 2) for r in "ABC"] == [0.42, 2.10, 0.97]
     assert (a["lstm_run"], a["small_run"], a["big_run"]) == ("C", "A", "B")
     assert a["clip_scale"] == pytest.approx(0.1225, abs=5e-5)
+    assert a["clip_scale"] * 40.8 == pytest.approx(clip_by_global_norm(np.array([40.8]), m["limit"])[0][0])
     assert a["f_min"] ** m["far"] == pytest.approx(m["share"]) and a["f_min"] == pytest.approx(0.99309, abs=5e-6)
 
 
@@ -490,3 +495,35 @@ def test_answer_key_matches_lib_problems_11_13_14():
     assert scalar_rnn(changed, m["w"], m["u"], m["b"])[0] == fwd[0]
     assert scalar_rnn(changed[::-1], m["w"], m["u"], m["b"])[-1] != bwd[0]
     assert a["changes"] == "backward"
+
+
+def test_answer_key_matches_lib_problems_9_and_10():
+    from mwm.clipping import clip_by_global_norm
+    from mwm.dynamics import matrix_powers, spectral_radius
+
+    n = problems_mod.NUMBERS
+    a, m = _answers(9), n[9]
+    for name in "AB":
+        M = np.array(m[name])
+        values, dirs = np.array(a[f"eig_{name}"]), np.array(a[f"dirs_{name}"])
+        assert abs(values[0]) >= abs(values[1])
+        for value, d in zip(values, dirs):
+            assert d[0] == 1
+            np.testing.assert_allclose(M @ d, value * d, atol=1e-12)  # really an eigen-pair
+        assert a[f"memory_{name}"] == ("fades" if spectral_radius(M) < 1 else "explodes")
+        np.testing.assert_allclose(a[f"{name}_T_v"], np.linalg.matrix_power(M, m["steps"]) @ m["v"])
+        np.testing.assert_allclose(a[f"{name}_T_v"], matrix_powers(M, m["v"], m["steps"])[-1])
+    np.testing.assert_allclose([*a["eig_A"], *a["eig_B"]], [0.8, 0.4, 1.4, 0.8])
+    assert (a["memory_A"], a["memory_B"]) == ("fades", "explodes")
+    np.testing.assert_allclose(a["A_T_v"], [0.05374, 0.05363], atol=5e-6)
+    np.testing.assert_allclose(a["B_T_v"], [14.516, 14.409], atol=5e-4)
+
+    a, m = _answers(10), n[10]
+    for g, key in ((m["g_long"], "clipped_long"), (m["g_short"], "clipped_short")):
+        g, clipped = np.array(g), np.array(a[key])
+        assert np.linalg.norm(clipped) == pytest.approx(min(np.linalg.norm(g), m["limit"]))
+        np.testing.assert_allclose(clipped * np.linalg.norm(g), g * np.linalg.norm(clipped))  # same direction
+        np.testing.assert_allclose(clipped, clip_by_global_norm(g, m["limit"])[0])
+    np.testing.assert_allclose(a["change"], -m["lr"] * np.array(a["clipped_long"]))
+    np.testing.assert_allclose([*a["clipped_long"], *a["change"], *a["clipped_short"]],
+                               [2.4, -3.2, 0, -0.24, 0.32, 0, 1, 2, 2], atol=1e-12)
