@@ -970,6 +970,159 @@ def problem_10(n) -> Problem:
         numbers=n)
 
 
+def problem_15(n) -> Problem:
+    from mwm.decoding import ProbabilityTree, beam_search, exhaustive_search, greedy_decode
+
+    first, second, k = n["first"], n["second"], n["beam_width"]
+    tree = ProbabilityTree({(): first, **{(w,): nxt for w, nxt in second.items()}})
+    greedy = greedy_decode(tree.model)
+    beam = beam_search(tree.model, k, trace=True)
+    outputs = exhaustive_search(tree.model, max_length=3)
+    words = [tree.words(h.tokens) for h in outputs]
+    g_words, g_prob = tree.words(greedy.tokens), greedy.probability
+    b_words, b_prob = tree.words(beam.best.tokens), beam.best.probability
+    kept_first = [tree.words(c.tokens) for c in beam.steps[0] if c.kept]
+    grown = [(tree.words(c.tokens), math.exp(c.log_prob)) for c in beam.steps[1]]
+    kept = [w for (w, _), c in zip(grown, beam.steps[1]) if c.kept]
+
+    def after(w):
+        return ", ".join(f"“{x}” ${num(p)}$" for x, p in second[w].items())
+
+    g1 = g_words.split()[0]
+    return Problem(
+        15, "Greedy against beam", "medium", "an output's probability as a product, and keeping the $k$ best",
+        statement=(
+            "A decoder writes a two-word output. For the first word it offers "
+            + ", ".join(f"“{w}” ${num(p)}$" for w, p in first.items()) + ". "
+            + " ".join(f"After “{w}” it offers {after(w)}." for w in second)
+            + " The output ends after its second word."),
+        given=f"first = {lit(first)}\nsecond = {lit(second)}\nbeam_width = {k}",
+        parts=[
+            Part("a", "What does greedy decoding write, and with what probability (two decimals)? Store the two "
+                      "words as one string in `greedy_words` and the probability in `greedy_prob`.",
+                 [Answer("greedy_words", "choice", g_words, options=tuple(words), what="a string of two words"),
+                  Answer("greedy_prob", "number", g_prob, decimals=2, what="a number")],
+                 "# Greedy: the likeliest first word, then the likeliest word after it.\n"
+                 "w1 = max(first, key=first.get)\nw2 = max(second[w1], key=second[w1].get)\n"
+                 "greedy_words, greedy_prob = f'{w1} {w2}', first[w1] * second[w1][w2]\n"
+                 "print(greedy_words, round(greedy_prob, 2))"),
+            Part("b", f"What does beam search of width {k} write, and with what probability? Store them in "
+                      "`beam_words` and `beam_prob`.",
+                 [Answer("beam_words", "choice", b_words, options=tuple(words), what="a string of two words"),
+                  Answer("beam_prob", "number", b_prob, decimals=2, what="a number")],
+                 "# By hand: keep both first words, grow each by every next word, keep the best two of the\n"
+                 "# five outputs. The course's beam search does the same on the tree of probabilities:\n"
+                 "from mwm.decoding import ProbabilityTree, beam_search\n"
+                 "tree = ProbabilityTree({(): first, **{(w,): nxt for w, nxt in second.items()}})\n"
+                 "best = beam_search(tree.model, beam_width).best\n"
+                 "beam_words, beam_prob = tree.words(best.tokens), best.probability\n"
+                 "print(beam_words, round(beam_prob, 2))"),
+            Part("c", "The log-scores (natural logarithms of the two outputs' probabilities), three decimals. "
+                      "Store them in `greedy_log` and `beam_log`.",
+                 [Answer("greedy_log", "number", greedy.log_prob, decimals=3, what="a number"),
+                  Answer("beam_log", "number", beam.best.log_prob, decimals=3, what="a number")],
+                 "greedy_log, beam_log = np.log(greedy_prob), np.log(beam_prob)\n"
+                 "print(round(greedy_log, 3), round(beam_log, 3))"),
+        ],
+        steps=[
+            f"**(a) Greedy.** It takes “{g1}” (${num(first[g1])}$), then the likeliest word after it, "
+            f"“{g_words.split()[1]}” (${num(second[g1][g_words.split()[1]])}$): "
+            f"${num(first[g1])}\\times {num(second[g1][g_words.split()[1]])}={fmt(g_prob, 2)}$.",
+            f"**(b) Grow the beam.** The {k} first words kept are " + ", ".join(f"“{w}”" for w in kept_first)
+            + "; grown by every next word they give " + ", ".join(f"“{w}” ${fmt(p, 2)}$" for w, p in grown) + ".",
+            f"**(b) Keep the best {k}.** " + " and ".join(f"“{w}” (${fmt(dict(grown)[w], 2)}$)" for w in kept)
+            + f". The winner is “{b_words}”.",
+            f"**(c) Log-scores.** $\\ln {fmt(g_prob, 2)}\\approx {fmt(greedy.log_prob, 3)}$ and "
+            f"$\\ln {fmt(b_prob, 2)}\\approx {fmt(beam.best.log_prob, 3)}$.",
+        ],
+        remember=("A first word that looks slightly worse can open onto a much surer second word. Greedy "
+                  "decoding never looks there; a beam that keeps a second candidate does."),
+        numbers=n)
+
+
+def problem_16(n) -> Problem:
+    from mwm.bleu import bleu_details, matched_positions
+
+    ref, cands = n["reference"], n["candidates"]
+    names = list(cands)
+    scores = {k: bleu_details(c, ref, max_n=2) for k, c in cands.items()}
+    top = max(names, key=lambda k: scores[k].score)
+    r = len(ref.split())
+    ref_words = ref.split()
+    ref_pairs = [" ".join(ref_words[i:i + 2]) for i in range(r - 1)]
+
+    def ticks(cand, order):
+        words = cand.split()
+        pieces = [" ".join(words[i:i + order]) for i in range(len(words) - order + 1)]
+        marks = matched_positions(cand, ref, order)
+        return ", ".join(f"“{p}” {'✓' if m else '✗'}" for p, m in zip(pieces, marks))
+
+    def frac(m, t):
+        return f"{m}/{t}"
+
+    steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($r={r}$), and its pairs: "
+             + ", ".join(f"“{p}”" for p in ref_pairs) + "."]
+    parts = []
+    for letter, k in zip("abc", names):
+        sc = scores[k]
+        c = sc.candidate_length
+        bp_factor = f"{fmt(sc.brevity_penalty)}\\cdot " if c < r else ""
+        bp_text = (f"$c=r={r}$, so $\\mathrm{{BP}}=1$" if c == r else f"$c={c}>r={r}$, so $\\mathrm{{BP}}=1$" if c > r else
+                   f"$c={c}<r={r}$, so $\\mathrm{{BP}}=e^{{1-{r}/{c}}}\\approx {fmt(sc.brevity_penalty)}$")
+        steps.append(
+            f"**({letter}) Candidate {k}.** Words: {ticks(cands[k], 1)}: $p_1={frac(sc.matches[0], sc.totals[0])}$. "
+            f"Pairs: {ticks(cands[k], 2)}: $p_2={frac(sc.matches[1], sc.totals[1])}$. {bp_text}. "
+            f"BLEU-2 $={bp_factor}\\sqrt{{{num(sc.precisions[0])}\\cdot {num(sc.precisions[1])}}}"
+            f"\\approx {fmt(sc.score)}$.")
+        parts.append(Part(
+            letter, f"Candidate {k}: “{cands[k]}”. Its $p_1$, $p_2$, brevity penalty and BLEU-2, to four decimals. "
+                    f"Store them in `p1_{k}`, `p2_{k}`, `bp_{k}`, `bleu_{k}`.",
+            [Answer(f"p1_{k}", "number", sc.precisions[0], what="a number"),
+             Answer(f"p2_{k}", "number", sc.precisions[1], what="a number"),
+             Answer(f"bp_{k}", "number", sc.brevity_penalty, what="a number"),
+             Answer(f"bleu_{k}", "number", sc.score, what="a number")],
+            f"# Counted by hand: {sc.matches[0]} of its {sc.totals[0]} words and {sc.matches[1]} of its "
+            f"{sc.totals[1]} pairs appear in the reference; c = {c}, r = {r}.\n"
+            f"p1_{k}, p2_{k} = {sc.matches[0]} / {sc.totals[0]}, {sc.matches[1]} / {sc.totals[1]}\n"
+            f"bp_{k} = min(1.0, np.exp(1 - {r} / {c}))\n"
+            f"bleu_{k} = bp_{k} * np.sqrt(p1_{k} * p2_{k})\n"
+            f"print(round(p1_{k}, 4), round(p2_{k}, 4), round(bp_{k}, 4), round(bleu_{k}, 4))"))
+    steps.append(
+        f"**(d) Meaning against score.** Only {n['keeps_meaning']} says what the reference says. "
+        f"Yet {top} scores highest (" + ", ".join(f"{k} ${fmt(scores[k].score)}$" for k in names) + "): "
+        "BLEU counts the words and pairs a candidate shares with the reference; a wrong word costs one word "
+        "and a pair or two, whatever it does to the meaning.")
+    parts.append(Part(
+        "d", "Which candidate keeps the meaning of the reference, and which scores highest? Store the letters in "
+             "`keeps_meaning` and `scores_highest`. Does a single sentence's BLEU tell you whether its meaning is "
+             "right? Store `True` or `False` in `bleu_judges_meaning`.",
+        [Answer("keeps_meaning", "choice", n["keeps_meaning"], options=tuple(names), what="a letter"),
+         Answer("scores_highest", "choice", top, options=tuple(names), what="a letter"),
+         Answer("bleu_judges_meaning", "bool", False, what="True or False")],
+        f"# {n['keeps_meaning']} says the same thing in another order; the others change or drop a fact.\n"
+        f"keeps_meaning = {n['keeps_meaning']!r}\n"
+        "bleus = {" + ", ".join(f"{k!r}: bleu_{k}" for k in names) + "}\n"
+        "scores_highest = max(bleus, key=bleus.get)\n"
+        "bleu_judges_meaning = False   # it counts shared pieces, not meaning\n"
+        "print(keeps_meaning, scores_highest, bleu_judges_meaning)", points=2))
+    for p in parts[:3]:
+        p.points = 2
+    return Problem(
+        16, "BLEU-2", "hard", "precision with clipped counts, a penalty for short candidates, and a "
+                              "geometric mean",
+        statement=(
+            f"The reference translation is “{ref}”. Score three candidates with BLEU-2: "
+            "$\\mathrm{BLEU}\\text{-}2=\\mathrm{BP}\\cdot\\sqrt{p_1\\,p_2}$, where $p_1$ and $p_2$ are the "
+            "candidate's clipped precisions of single words and of pairs of neighbouring words, and "
+            "$\\mathrm{BP}=\\min(1, e^{1-r/c})$ for a candidate of $c$ words and a reference of $r$."),
+        given=f"reference = {ref!r}\ncandidates = {lit(cands)}",
+        parts=parts, steps=steps,
+        remember=("BLEU-2 is $\\mathrm{BP}\\cdot\\sqrt{p_1p_2}$: clip the counts, penalise short candidates, "
+                  "and read a single sentence's score as a count of shared pieces, never as a verdict on "
+                  "its meaning; BLEU is trusted only as an average over many sentences."),
+        numbers=n)
+
+
 ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
 
 
@@ -1077,6 +1230,7 @@ def problem_12(n) -> Problem:
 BUILDERS: dict[int, Callable[[dict], Problem]] = {
     1: problem_1, 2: problem_2, 3: problem_3, 4: problem_4, 5: problem_5, 6: problem_6, 7: problem_7,
     8: problem_8, 9: problem_9, 10: problem_10, 11: problem_11, 12: problem_12, 13: problem_13, 14: problem_14,
+    15: problem_15, 16: problem_16,
 }
 
 

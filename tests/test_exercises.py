@@ -527,3 +527,48 @@ def test_answer_key_matches_lib_problems_9_and_10():
     np.testing.assert_allclose(a["change"], -m["lr"] * np.array(a["clipped_long"]))
     np.testing.assert_allclose([*a["clipped_long"], *a["change"], *a["clipped_short"]],
                                [2.4, -3.2, 0, -0.24, 0.32, 0, 1, 2, 2], atol=1e-12)
+
+
+def test_answer_key_matches_lib_problems_15_and_16():
+    import math
+
+    pytest.importorskip("mwm.decoding", reason="problems 15-16 wait on mwm.decoding and mwm.bleu (branch decode)")
+
+    from mwm.bleu import bleu_details
+    from mwm.decoding import ProbabilityTree, beam_search, greedy_decode
+
+    n = problems_mod.NUMBERS
+    a, m = _answers(15), n[15]
+    outputs = {f"{w1} {w2}": p1 * p2 for w1, p1 in m["first"].items() for w2, p2 in m["second"][w1].items()}
+    w1 = max(m["first"], key=m["first"].get)
+    w2 = max(m["second"][w1], key=m["second"][w1].get)
+    assert (a["greedy_words"], a["greedy_prob"]) == (f"{w1} {w2}", pytest.approx(outputs[f"{w1} {w2}"]))
+    tree = ProbabilityTree({(): m["first"], **{(w,): nxt for w, nxt in m["second"].items()}})
+    assert a["greedy_words"] == tree.words(greedy_decode(tree.model).tokens)
+    # width 2 keeps both first words here, so the beam finds the best of all outputs
+    assert len(m["first"]) <= m["beam_width"]
+    best = max(outputs, key=outputs.get)
+    assert (a["beam_words"], a["beam_prob"]) == (best, pytest.approx(outputs[best]))
+    assert a["beam_words"] == tree.words(beam_search(tree.model, m["beam_width"]).best.tokens)
+    assert (a["greedy_log"], a["beam_log"]) == pytest.approx((math.log(a["greedy_prob"]), math.log(a["beam_prob"])))
+    assert (a["greedy_words"], a["beam_words"]) == ("the cup", "my chai")
+    assert (a["greedy_prob"], a["beam_prob"], a["greedy_log"], a["beam_log"]) == pytest.approx(
+        (0.24, 0.32, -1.427, -1.139), abs=5e-4)
+
+    a, m = _answers(16), n[16]
+    ref = m["reference"].split()
+    for k, cand in m["candidates"].items():
+        words = cand.split()
+        sc = bleu_details(cand, m["reference"], max_n=2)
+        assert (a[f"p1_{k}"], a[f"p2_{k}"], a[f"bp_{k}"], a[f"bleu_{k}"]) == pytest.approx(
+            (sc.precisions[0], sc.precisions[1], sc.brevity_penalty, sc.score))
+        # no word or pair repeats in these sentences, so clipping changes nothing: plain set counts
+        pairs = lambda ws: list(zip(ws, ws[1:]))  # noqa: E731
+        assert len(set(words)) == len(words) and len(set(pairs(words))) == len(pairs(words))
+        p1 = sum(w in ref for w in words) / len(words)
+        p2 = sum(p in pairs(ref) for p in pairs(words)) / len(pairs(words))
+        bp = min(1.0, math.exp(1 - len(ref) / len(words)))
+        assert a[f"bleu_{k}"] == pytest.approx(bp * math.sqrt(p1 * p2))
+    np.testing.assert_allclose([a[f"{q}_{k}"] for k in "ABC" for q in ("p1", "p2", "bp", "bleu")],
+                               [0.8, 0.5, 1, 0.6325, 0.8, 0.75, 1, 0.7746, 1, 1, 0.5134, 0.5134], atol=5e-5)
+    assert (a["keeps_meaning"], a["scores_highest"], a["bleu_judges_meaning"]) == ("A", "B", False)
