@@ -463,7 +463,8 @@ def site_pages(problems, missing: dict) -> dict[str, str]:
                    + " (their answers need library code that is not in the course yet).\n")
     pages = {"index.md": f"""# Practice problems
 
-Sixteen problems that go over the whole course, from a forward pass by hand to BLEU. Each
+Sixteen problems that go over the whole course, from one step of
+$h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$ worked by hand to the BLEU score of a translation. Each
 page below states one problem and keeps its worked solution folded away: try the problem
 first, then open the solution.
 
