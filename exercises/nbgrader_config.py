@@ -26,6 +26,10 @@ c.Execute.timeout = 15
 c.Execute.interrupt_on_timeout = True
 # Stop each notebook's kernel at once when grading ends, instead of waiting for it.
 c.Execute.shutdown_kernel = "immediate"
+# Errors in the feedback in Python's plain format (the cell, the line, the error): the
+# same information as IPython's coloured context, at a fraction of the cost, which counts
+# when an untouched notebook raises in every answer cell.
+c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:", "--InteractiveShell.xmode=Plain"]
 
 # A student who deleted a test cell gets it back (and graded); edited test cells and
 # read-only cells are always restored from source/ before grading (nbgrader's default).

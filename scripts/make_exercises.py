@@ -412,7 +412,29 @@ def _md_to_html(text: str) -> str:
     return md.render(text)
 
 
-def answer_key_html(problems, missing: dict) -> str:
+MATHJAX_CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-svg-full.js"
+
+
+def copy_mathjax(folder: Path) -> str:
+    """Put MathJax (the copy the website build uses) beside the answer key; return the script's address.
+
+    Falls back to MathJax's CDN address when that package is not installed.
+    """
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("sphinx-mathjax-offline")
+        source = Path(dist.locate_file("sphinx-mathjax-offline/static/mathjax/tex-svg-full.js"))
+    except metadata.PackageNotFoundError:
+        return MATHJAX_CDN
+    if not source.is_file():
+        return MATHJAX_CDN
+    (folder / "mathjax").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, folder / "mathjax" / "tex-svg-full.js")
+    return "mathjax/tex-svg-full.js"
+
+
+def answer_key_html(problems, missing: dict, mathjax: str = MATHJAX_CDN) -> str:
     """One page with every answer (a table) and every problem's worked solution."""
     rows = []
     for p in problems:
@@ -442,7 +464,7 @@ def answer_key_html(problems, missing: dict) -> str:
             "<title>Practice problems: answer key</title>"
             f"<style>{KEY_STYLE}</style>"
             "<script>MathJax = {tex: {inlineMath: [['\\\\(', '\\\\)']]}};</script>"
-            "<script async src=\"https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js\"></script>"
+            f"<script async src=\"{mathjax}\"></script>"
             "</head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
@@ -520,7 +542,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     add_worked_solutions(solution, problems)
     say(f"solution notebook (nbgrader generate_solution): {solution}")
     key = course / "solution" / "answer-key.html"
-    key.write_text(answer_key_html(problems, missing), encoding="utf-8")
+    key.write_text(answer_key_html(problems, missing, copy_mathjax(key.parent)), encoding="utf-8")
     say(f"answer key: {key}")
     if site.exists():
         for old in site.glob("*.md"):
