@@ -12,7 +12,7 @@ Each module follows a part of the unit (seed sections in brackets):
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
-from .bleu import BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length, corpus_bleu, corpus_bleu_details, ngrams, sentence_bleu
+from .bleu import BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length, corpus_bleu, corpus_bleu_details, matched_positions, ngrams, sentence_bleu
 from .decoding import ProbabilityTree, StepModel, beam_search, exhaustive_search, greedy_decode, sample_decode, sequence_log_prob
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
@@ -24,7 +24,7 @@ __all__ = [
     "scalar_rnn", "rnn_step", "rnn_forward",
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
     "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
-    "BleuScore", "ngrams", "clipped_matches", "closest_reference_length", "brevity_penalty",
+    "BleuScore", "ngrams", "clipped_matches", "matched_positions", "closest_reference_length", "brevity_penalty",
     "bleu_details", "sentence_bleu", "corpus_bleu_details", "corpus_bleu",
     "StepModel", "ProbabilityTree", "greedy_decode", "beam_search", "sample_decode", "sequence_log_prob",
     "exhaustive_search",

@@ -119,6 +119,36 @@ def clipped_matches(candidate, references, n: int) -> tuple[int, int]:
     return matches, sum(cand.values())
 
 
+def matched_positions(candidate, references, n: int) -> list[bool]:
+    """Which of the candidate's n-grams count as matches after clipping, in order.
+
+    The first ``min(count_cand(g), max_ref count_ref(g))`` occurrences of each n-gram g
+    are marked True, later ones False (clipped or absent), so the number of True marks
+    is the numerator of :func:`clipped_matches`. For drawing which pieces match.
+
+    Args:
+        candidate, references, n: as :func:`clipped_matches`.
+
+    Returns:
+        list of max(len(candidate) - n + 1, 0) bools, one per candidate n-gram position.
+
+    Raises:
+        ValueError: as :func:`clipped_matches`.
+    """
+    n = positive_int(n, "n")
+    cand = tokens_of(candidate, "candidate")
+    allowance = Counter()
+    for ref in _references_of(references, "references"):
+        for g, k in ngrams(ref, n).items():
+            allowance[g] = max(allowance[g], k)
+    marks = []
+    for i in range(len(cand) - n + 1):
+        g = cand[i:i + n]
+        marks.append(allowance[g] > 0)
+        allowance[g] -= 1
+    return marks
+
+
 def closest_reference_length(candidate_length: int, reference_lengths: Sequence[int]) -> int:
     """The effective reference length r for one candidate: the closest, ties to the shorter.
 
