@@ -250,3 +250,36 @@ def test_bad_input_names_the_argument():
 def test_result_types():
     r = beam_search(TREE, 2)
     assert isinstance(r, BeamSearchResult) and isinstance(r.best, Hypothesis)
+
+
+# --- the other numbers chapter 13 states ---------------------------------------------------------
+
+def test_chapter_13_underflow_starts_at_word_162():
+    running = np.cumprod(np.full(200, 0.01))
+    assert int(np.argmax(running == 0)) + 1 == 162
+    assert running[160] > 0
+    assert 10_000 ** 10 == 10 ** 40
+
+
+def test_chapter_13_length_normalisation_example():
+    short = ProbabilityTree({(): {"chai": 0.6, EOS: 0.4}, ("chai",): {"please": 0.5, EOS: 0.5}})
+    plain = beam_search(short, 2).best
+    assert plain.tokens == (short.eos_id,) and plain.probability == pytest.approx(0.4)
+    assert sequence_log_prob(short, short.ids("chai")) == pytest.approx(math.log(0.30))
+    normal = beam_search(short, 2, length_normalization=1.0).best
+    assert short.words(normal.tokens) == "chai please"
+    assert round(normal.log_prob, 3) == -1.204 and round(normal.score, 3) == -0.401
+
+
+def test_chapter_13_sampling_shares():
+    # the chapter's cell: T = 0.5, then T = 1 and T = 2, from one generator seeded 0
+    rng = np.random.default_rng(0)
+    shares = {}
+    for T in (0.5, 1.0, 2.0):
+        draws = [TREE.words(sample_decode(TREE, temperature=T, rng=rng).tokens) for _ in range(1000)]
+        shares[T] = {s: draws.count(s) / 1000 for s in set(draws)}
+    assert 0.34 < shares[1.0]["our train"] < 0.40  # "a little over a third"
+    assert 0.17 < shares[1.0]["the train"] < 0.23  # "about a fifth"
+    rare = ("a train", "a bus", "our bus")
+    assert sum(shares[0.5].get(s, 0) for s in rare) < sum(shares[2.0][s] for s in rare) / 4
+    assert max(shares[0.5], key=shares[0.5].get) == "our train"
