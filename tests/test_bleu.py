@@ -145,6 +145,10 @@ def test_bad_input_names_the_argument():
         sentence_bleu([["nested"]], "a")
     with pytest.raises(ValueError, match="candidate_length"):
         brevity_penalty(-1, 3)
+    with pytest.raises(ValueError, match=r"references\[0\] must be a list of token lists"):
+        corpus_bleu([["the", "train"]], [["the", "train"]])  # forgot to wrap the one reference
+    with pytest.raises(ValueError, match="references must be a list of token lists"):
+        sentence_bleu(["the", "train"], ["the", "train"])
     with pytest.raises(ValueError, match="reference_lengths"):
         closest_reference_length(3, [])
 
