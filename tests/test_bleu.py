@@ -145,10 +145,12 @@ def test_bad_input_names_the_argument():
         sentence_bleu([["nested"]], "a")
     with pytest.raises(ValueError, match="candidate_length"):
         brevity_penalty(-1, 3)
-    with pytest.raises(ValueError, match=r"references\[0\] must be a list of token lists"):
+    with pytest.raises(ValueError, match=r"references\[0\] looks like one tokenised reference"):
         corpus_bleu([["the", "train"]], [["the", "train"]])  # forgot to wrap the one reference
-    with pytest.raises(ValueError, match="references must be a list of token lists"):
+    with pytest.raises(ValueError, match="references looks like one tokenised reference"):
         sentence_bleu(["the", "train"], ["the", "train"])
+    # a tokenised candidate with reference strings is fine
+    assert corpus_bleu([["the", "train"]], [["the train is late"]], 2) == sentence_bleu("the train", "the train is late", 2)
     with pytest.raises(ValueError, match="reference_lengths"):
         closest_reference_length(3, [])
 

@@ -40,7 +40,7 @@ def test_beam_2_finds_our_train_036():
 
 
 def test_beam_2_steps_keep_and_prune_as_in_the_seed():
-    steps = beam_search(TREE, beam_width=2).steps
+    steps = beam_search(TREE, beam_width=2, trace=True).steps
     first = [(TREE.words(c.tokens), round(math.exp(c.log_prob), 10), c.kept) for c in steps[0]]
     assert first == [("the", 0.5, True), ("our", 0.4, True), ("a", 0.1, False)]
     second = [(TREE.words(c.tokens), round(math.exp(c.log_prob), 10), c.kept) for c in steps[1]]
@@ -163,6 +163,17 @@ def test_rnn_exhaustive_beam_finds_the_brute_force_best(seed):
     assert exhaustive_search(model, L)[0].tokens == best_tokens
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_rnn_beam_without_trace_builds_less_and_finds_the_same(seed):
+    model = rnn_decoder(seed, vocab_size=12, hidden=5)
+    for k in (1, 2, 3, 5):
+        fast = beam_search(model, k, max_length=7)
+        full = beam_search(model, k, max_length=7, trace=True)
+        assert fast.hypotheses == full.hypotheses and fast.steps == ()
+        assert all(sum(c.kept for c in step) <= k for step in full.steps)
+        assert any(len(step) > k * k for step in full.steps)
+
+
 def test_max_length_caps_and_still_ends_with_the_end_symbol():
     # a model that never wants to stop: the end symbol has probability 0.001
     lp = np.log(np.array([1e-300, 0.001, 0.999 - 1e-300]))
@@ -172,7 +183,7 @@ def test_max_length_caps_and_still_ends_with_the_end_symbol():
         assert h.tokens == (2, 2, 2, 2, 1)
         assert h.log_prob == pytest.approx(4 * lp[2] + lp[1])
     # width 2 keeps the early "end now" (0.001 beats 0.999^4 * 0.001) and the capped one
-    beam = beam_search(model, 2, max_length=5)
+    beam = beam_search(model, 2, max_length=5, trace=True)
     assert [h.tokens for h in beam.hypotheses] == [(1,), (2, 2, 2, 2, 1)]
     assert len(beam.steps) == 5
 

@@ -220,12 +220,12 @@ class BleuScore:
 
 def _sentence_stats(candidate, references, max_n: int, where: str):
     cand = tokens_of(candidate, f"candidate{where}")
-    if (not isinstance(candidate, str) and isinstance(references, (list, tuple)) and references
-            and all(isinstance(r, str) for r in references)):
-        # A tokenised candidate with a flat list of strings: almost certainly one tokenised
-        # reference passed without its wrapping list, which would be read as one-word references.
-        raise ValueError(f"references{where} must be a list of token lists when the candidate is a list of "
-                         f"tokens: wrap a single tokenised reference as [reference]")
+    if (not isinstance(candidate, str) and isinstance(references, (list, tuple)) and len(references) > 1
+            and all(isinstance(r, str) and len(r.split()) == 1 for r in references)):
+        # A tokenised candidate with several one-word "references": almost certainly one
+        # tokenised reference passed without its wrapping list.
+        raise ValueError(f"references{where} looks like one tokenised reference, not a list of references: "
+                         f"wrap it as [reference]")
     refs = _references_of(references, f"references{where}")
     r = closest_reference_length(len(cand), [len(x) for x in refs])
     matched, total = [], []
@@ -253,8 +253,9 @@ def bleu_details(candidate, references, max_n: int = 4) -> BleuScore:
         candidate: a string (split on whitespace) or a list of tokens; may be empty.
         references: one reference string, or a non-empty list of references (each a
             string or a list of tokens). A list of strings is a list of references,
-            so pass one tokenised reference as ``[tokens]`` (a tokenised candidate with a
-            flat list of strings raises ``ValueError`` rather than guess).
+            so pass one tokenised reference as ``[tokens]`` (a tokenised candidate with
+            several one-word strings as its references raises ``ValueError`` rather
+            than read them as one-word references).
         max_n: N, the longest n-gram used, N >= 1 (BLEU-2 in the chapter, BLEU-4 usually).
 
     Returns:

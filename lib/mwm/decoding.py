@@ -40,7 +40,6 @@ Conventions
 """
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
@@ -118,8 +117,9 @@ class BeamSearchResult:
 
     Attributes:
         hypotheses: the final beam's outputs, best score first (at most ``beam_width``).
-        steps: for every step, all the candidates the beam ranked, in rank order, each
-            marked kept or pruned (``steps[0]`` is the choice of the first token).
+        steps: with ``trace=True``, for every step, all the candidates the beam ranked, in
+            rank order, each marked kept or pruned (``steps[0]`` is the choice of the first
+            token); empty otherwise.
     """
 
     hypotheses: tuple
@@ -199,7 +199,8 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
     return Hypothesis(tuple(tokens), total, total)
 
 
-def beam_search(model, beam_width: int, max_length: int = 50, length_normalization: float = 0.0) -> BeamSearchResult:
+def beam_search(model, beam_width: int, max_length: int = 50, length_normalization: float = 0.0,
+                trace: bool = False) -> BeamSearchResult:
     """Beam search of width k: keep the k best hypotheses at every step (seed §13).
 
     At every step each unfinished hypothesis in the beam is grown by every possible
@@ -211,6 +212,10 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
     allowed, so it stops by then. With k = 1 this is exactly greedy decoding; with k at
     least the number of possible outputs nothing is ever pruned and the best output
     is found.
+
+    Only a parent's k best extensions can be among the k best overall, so unless
+    ``trace`` is set, just those are built (the result is the same; a large
+    vocabulary then costs little).
 
     Length normalisation (convention). Summing log-probabilities favours short outputs,
     since every extra token adds a negative number. With ``length_normalization`` =
@@ -224,10 +229,12 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
         beam_width: k >= 1, the number of hypotheses kept.
         max_length: L >= 1, the most tokens an output may have, end symbol included.
         length_normalization: alpha >= 0 (see above).
+        trace: if True, record every candidate of every step, kept or pruned, in
+            ``result.steps`` (for drawing a small search); if False, ``steps`` is empty.
 
     Returns:
         :class:`BeamSearchResult`: ``.best`` (a :class:`Hypothesis`), ``.hypotheses``
-        (the final beam, best first) and ``.steps`` (every candidate, kept or pruned).
+        (the final beam, best first) and ``.steps`` (with ``trace``).
         On seed §13's tree with k = 2: "our train", p = 0.36, log-prob ~ -1.022.
 
     Raises:
@@ -242,33 +249,42 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
         raise ValueError(f"length_normalization must be >= 0, got {alpha}")
     # a beam entry: (tokens, log_prob, state, finished)
     beam = [((), 0.0, state0, False)]
-    trace = []
+    steps = []
     for t in range(1, max_length + 1):
-        pool = []  # (score, order, tokens, log_prob, state, finished, carried)
-        order = itertools.count()
-        for tokens, log_prob, state, finished in beam:
+        # a pool entry: (score, order, tokens, log_prob, state, finished, carried); ties in
+        # score go to the smaller order = (rank of the parent, token id)
+        pool = []
+        for rank, (tokens, log_prob, state, finished) in enumerate(beam):
             if finished:
-                pool.append((_length_score(log_prob, len(tokens), alpha), next(order), tokens, log_prob,
+                pool.append((_length_score(log_prob, len(tokens), alpha), (rank, -1), tokens, log_prob,
                              state, True, True))
                 continue
             lp, new_state = _call_step(step, state, tokens[-1] if tokens else bos, bos, eos)
-            allowed = [eos] if t == max_length else range(lp.shape[0])
-            for v in allowed:
-                if np.isfinite(lp[v]):
-                    total = log_prob + float(lp[v])
-                    pool.append((_length_score(total, t, alpha), next(order), tokens + (v,), total,
-                                 new_state, v == eos, False))
+            if t == max_length:
+                choices = [eos]
+            else:
+                choices = np.argsort(-lp, kind="stable")  # best first; equal ones by token id
+                if not trace:
+                    choices = choices[:k]
+            for v in choices:
+                v = int(v)
+                if not np.isfinite(lp[v]):
+                    continue
+                total = log_prob + float(lp[v])
+                pool.append((_length_score(total, t, alpha), (rank, v), tokens + (v,), total,
+                             new_state, v == eos, False))
         if not pool:
             raise ValueError(f"no hypothesis can end within max_length = {max_length}: "
                              "the model gives the end symbol probability 0")
         pool.sort(key=lambda c: (-c[0], c[1]))
-        trace.append(tuple(BeamCandidate(c[2], c[3], c[0], c[5], c[6], rank < k) for rank, c in enumerate(pool)))
+        if trace:
+            steps.append(tuple(BeamCandidate(c[2], c[3], c[0], c[5], c[6], rank < k) for rank, c in enumerate(pool)))
         beam = [(c[2], c[3], c[4], c[5]) for c in pool[:k]]
         if all(finished for *_, finished in beam):
             break
     hyps = tuple(Hypothesis(tokens, log_prob, _length_score(log_prob, len(tokens), alpha))
                  for tokens, log_prob, _, _ in beam)
-    return BeamSearchResult(hyps, tuple(trace))
+    return BeamSearchResult(hyps, tuple(steps))
 
 
 def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 50) -> Hypothesis:

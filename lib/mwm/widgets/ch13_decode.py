@@ -54,7 +54,7 @@ def draw_beam(width: int = 2, step: int = 3):
     if step not in (1, 2, 3):
         raise ValueError(f"step must be 1, 2 or 3, got {step!r}")
     tree = ProbabilityTree(SEED_TREE)
-    result = beam_search(tree, width)
+    result = beam_search(tree, width, trace=True)
     pos = _tree_layout(tree)
     status = {}  # prefix (words) -> "kept" / "pruned", for every step up to min(step, 2)
     for t, cands in enumerate(result.steps[:min(step, 2)]):
