@@ -38,7 +38,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from ._validate import positive_int
+from ._validate import as_array, as_scalar, positive_int
 
 DATA = Path(__file__).resolve().parent / "data"
 #: The committed weight files, by model name.
@@ -336,6 +336,80 @@ class Translator:
         return self.target_vocab.words_of(guesses), np.array(lps)
 
 
+# --------------------------------------------------------------------------- the bottleneck in numbers
+def numbers_in(n_words: int, word_size: int) -> int:
+    """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (seed §12).
+
+    Example: 5 words of 8 numbers -> 40; 50 words -> 400; 40 words of 100 numbers -> 4000.
+
+    Raises:
+        ValueError: if either argument is not a whole number >= 1.
+    """
+    return positive_int(n_words, "n_words") * positive_int(word_size, "word_size")
+
+
+def _fraction(a, name="a"):
+    a = as_scalar(a, name)
+    if not 0 < a < 1:
+        raise ValueError(f"{name} must be strictly between 0 and 1, got {a}")
+    return a
+
+
+def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
+    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (seed §12).
+
+    Args:
+        word_vectors: e_1..e_n, shape (n, d) with n >= 1.
+        a: the fraction of the old summary kept at each step, 0 < a < 1.
+
+    Returns:
+        array (n, d): s_1..s_n. In closed form ``s_n = sum_k a^(n-k) e_k``.
+
+    Raises:
+        ValueError: for an empty or non-2-D input, or ``a`` outside (0, 1).
+    """
+    e = as_array(word_vectors, "word_vectors", ndim=2)
+    if e.shape[0] == 0:
+        raise ValueError("word_vectors must hold at least one word")
+    a = _fraction(a)
+    s = np.zeros(e.shape[1])
+    out = np.empty_like(e)
+    for t, x in enumerate(e):
+        s = a * s + x
+        out[t] = s
+    return out
+
+
+def first_word_weight(n_words: int, a=0.9) -> float:
+    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (seed §12).
+
+    Examples with a = 0.9: 5 words -> 0.6561, 6 -> 0.5905, 20 -> 0.1351, 40 -> 0.0164, 50 -> 0.0057.
+
+    Raises:
+        ValueError: for ``n_words`` below 1 or ``a`` outside (0, 1).
+    """
+    return _fraction(a) ** (positive_int(n_words, "n_words") - 1)
+
+
+def first_length_below(threshold=0.01, a=0.9) -> int:
+    """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
+
+    Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
+    is ``floor(ln threshold / ln a) + 2``. Example: threshold 0.01, a = 0.9 -> 45
+    (ln 0.01 / ln 0.9 = 43.7; 0.9^43 = 0.0108, 0.9^44 = 0.0097) (seed §12).
+
+    Raises:
+        ValueError: if ``threshold`` or ``a`` is not strictly between 0 and 1.
+    """
+    threshold, a = _fraction(threshold, "threshold"), _fraction(a)
+    n = int(np.floor(np.log(threshold) / np.log(a))) + 2
+    while n > 1 and a ** (n - 2) < threshold:  # guard against rounding in the logarithms
+        n -= 1
+    while a ** (n - 1) >= threshold:
+        n += 1
+    return n
+
+
 def load_translator(name: str = "plain", path=None) -> Translator:
     """Load a committed translator: "plain" (one summary) or "attention" (chapter 14).
 
@@ -390,3 +464,60 @@ def load_test_outputs(path=None):
     for line in lines[1:]:
         rows.append({k: v.split() for k, v in zip(header, line.split("\t"))})
     return rows
+
+
+# --------------------------------------------------------------------------- BLEU by sentence length
+def length_buckets(width: int = 10, shortest: int = 3, longest: int = 48) -> list[tuple[int, int]]:
+    """Ranges of source length for chapter 14's plot: ``shortest``-9, then blocks of ``width`` words.
+
+    Example: width 10 -> [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)].
+
+    Args:
+        width: words per bucket after the first (>= 1); shortest, longest: the corpus's range.
+
+    Returns:
+        list of (low, high) pairs, inclusive, covering shortest..longest without gaps.
+
+    Raises:
+        ValueError: for a width below 1 or ``shortest`` above 9 or above ``longest``.
+    """
+    width = positive_int(width, "width")
+    shortest, longest = positive_int(shortest, "shortest"), positive_int(longest, "longest")
+    if shortest > min(9, longest):
+        raise ValueError(f"shortest must be at most 9 and at most longest ({longest}), got {shortest}")
+    buckets, low = [(shortest, min(9, longest))], 10
+    while low <= longest:
+        buckets.append((low, min(low + width - 1, longest)))
+        low += width
+    return buckets
+
+
+def bleu_by_length(candidates, references, source_lengths, buckets, max_n: int = 4):
+    """Corpus BLEU-``max_n`` of the sentences in each source-length bucket (chapter 14).
+
+    Args:
+        candidates: list of N translations (lists of words).
+        references: list of N reference translations (one per sentence, lists of words).
+        source_lengths: list of N source lengths in words.
+        buckets: list of (low, high) inclusive ranges, e.g. from :func:`length_buckets`.
+        max_n: the longest n-gram (BLEU-4 by default).
+
+    Returns:
+        list of (low, high, count, bleu) with bleu in [0, 1] (``nan`` for an empty bucket).
+
+    Raises:
+        ValueError: if the three lists differ in length or are empty.
+    """
+    from .bleu import corpus_bleu
+
+    n = len(candidates)
+    if n == 0 or len(references) != n or len(source_lengths) != n:
+        raise ValueError(f"candidates, references and source_lengths must be non-empty and equally long, "
+                         f"got {n}, {len(references)}, {len(source_lengths)}")
+    out = []
+    for low, high in buckets:
+        idx = [i for i, L in enumerate(source_lengths) if low <= L <= high]
+        score = corpus_bleu([candidates[i] for i in idx], [[references[i]] for i in idx], max_n=max_n) \
+            if idx else float("nan")
+        out.append((low, high, len(idx), score))
+    return out

@@ -1,0 +1,187 @@
+"""Chapters 12 and 14 (seed §12): the toy corpus, the translator's numpy inference, its training script,
+the committed weights and outputs, and every number the two chapters state."""
+import hashlib
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mwm import translation_corpus as tc
+from mwm.bleu import corpus_bleu
+from mwm.params import cell_param_count, readout_param_count
+from mwm.seq2seq import (TEST_OUTPUTS_FILE, WEIGHT_FILES, Vocab, bleu_by_length, first_length_below,
+                         first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator,
+                         numbers_in, save_weights)
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "scripts"
+
+#: sha256 of the committed full-run weight files (the chapters print them).
+WEIGHT_SHA256 = {
+    "plain": "PLAIN_SHA",
+    "attention": "ATTENTION_SHA",
+}
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def models():
+    return {name: load_translator(name) for name in ("plain", "attention")}
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    return load_test_outputs()
+
+
+# --- the corpus ---------------------------------------------------------------------------
+
+def test_corpus_script_rebuilds_the_committed_files_exactly(tmp_path):
+    make = _script("make_parallel_corpus")
+    train, test = make.write_corpus(tmp_path)
+    assert train.read_bytes() == tc.TRAIN_FILE.read_bytes()
+    assert test.read_bytes() == tc.TEST_FILE.read_bytes()
+
+
+def test_corpus_statistics():
+    train, test = tc.load_pairs("train"), tc.load_pairs("test")
+    assert (len(train), len(test)) == (6000, 1000)
+    lengths = [len(e) for e, _ in train + test]
+    assert (min(lengths), max(lengths)) == (3, 48)
+    assert sum(n >= 30 for n in lengths) > 1500  # long sentences are common, not rare
+    assert not {" ".join(e) for e, _ in train} & {" ".join(e) for e, _ in test}
+    # every word of the test set is known from training
+    src = {w for e, _ in train for w in e}
+    tgt = {w for _, h in train for w in h}
+    assert all(w in src for e, _ in test for w in e) and all(w in tgt for _, h in test for w in h)
+    assert (len(src), len(tgt)) == (178, 210)
+
+
+def test_grammar_reorders_and_agrees():
+    pairs = dict((" ".join(e), " ".join(h)) for e, h in tc.load_pairs("train") + tc.load_pairs("test"))
+    assert pairs["the chaiwala works"] == "chaiwala kaam karta hai"
+    assert pairs["a singer is singing"] == "ek gaayika ga rahi hai"        # feminine subject: rahi
+    assert pairs["the tempo is full"] == "tempo bhara hai"
+    assert pairs["the bus was early"] == "bus jaldi thi"                    # bus is feminine: thi
+    assert pairs["the doctor drinks water behind the garden"] == "doctor bageecha ke peeche paani peeta hai"
+
+
+def test_generate_pairs_is_seeded_and_checks_its_arguments():
+    assert tc.generate_pairs(5, seed=1) == tc.generate_pairs(5, seed=1)
+    assert tc.generate_pairs(5, seed=1) != tc.generate_pairs(5, seed=2)
+    with pytest.raises(ValueError, match="n_pairs"):
+        tc.generate_pairs(0)
+    with pytest.raises(ValueError, match="min_words"):
+        tc.generate_pairs(3, min_words=10, max_words=5)
+    with pytest.raises(ValueError, match="split"):
+        tc.load_pairs("dev")
+
+
+# --- vocabularies and the step interface -------------------------------------------------
+
+def test_vocab_round_trip_and_errors(models):
+    v = models["plain"].target_vocab
+    words = "delhi ki train late hai".split()
+    assert v.words_of(v.ids_of(words)) == words
+    assert v.ids_of("delhi ki") == v.ids_of(["delhi", "ki"])
+    assert (v.pad_id, v.bos_id, v.eos_id) == (0, 1, 2)
+    with pytest.raises(ValueError, match="'paris' is not in the vocabulary"):
+        v.ids_of(["paris"])
+    with pytest.raises(ValueError, match="ids"):
+        v.words_of([len(v)])
+    with pytest.raises(ValueError, match="start with"):
+        Vocab(["a", "b"])
+
+
+def test_step_interface(models):
+    m = models["plain"]
+    state = m.decoder_start("the train to delhi is late".split())
+    log_probs, state2 = m.step(state, m.bos_id)
+    assert log_probs.shape == (len(m.target_vocab),)
+    assert np.exp(log_probs).sum() == pytest.approx(1.0, abs=1e-12)
+    assert state2.h.shape == (128,) and state2.memory.shape == (6, 128)
+    with pytest.raises(ValueError, match="token_id"):
+        m.step(state, len(m.target_vocab))
+    with pytest.raises(ValueError, match="source_words"):
+        m.decoder_start([])
+    with pytest.raises(ValueError, match="max_words"):
+        m.translate("the boy sleeps", max_words=0)
+
+
+def test_attention_weights_are_a_distribution(models):
+    m = models["attention"]
+    words, weights = m.translate("the train to delhi is late".split(), return_weights=True)
+    assert weights.shape == (len(words) + 1, 6)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-12)
+    assert models["plain"].translate("the boy sleeps", return_weights=True)[1] is None
+
+
+# --- numpy inference = the torch model that was trained ----------------------------------
+
+@pytest.mark.parametrize("name", ["plain", "attention"])
+def test_numpy_inference_matches_torch(models, name):
+    torch = pytest.importorskip("torch")
+    train_script = _script("train_translator")
+    with np.load(WEIGHT_FILES[name]) as data:
+        w = {k: data[k] for k in data.files}
+    net = train_script.Seq2Seq.from_numpy(w).double()
+    m = models[name]
+    for e, h in tc.load_pairs("test")[:3]:
+        src = torch.tensor([m.source_vocab.ids_of(e)])
+        tgt_in = torch.tensor([[m.bos_id] + m.target_vocab.ids_of(h)])
+        with torch.no_grad():
+            ref = torch.log_softmax(net(src, torch.tensor([len(e)]), tgt_in), dim=-1)[0].numpy()
+        state, ours = m.decoder_start(e), []
+        for prev in tgt_in[0].tolist():
+            lp, state = m.step(state, prev)
+            ours.append(lp)
+        assert np.abs(np.array(ours) - ref).max() < 1e-9
+
+
+def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
+    assert len(outputs) == 1000
+    for row in outputs[::50]:  # a sample of 20 test sentences, short and long
+        for name in ("plain", "attention"):
+            assert models[name].translate(row["source"]) == row[name]
+    assert [r["source"] for r in outputs] == [e for e, _ in tc.load_pairs("test")]
+    assert [r["reference"] for r in outputs] == [h for _, h in tc.load_pairs("test")]
+
+
+# --- training: reproducible, and the committed weights are the documented ones -----------
+
+def test_training_script_is_reproducible(tmp_path):
+    digests = []
+    for k in range(2):
+        out = tmp_path / f"quick{k}.npz"
+        subprocess.run([sys.executable, str(SCRIPTS / "train_translator.py"), "--model", "attention", "--quick",
+                        "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
+        digests.append(hashlib.sha256(out.read_bytes()).hexdigest())
+    assert digests[0] == digests[1]
+    quick = load_translator(path=tmp_path / "quick0.npz")
+    assert quick.attention and quick.hidden_size == 128
+
+
+@pytest.mark.parametrize("name", ["plain", "attention"])
+def test_committed_weights(name):
+    data = WEIGHT_FILES[name].read_bytes()
+    assert hashlib.sha256(data).hexdigest() == WEIGHT_SHA256[name]
+    assert len(data) < 2_000_000
+
+
+def test_save_weights_is_byte_reproducible(tmp_path):
+    arrays = {"b": np.arange(3, dtype=np.float32), "a": np.array(["x", "y"])}
+    save_weights(tmp_path / "1.npz", arrays)
+    save_weights(tmp_path / "2.npz", arrays)
+    assert (tmp_path / "1.npz").read_bytes() == (tmp_path / "2.npz").read_bytes()
+    with np.load(tmp_path / "1.npz") as d:
+        assert d["a"].tolist() == ["x", "y"] and d["b"].tolist() == [0, 1, 2]
