@@ -185,3 +185,56 @@ def test_save_weights_is_byte_reproducible(tmp_path):
     assert (tmp_path / "1.npz").read_bytes() == (tmp_path / "2.npz").read_bytes()
     with np.load(tmp_path / "1.npz") as d:
         assert d["a"].tolist() == ["x", "y"] and d["b"].tolist() == [0, 1, 2]
+
+
+# --- the bottleneck in numbers (chapter 12) -------------------------------------------
+
+def test_numbers_in_and_the_squeeze():
+    assert (numbers_in(5, 8), numbers_in(50, 8)) == (40, 400)
+    assert (numbers_in(5, 8) // 8, numbers_in(50, 8) // 8) == (5, 50)
+    assert numbers_in(40, 100) == 4000
+    assert numbers_in(48, 64) == 3072
+    assert (numbers_in(10, 128), numbers_in(40, 128)) == (1280, 5120)
+    with pytest.raises(ValueError, match="word_size"):
+        numbers_in(5, 0)
+
+
+def test_word_one_fades():
+    assert first_word_weight(5) == pytest.approx(0.6561, abs=1e-15)
+    assert round(first_word_weight(6), 2) == 0.59
+    assert round(first_word_weight(50), 4) == 0.0057
+    assert round(first_word_weight(20), 3) == 0.135
+    assert round(first_word_weight(40), 4) == 0.0164
+    assert round(0.9 ** 43, 4) == 0.0108 and round(0.9 ** 44, 4) == 0.0097
+    assert round(math.log(0.01) / math.log(0.9), 1) == 43.7
+    assert first_length_below(0.01, 0.9) == 45
+    assert first_word_weight(44) > 0.01 > first_word_weight(45)
+    with pytest.raises(ValueError, match="a must be strictly between"):
+        first_word_weight(5, a=1.0)
+    with pytest.raises(ValueError, match="threshold"):
+        first_length_below(0)
+
+
+@pytest.mark.parametrize("threshold,a", [(0.5, 0.5), (0.01, 0.9), (0.25, 0.5), (1e-3, 0.99)])
+def test_first_length_below_is_the_least_such_length(threshold, a):
+    n = first_length_below(threshold, a)
+    assert a ** (n - 1) < threshold and (n == 1 or a ** (n - 2) >= threshold)
+
+
+def test_leaky_summary_closed_form():
+    rng = np.random.default_rng(12)
+    e = rng.normal(size=(7, 3))
+    closed = sum(0.9 ** (7 - k) * e[k - 1] for k in range(1, 8))
+    np.testing.assert_allclose(leaky_summary(e, 0.9)[-1], closed, rtol=0, atol=1e-12)
+    s = leaky_summary(np.eye(50), 0.9)[-1]
+    assert round(s[0], 4) == 0.0057 and s[-1] == 1.0
+    with pytest.raises(ValueError, match="word_vectors"):
+        leaky_summary(np.zeros((0, 3)))
+
+
+def test_length_buckets():
+    assert length_buckets(10) == [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)]
+    assert length_buckets(20) == [(3, 9), (10, 29), (30, 48)]
+    assert length_buckets(5)[:3] == [(3, 9), (10, 14), (15, 19)] and length_buckets(5)[-1] == (45, 48)
+    with pytest.raises(ValueError, match="width"):
+        length_buckets(0)

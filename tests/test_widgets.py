@@ -6,7 +6,7 @@ import pytest
 from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
-            W.shapes_try, W.next_word_try]
+            W.shapes_try, W.next_word_try, W.translate_try, W.bottleneck_try, W.bottleneck_bleu_try]
 PNG = b"\x89PNG"
 
 
@@ -80,3 +80,19 @@ def test_next_word_readings_match_section_4():
     assert 'p = 0.609' in text and "surprise -ln p = 0.495" in text
     with pytest.raises(ValueError, match="shape"):
         W.draw_shape("many -> some")
+
+
+def test_bottleneck_readings_match_chapter_12():
+    assert W.draw_bottleneck(5)[1] == "5 words: 40 numbers into 8 (a squeeze of 5 to 1); word 1 at 0.9^4 = 0.6561"
+    assert W.draw_bottleneck(50)[1] == "50 words: 400 numbers into 8 (a squeeze of 50 to 1); word 1 at 0.9^49 = 0.0057"
+
+
+def test_translate_readings():
+    examples = W.ch12_translate.example_sentences()
+    assert [len(e) for e, _ in examples] == list(W.ch12_translate.EXAMPLE_LENGTHS)
+    text = W.draw_translate(0, "teacher forcing")[1]
+    assert "teacher forcing:" in text and " ".join(examples[0][1]) in text
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_translate(0, "beam")
+    with pytest.raises(ValueError, match="sentence"):
+        W.draw_translate(len(examples))

@@ -521,3 +521,32 @@ def bleu_by_length(candidates, references, source_lengths, buckets, max_n: int =
             if idx else float("nan")
         out.append((low, high, len(idx), score))
     return out
+
+
+def accuracy_by_position(model: Translator, pairs, n_positions: int = 40) -> np.ndarray:
+    """How often the teacher-forced decoder's best guess is the reference word, at each Hindi position.
+
+    Under teacher forcing every step reads the true history, so a wrong guess at position
+    k says that the needed fact did not reach the decoder, not that an earlier slip derailed it.
+
+    Args:
+        model: a :class:`Translator`.
+        pairs: list of (english_words, hindi_words).
+        n_positions: how many positions to report (>= 1).
+
+    Returns:
+        array (n_positions, 2): column 0 the number of right guesses at position k+1,
+        column 1 the number of sentences long enough to have that position.
+
+    Raises:
+        ValueError: for an empty ``pairs`` or ``n_positions`` below 1.
+    """
+    n_positions = positive_int(n_positions, "n_positions")
+    if len(pairs) == 0:
+        raise ValueError("pairs must not be empty")
+    out = np.zeros((n_positions, 2), dtype=int)
+    for src, ref in pairs:
+        guesses, _ = model.teacher_forced(src, ref)
+        for k, (g, r) in enumerate(zip(guesses[:n_positions], ref)):
+            out[k] += (g == r, 1)
+    return out

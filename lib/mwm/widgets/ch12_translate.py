@@ -79,11 +79,14 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     ax2 = fig.add_subplot(2, 1, 2)
     colours = ["tab:green" if r else "tab:red" for r in right]
     ax2.bar(np.arange(1, n + 1), np.ones(n), color=colours, width=0.9)
+    for i in range(n):  # the model's word, written up the bar ("-" where it wrote nothing)
+        ax2.text(i + 1, 0.5, words[i] if i < len(words) else "-", rotation=90, ha="center", va="center",
+                 fontsize=7, color="white")
     ax2.set_xlim(0.4, max(n, 12) + 0.6)
     ax2.set_yticks([])
     ax2.set_xlabel("position in the Hindi sentence")
     fed = "its own previous word" if mode == "free running" else "the reference's previous word"
-    ax2.set_title(f"{mode}: the decoder reads {fed}; green = the reference's word at this position",
+    ax2.set_title(f"{mode}: the decoder reads {fed}; its words, green where they match the reference",
                   fontsize=10)
     fig.tight_layout()
     n_right = sum(right)
