@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mwm.bleu import (BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length,
-                      corpus_bleu, corpus_bleu_details, ngrams, sentence_bleu, tokens_of)
+                      corpus_bleu, corpus_bleu_details, matched_positions, ngrams, sentence_bleu, tokens_of)
 
 REF = "the train is running late"
 
@@ -81,6 +81,19 @@ def test_clipping_uses_the_most_generous_reference():
     assert clipped_matches("the the the", ["the cat", "the cat and the dog"], 1) == (2, 3)
 
 
+def test_matched_positions_mark_the_clipped_matches():
+    assert matched_positions("the the the the", REF, 1) == [True, False, False, False]
+    assert matched_positions("the train is late", REF, 2) == [True, True, False]
+    assert matched_positions("late is the train", REF, 2) == [False, False, True]
+    assert matched_positions("the", REF, 2) == []
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        cand = list(rng.choice(VOCAB[:3], size=int(rng.integers(0, 9))))
+        refs = [list(rng.choice(VOCAB[:3], size=int(rng.integers(1, 9)))) for _ in range(2)]
+        for n in (1, 2, 3):
+            assert sum(matched_positions(cand, refs, n)) == clipped_matches(cand, refs, n)[0]
+
+
 def test_closest_reference_length_ties_go_to_the_shorter():
     assert closest_reference_length(4, [3, 5]) == 3
     assert closest_reference_length(4, [5, 3]) == 3
@@ -132,6 +145,10 @@ def test_bad_input_names_the_argument():
         sentence_bleu([["nested"]], "a")
     with pytest.raises(ValueError, match="candidate_length"):
         brevity_penalty(-1, 3)
+    with pytest.raises(ValueError, match=r"references\[0\] must be a list of token lists"):
+        corpus_bleu([["the", "train"]], [["the", "train"]])  # forgot to wrap the one reference
+    with pytest.raises(ValueError, match="references must be a list of token lists"):
+        sentence_bleu(["the", "train"], ["the", "train"])
     with pytest.raises(ValueError, match="reference_lengths"):
         closest_reference_length(3, [])
 

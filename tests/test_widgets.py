@@ -6,7 +6,8 @@ import pytest
 from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
-            W.shapes_try, W.next_word_try, W.translate_try, W.bottleneck_try, W.bottleneck_bleu_try]
+            W.shapes_try, W.next_word_try, W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try,
+            W.bottleneck_bleu_try]
 PNG = b"\x89PNG"
 
 
@@ -96,3 +97,44 @@ def test_translate_readings():
         W.draw_translate(0, "beam")
     with pytest.raises(ValueError, match="sentence"):
         W.draw_translate(len(examples))
+
+
+def test_beam_readings_match_section_13():
+    assert W.draw_beam(1, 3)[1] == "winner: the train, probability 0.20, log-score -1.609"
+    assert W.draw_beam(2, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
+    assert W.draw_beam(3, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
+    assert W.draw_beam(2, 1)[1] == "kept: the 0.50 (ln -0.693); our 0.40 (ln -0.916). Pruned: a 0.10 (ln -2.303)"
+    step2 = W.draw_beam(2, 2)[1]
+    assert step2.startswith("kept: our train 0.36 (ln -1.022); the train 0.20 (ln -1.609). Pruned: the bus 0.15")
+    assert "Nothing pruned" in W.draw_beam(3, 1)[1]
+    with pytest.raises(ValueError, match="step"):
+        W.draw_beam(2, 4)
+    with pytest.raises(ValueError, match="beam_width"):
+        W.draw_beam(0, 1)
+
+
+def test_bleu_readings_match_section_13():
+    text = {c: W.draw_bleu(c)[1] for c in ["the train is late", "late is the train", "the train", "the the the the",
+                                           "the train is delayed", "", "the train is running late"]}
+    assert "p1 = 4/4 = 1.000, p2 = 2/3 = 0.667, BP = e^(1-5/4) = 0.7788, BLEU-2 = 0.6359" in text["the train is late"]
+    assert "p2 = 1/3 = 0.333" in text["late is the train"] and "BLEU-2 = 0.4496" in text["late is the train"]
+    assert "BP = e^(1-5/2) = 0.2231, BLEU-2 = 0.2231" in text["the train"]
+    assert "p1 = 1/4 = 0.250" in text["the the the the"]
+    assert "p1 = 3/4 = 0.750, p2 = 2/3 = 0.667" in text["the train is delayed"]
+    assert "BLEU-2 = 0.5507" in text["the train is delayed"]
+    assert "BP = 0 (empty), BLEU-2 = 0.0000" in text[""]
+    assert "BP = 1 (not shorter)" in text["the train is running late"]
+
+
+def test_bleu_panel_free_text_overrides_until_a_candidate_is_picked():
+    panel = W.bleu_try()
+    assert "BLEU-2 = 0.6359" in panel.readings.value
+    assert panel.own_text in panel.children
+    panel.own_text.value = "the train is running late"
+    assert "BLEU-2 = 1.0000" in panel.readings.value
+    panel.controls["candidate"].value = "the train"
+    assert panel.own_text.value == "" and "BLEU-2 = 0.2231" in panel.readings.value
+    panel.own_text.value = "   "
+    assert "BLEU-2 = 0.2231" in panel.readings.value
+    with pytest.raises(ValueError, match="candidate"):
+        W.bleu_try("a different sentence")

@@ -119,6 +119,36 @@ def clipped_matches(candidate, references, n: int) -> tuple[int, int]:
     return matches, sum(cand.values())
 
 
+def matched_positions(candidate, references, n: int) -> list[bool]:
+    """Which of the candidate's n-grams count as matches after clipping, in order.
+
+    The first ``min(count_cand(g), max_ref count_ref(g))`` occurrences of each n-gram g
+    are marked True, later ones False (clipped or absent), so the number of True marks
+    is the numerator of :func:`clipped_matches`. For drawing which pieces match.
+
+    Args:
+        candidate, references, n: as :func:`clipped_matches`.
+
+    Returns:
+        list of max(len(candidate) - n + 1, 0) bools, one per candidate n-gram position.
+
+    Raises:
+        ValueError: as :func:`clipped_matches`.
+    """
+    n = positive_int(n, "n")
+    cand = tokens_of(candidate, "candidate")
+    allowance = Counter()
+    for ref in _references_of(references, "references"):
+        for g, k in ngrams(ref, n).items():
+            allowance[g] = max(allowance[g], k)
+    marks = []
+    for i in range(len(cand) - n + 1):
+        g = cand[i:i + n]
+        marks.append(allowance[g] > 0)
+        allowance[g] -= 1
+    return marks
+
+
 def closest_reference_length(candidate_length: int, reference_lengths: Sequence[int]) -> int:
     """The effective reference length r for one candidate: the closest, ties to the shorter.
 
@@ -190,6 +220,12 @@ class BleuScore:
 
 def _sentence_stats(candidate, references, max_n: int, where: str):
     cand = tokens_of(candidate, f"candidate{where}")
+    if (not isinstance(candidate, str) and isinstance(references, (list, tuple)) and references
+            and all(isinstance(r, str) for r in references)):
+        # A tokenised candidate with a flat list of strings: almost certainly one tokenised
+        # reference passed without its wrapping list, which would be read as one-word references.
+        raise ValueError(f"references{where} must be a list of token lists when the candidate is a list of "
+                         f"tokens: wrap a single tokenised reference as [reference]")
     refs = _references_of(references, f"references{where}")
     r = closest_reference_length(len(cand), [len(x) for x in refs])
     matched, total = [], []
@@ -217,7 +253,8 @@ def bleu_details(candidate, references, max_n: int = 4) -> BleuScore:
         candidate: a string (split on whitespace) or a list of tokens; may be empty.
         references: one reference string, or a non-empty list of references (each a
             string or a list of tokens). A list of strings is a list of references,
-            so pass one tokenised reference as ``[tokens]``.
+            so pass one tokenised reference as ``[tokens]`` (a tokenised candidate with a
+            flat list of strings raises ``ValueError`` rather than guess).
         max_n: N, the longest n-gram used, N >= 1 (BLEU-2 in the chapter, BLEU-4 usually).
 
     Returns:
