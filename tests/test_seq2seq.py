@@ -238,3 +238,13 @@ def test_length_buckets():
     assert length_buckets(5)[:3] == [(3, 9), (10, 14), (15, 19)] and length_buckets(5)[-1] == (45, 48)
     with pytest.raises(ValueError, match="width"):
         length_buckets(0)
+
+
+def test_translate_is_chapter_13s_greedy_decode_and_beam_width_1(models):
+    from mwm.decoding import beam_search, greedy_decode
+    m = models["plain"]
+    src = "the train to delhi is late".split()
+    best = greedy_decode(m.step_model(src), max_length=81)
+    assert m.target_vocab.words_of(best.tokens[:-1]) == m.translate(src) == "delhi ki train late hai".split()
+    assert beam_search(m.step_model(src), 1, max_length=81).best.tokens == best.tokens
+    assert m.translate(src, max_words=2) == ["delhi", "ki"]

@@ -281,13 +281,27 @@ class Translator:
         return log_probs, DecoderState(h, c, state.memory, weights)
 
     # ----------------------------------------------------------------- whole sentences
+    def step_model(self, source_words):
+        """The decoder of one source sentence as chapter 13's :class:`mwm.decoding.StepModel`.
+
+        Greedy decoding, beam search and sampling in :mod:`mwm.decoding` run on it directly.
+
+        Args and errors as :meth:`encode`.
+        """
+        from .decoding import StepModel
+
+        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id)
+
     def translate(self, source_words, max_words: int = 80, return_weights: bool = False):
         """Translate greedily, feeding back its own words (free running), until ``<end>``.
 
+        Uses :func:`mwm.decoding.greedy_decode` (chapter 13) on :meth:`step_model`.
+
         Args:
             source_words: English words (list or string).
-            max_words: stop after this many words if ``<end>`` never comes (>= 1).
-            return_weights: also return the attention weights, shape (steps, T)
+            max_words: the most Hindi words written before ``<end>`` is forced (>= 1).
+            return_weights: also return the attention weights, shape (words + 1, T), one
+                row per decoder step including the one that wrote ``<end>``
                 (attention model only; None for the plain model).
 
         Returns:
@@ -296,20 +310,21 @@ class Translator:
         Raises:
             ValueError: as :meth:`encode`, or for ``max_words`` below 1.
         """
+        from .decoding import greedy_decode
+
         max_words = positive_int(max_words, "max_words")
-        state = self.decoder_start(source_words)
-        token, out, weights = self.bos_id, [], []
-        for _ in range(max_words + 1):
-            log_probs, state = self.step(state, token)
+        best = greedy_decode(self.step_model(source_words), max_length=max_words + 1)
+        ids = [t for t in best.tokens if t != self.eos_id]
+        words = self.target_vocab.words_of(ids)
+        if not return_weights:
+            return words
+        if not self.attention:
+            return words, None
+        state, weights = self.decoder_start(source_words), []
+        for prev in [self.bos_id] + ids:  # replay the decoder on its own words to read its weights
+            _, state = self.step(state, prev)
             weights.append(state.weights)
-            token = int(np.argmax(log_probs))
-            if token == self.eos_id:
-                break
-            out.append(token)
-        words = self.target_vocab.words_of(out[:max_words])
-        if return_weights:
-            return words, (np.array(weights) if self.attention else None)
-        return words
+        return words, np.array(weights)
 
     def teacher_forced(self, source_words, target_words):
         """Run the decoder with the true previous word fed in at every step (teacher forcing).
