@@ -13,7 +13,7 @@ import pytest
 from mwm import translation_corpus as tc
 from mwm.bleu import corpus_bleu
 from mwm.params import cell_param_count, readout_param_count
-from mwm.seq2seq import (TEST_OUTPUTS_FILE, WEIGHT_FILES, Vocab, bleu_by_length, first_length_below,
+from mwm.seq2seq import (TEST_OUTPUTS_FILE, WEIGHT_FILES, Vocab, accuracy_by_position, bleu_by_length, first_length_below,
                          first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator,
                          numbers_in, save_weights)
 
@@ -22,8 +22,8 @@ SCRIPTS = ROOT / "scripts"
 
 #: sha256 of the committed full-run weight files (the chapters print them).
 WEIGHT_SHA256 = {
-    "plain": "PLAIN_SHA",
-    "attention": "ATTENTION_SHA",
+    "plain": "35029415349f5813eeea631df91937dac8327e5b92e1f2613233391ac2ccd38b",
+    "attention": "2741457d0dfe390f4adfe30403fcd51371e5d0afd4fe8b2878033a97c05efc3c",
 }
 
 
@@ -248,3 +248,84 @@ def test_translate_is_chapter_13s_greedy_decode_and_beam_width_1(models):
     assert m.target_vocab.words_of(best.tokens[:-1]) == m.translate(src) == "delhi ki train late hai".split()
     assert beam_search(m.step_model(src), 1, max_length=81).best.tokens == best.tokens
     assert m.translate(src, max_words=2) == ["delhi", "ki"]
+
+
+# --- the trained plain model's numbers quoted in chapter 12 ------------------------------
+
+def test_chapter_12_model_sizes(models):
+    m = models["plain"]
+    E, H = m.params["src_embedding"].shape[1], m.hidden_size
+    assert (E, H, m.summary_size) == (64, 128, 256)
+    assert (len(m.source_vocab), len(m.target_vocab)) == (182, 214)
+    enc = cell_param_count(H, E, "lstm")
+    emb = (len(m.source_vocab) + len(m.target_vocab)) * E
+    read = readout_param_count(H, len(m.target_vocab))
+    assert (enc, emb, read, 2 * enc + emb + read) == (98_816, 25_344, 27_606, 250_582)
+    assert m.summary("the boy sleeps").shape == m.summary(" ".join(["the boy sleeps and"] * 11) + " the boy sleeps").shape
+    losses = m.params["loss_per_epoch"]
+    assert len(losses) == 30 and losses[0] > losses[9] > losses[-1]
+    assert (round(float(losses[0]), 3), round(float(losses[9]), 3), round(float(losses[-1]), 3)) == (3.316, 1.21, 0.629)
+
+
+def test_chapter_12_translations(models):
+    m = models["plain"]
+    test = tc.load_pairs("test")
+    assert m.translate("the train to delhi is late") == "delhi ki train late hai".split()
+    assert [len(test[k][0]) for k in (61, 16, 22)] == [6, 16, 32]
+    assert m.translate(test[61][0]) == test[61][1]          # the short one is right
+    assert m.translate(test[22][0]) != test[22][1]          # the long one is not
+    e, h = test[22]
+    guesses, _ = m.teacher_forced(e, h)
+    free = m.translate(e)
+    assert sum(g == r for g, r in zip(guesses, h)) > sum(g == r for g, r in zip(free, h))
+
+
+def test_chapter_12_word_one_is_kept_but_later_clauses_are_lost(models):
+    m = models["plain"]
+    a = "the boy drinks chai on the platform".split()
+    b = "the girl drinks chai on the platform".split()
+    more = ("and the train to mumbai was late because the porter was carrying a heavy suitcase "
+            "and the old chaiwala from pune is selling samosa near the station every morning").split()
+    assert m.translate(a + more)[:5] == "ladka platform par chai peeta".split()
+    assert m.translate(b + more)[:5] == "ladki platform par chai peeti".split()
+    long_pairs = [p for p in tc.load_pairs("test") if len(p[0]) >= 30]
+    acc = accuracy_by_position(m, long_pairs, 40)
+    first = acc[:10].sum(axis=0)
+    assert len(long_pairs) == 377
+    assert round(first[0] / first[1], 2) == 0.81
+    for lo in (10, 20, 30):
+        right, seen = acc[lo:lo + 10].sum(axis=0)
+        assert 0.5 < right / seen < 0.6   # "barely more than half"
+
+
+# --- chapter 14: BLEU by length from the committed outputs -------------------------------
+
+def test_chapter_14_bleu(outputs):
+    refs = [r["reference"] for r in outputs]
+    lengths = [len(r["source"]) for r in outputs]
+    overall = {m: corpus_bleu([r[m] for r in outputs], [[x] for x in refs]) for m in ("plain", "attention")}
+    assert (round(overall["plain"], 3), round(overall["attention"], 3)) == (0.345, 0.986)
+    by = {m: bleu_by_length([r[m] for r in outputs], refs, lengths, length_buckets(10)) for m in ("plain", "attention")}
+    assert [n for _, _, n, _ in by["plain"]] == [156, 233, 234, 241, 136]
+    assert [round(s, 3) for *_, s in by["plain"]] == [0.977, 0.591, 0.348, 0.262, 0.228]
+    assert [round(s, 3) for *_, s in by["attention"]] == [1.0, 0.998, 0.995, 0.983, 0.975]
+    # the bottleneck: the plain model falls with length, attention stays level
+    plain = [s for *_, s in by["plain"]]
+    assert all(a > b for a, b in zip(plain, plain[1:]))
+    assert min(s for *_, s in by["attention"]) > 0.97
+    with pytest.raises(ValueError, match="equally long"):
+        bleu_by_length([["a"]], [], [1], length_buckets(10))
+
+
+def test_chapter_14_attention_sizes_and_worked_example(models):
+    m = models["attention"]
+    assert m.params["combine_W"].shape == (128, 256)
+    assert m.params["combine_W"].size + m.params["combine_b"].size == 32_896
+    enc = np.array([[0.5, 0.5], [2.0, -1.0], [-1.0, 1.0]])
+    scores = enc @ np.array([1.0, 0.0])
+    alpha = np.exp(scores) / np.exp(scores).sum()
+    assert [round(a, 4) for a in alpha] == [0.1753, 0.7856, 0.0391]
+    assert [round(c, 4) for c in alpha @ enc] == [1.6197, -0.6588]
+    assert round(0.5 ** 10, 3) == 0.001 and round(1.5 ** 10) == 58
+    src = "the old porter from pune carries a heavy bag on the platform every morning".split()
+    assert m.translate(src) == "pune ka boodha kuli har subah platform par ek bhaari bag uthata hai".split()

@@ -51,8 +51,9 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None):
     ax.set_xticklabels([f"{lo}-{hi}\n({n})" for lo, hi, n, _ in scores["plain"]], fontsize=8)
     ax.set_xlabel("English sentence length in words (number of test sentences)")
     ax.set_ylabel("corpus BLEU-4")
-    ax.set_ylim(0, 1.05)
-    ax.legend(fontsize=9, loc="lower left")
+    ax.set_ylim(0, 1.3)
+    ax.set_yticks(np.arange(0, 1.01, 0.2))
+    ax.legend(fontsize=9, loc="upper center", ncol=2)
     ax.set_title("the bottleneck measured: BLEU by source length (shaded: the example's bucket)", fontsize=10)
     fig.tight_layout()
     lo, hi = buckets[which]
