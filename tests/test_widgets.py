@@ -138,3 +138,12 @@ def test_bleu_panel_free_text_overrides_until_a_candidate_is_picked():
     assert "BLEU-2 = 0.2231" in panel.readings.value
     with pytest.raises(ValueError, match="candidate"):
         W.bleu_try("a different sentence")
+
+
+def test_bottleneck_bleu_readings_match_chapter_14():
+    text = W.draw_bleu_by_length(10, 30)[1]
+    assert text.startswith("<b>bucket 30-39 words:</b> plain 0.262, attention 0.983")
+    assert "<b>bucket 40-48 words:</b> plain 0.228, attention 0.975" in W.draw_bleu_by_length(10, 45)[1]
+    assert "<b>bucket 3-9 words:</b> plain 0.977, attention 1.000" in W.draw_bleu_by_length(20, 5)[1]
+    with pytest.raises(ValueError, match="example_length"):
+        W.draw_bleu_by_length(10, 60)

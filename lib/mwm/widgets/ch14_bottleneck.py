@@ -14,13 +14,22 @@ COLOURS = {"plain": "tab:red", "attention": "tab:blue"}
 WIDTHS = (5, 10, 20)
 
 
-def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None):
+def bleu_table(rows, width: int):
+    """Corpus BLEU-4 of both models per length bucket: {model: [(low, high, count, bleu), ...]}."""
+    lengths = [len(r["source"]) for r in rows]
+    buckets = length_buckets(width, min(lengths), max(lengths))
+    refs = [r["reference"] for r in rows]
+    return {m: bleu_by_length([r[m] for r in rows], refs, lengths, buckets) for m in MODELS}
+
+
+def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, scores=None):
     """Figure: corpus BLEU-4 of both models in each source-length bucket, with an example sentence.
 
     Args:
         width: words per bucket (after the first bucket, 3-9 words).
         example_length: the readings show the first test sentence of this many English words (3..48).
         rows: the committed test-set translations (``load_test_outputs()`` if None).
+        scores: ``bleu_table(rows, width)`` if already computed (the panel keeps them).
 
     Returns:
         (Figure, readings): the readings give each model's BLEU in the example's bucket
@@ -30,10 +39,8 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None):
         ValueError: for a width below 1, or a length no test sentence has.
     """
     rows = load_test_outputs() if rows is None else rows
-    lengths = [len(r["source"]) for r in rows]
-    buckets = length_buckets(width, min(lengths), max(lengths))
-    refs = [r["reference"] for r in rows]
-    scores = {m: bleu_by_length([r[m] for r in rows], refs, lengths, buckets) for m in MODELS}
+    scores = bleu_table(rows, width) if scores is None else scores
+    buckets = [(lo, hi) for lo, hi, _, _ in scores["plain"]]
     example = next((r for r in rows if len(r["source"]) == example_length), None)
     if example is None:
         raise ValueError(f"example_length: no test sentence has {example_length} words")
@@ -75,8 +82,14 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     """
     rows = load_test_outputs()
     lengths = [len(r["source"]) for r in rows]
+    tables = {}  # width -> BLEU table, computed once per width for this panel
+
+    def draw(v):
+        if v["width"] not in tables:
+            tables[v["width"]] = bleu_table(rows, v["width"])
+        return draw_bleu_by_length(v["width"], v["example_length"], rows=rows, scores=tables[v["width"]])
+
     controls = {"width": widgets.ToggleButtons(options=list(WIDTHS), value=width, description="bucket"),
                 "example_length": widgets.IntSlider(value=example_length, min=min(lengths), max=max(lengths),
                                                     step=1, description="example")}
-    return TryPanel("BLEU by sentence length, one summary vs. attention", controls,
-                    lambda v: draw_bleu_by_length(v["width"], v["example_length"], rows=rows))
+    return TryPanel("BLEU by sentence length, one summary vs. attention", controls, draw)
