@@ -6,7 +6,8 @@ import pytest
 from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
-            W.shapes_try, W.next_word_try, W.beam_try, W.bleu_try]
+            W.shapes_try, W.next_word_try, W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try,
+            W.bottleneck_bleu_try]
 PNG = b"\x89PNG"
 
 
@@ -82,6 +83,22 @@ def test_next_word_readings_match_section_4():
         W.draw_shape("many -> some")
 
 
+def test_bottleneck_readings_match_chapter_12():
+    assert W.draw_bottleneck(5)[1] == "5 words: 40 numbers into 8 (a squeeze of 5 to 1); word 1 at 0.9^4 = 0.6561"
+    assert W.draw_bottleneck(50)[1] == "50 words: 400 numbers into 8 (a squeeze of 50 to 1); word 1 at 0.9^49 = 0.0057"
+
+
+def test_translate_readings():
+    examples = W.ch12_translate.example_sentences()
+    assert [len(e) for e, _ in examples] == list(W.ch12_translate.EXAMPLE_LENGTHS)
+    text = W.draw_translate(0, "teacher forcing")[1]
+    assert "teacher forcing:" in text and " ".join(examples[0][1]) in text
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_translate(0, "beam")
+    with pytest.raises(ValueError, match="sentence"):
+        W.draw_translate(len(examples))
+
+
 def test_beam_readings_match_section_13():
     assert W.draw_beam(1, 3)[1] == "winner: the train, probability 0.20, log-score -1.609"
     assert W.draw_beam(2, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
@@ -121,3 +138,12 @@ def test_bleu_panel_free_text_overrides_until_a_candidate_is_picked():
     assert "BLEU-2 = 0.2231" in panel.readings.value
     with pytest.raises(ValueError, match="candidate"):
         W.bleu_try("a different sentence")
+
+
+def test_bottleneck_bleu_readings_match_chapter_14():
+    text = W.draw_bleu_by_length(10, 30)[1]
+    assert text.startswith("<b>bucket 30-39 words:</b> plain 0.262, attention 0.983")
+    assert "<b>bucket 40-48 words:</b> plain 0.228, attention 0.975" in W.draw_bleu_by_length(10, 45)[1]
+    assert "<b>bucket 3-9 words:</b> plain 0.977, attention 1.000" in W.draw_bleu_by_length(20, 5)[1]
+    with pytest.raises(ValueError, match="example_length"):
+        W.draw_bleu_by_length(10, 60)

@@ -10,13 +10,17 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 2 the recurrent cell | :func:`scalar_cell_try`, :func:`six_note_try` |
 | 3 unrolling | :func:`unroll_try` |
 | 4 many jobs, one cell | :func:`shapes_try`, :func:`next_word_try` |
+| 12 encoder-decoder | :func:`translate_try`, :func:`bottleneck_try` |
 | 13 choosing and grading words | :func:`beam_try`, :func:`bleu_try` |
+| 14 the bottleneck | :func:`bottleneck_bleu_try` |
 """
 from .panel import TryPanel, figure_png
 from .ch01_order import draw_running_note, draw_window, running_note_try, window_try
 from .ch02_cell import draw_scalar_cell, draw_six_note, scalar_cell_try, six_note_try, six_note_weights
 from .ch03_unroll import draw_unroll, unroll_try
 from .ch04_jobs import draw_next_word, draw_shape, next_word_try, shapes_try
+from .ch12_translate import bottleneck_try, draw_bottleneck, draw_translate, translate_try
+from .ch14_bottleneck import bottleneck_bleu_try, draw_bleu_by_length
 from .ch13_decode import beam_try, bleu_try, draw_beam, draw_bleu
 
 __all__ = [
@@ -25,5 +29,7 @@ __all__ = [
     "scalar_cell_try", "six_note_try", "draw_scalar_cell", "draw_six_note", "six_note_weights",
     "unroll_try", "draw_unroll",
     "shapes_try", "next_word_try", "draw_shape", "draw_next_word",
+    "translate_try", "bottleneck_try", "draw_translate", "draw_bottleneck",
+    "bottleneck_bleu_try", "draw_bleu_by_length",
     "beam_try", "bleu_try", "draw_beam", "draw_bleu",
 ]
