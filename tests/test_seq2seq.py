@@ -271,6 +271,7 @@ def test_chapter_12_translations(models):
     m = models["plain"]
     test = tc.load_pairs("test")
     assert m.translate("the train to delhi is late") == "delhi ki train late hai".split()
+    assert "the train to delhi is late".split() not in [e for e, _ in tc.load_pairs("train")]  # new to the model
     assert [len(test[k][0]) for k in (61, 16, 22)] == [6, 16, 32]
     assert m.translate(test[61][0]) == test[61][1]          # the short one is right
     assert m.translate(test[22][0]) != test[22][1]          # the long one is not

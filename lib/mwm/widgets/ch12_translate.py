@@ -102,15 +102,15 @@ def translate_try(sentence: int = 1, mode: str = "free running") -> TryPanel:
 
     Returns:
         TryPanel with controls ``sentence`` (Dropdown over nine test sentences of 4 to 46
-        words) and ``mode`` (ToggleButtons: free running / teacher forcing).
+        words, labelled by length and first words) and ``mode`` (ToggleButtons: free running / teacher forcing).
     """
     model = load_translator("plain")
     examples = example_sentences()
-    options = [(f"{len(e)} words: {' '.join(e[:5])} ...", i) for i, (e, _) in enumerate(examples)]
-    controls = {"sentence": widgets.Dropdown(options=options, value=sentence, description="English"),
+    labels = [f"{len(e)} words: {' '.join(e[:5])} ..." for e, _ in examples]
+    controls = {"sentence": widgets.Dropdown(options=labels, value=labels[sentence], description="English"),
                 "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="decoder")}
     return TryPanel("translate through one summary", controls,
-                    lambda v: draw_translate(v["sentence"], v["mode"], model=model, examples=examples))
+                    lambda v: draw_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples))
 
 
 def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8, keep: float = 0.9):

@@ -77,7 +77,7 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     """The measured-bottleneck panel.
 
     Returns:
-        TryPanel with controls ``width`` (ToggleButtons 5 / 10 / 20 words per bucket) and
+        TryPanel with controls ``width`` (ToggleButtons "5" / "10" / "20" words per bucket) and
         ``example_length`` (IntSlider over the test set's lengths, 3-48).
     """
     rows = load_test_outputs()
@@ -85,11 +85,13 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     tables = {}  # width -> BLEU table, computed once per width for this panel
 
     def draw(v):
-        if v["width"] not in tables:
-            tables[v["width"]] = bleu_table(rows, v["width"])
-        return draw_bleu_by_length(v["width"], v["example_length"], rows=rows, scores=tables[v["width"]])
+        w = int(v["width"])
+        if w not in tables:
+            tables[w] = bleu_table(rows, w)
+        return draw_bleu_by_length(w, v["example_length"], rows=rows, scores=tables[w])
 
-    controls = {"width": widgets.ToggleButtons(options=list(WIDTHS), value=width, description="bucket"),
+    controls = {"width": widgets.ToggleButtons(options=[str(w) for w in WIDTHS], value=str(width),
+                                              description="bucket width"),
                 "example_length": widgets.IntSlider(value=example_length, min=min(lengths), max=max(lengths),
                                                     step=1, description="example")}
     return TryPanel("BLEU by sentence length, one summary vs. attention", controls, draw)
