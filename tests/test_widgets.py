@@ -25,8 +25,8 @@ def test_first_render_shows_a_figure_and_controls_redraw(build):
         before = panel.png
         options = getattr(control, "options", None)
         if options:
-            values = [o[1] if isinstance(o, tuple) else o for o in options]  # (label, value) pairs or plain options
-            control.value = next(o for o in values if o != control.value)
+            labels = [o if isinstance(o, str) else o[0] for o in options]
+            control.value = next(o for o in labels if o != control.value)
         elif isinstance(control.value, bool):
             control.value = not control.value
         else:
