@@ -65,6 +65,9 @@ def test_exhaustive_search_on_the_tree():
     assert len(everything) == 7  # the/our/a, each followed by its words
     assert sum(h.probability for h in everything) == pytest.approx(1.0)
     assert TREE.words(everything[0].tokens) == "our train"
+    assert [(TREE.words(h.tokens), round(h.probability, 2)) for h in everything] == [
+        ("our train", 0.36), ("the train", 0.2), ("the bus", 0.15), ("the rain", 0.15), ("a train", 0.06),
+        ("our bus", 0.04), ("a bus", 0.04)]
 
 
 def test_the_tree_with_an_explicit_end():
