@@ -11,12 +11,18 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
 * :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
 * :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (§9)
+* :mod:`mwm.decoding` choosing words: greedy, beam search, sampling; a tree as a model (§13)
+* :mod:`mwm.bleu`     grading a translation: clipped n-gram precision, brevity penalty, BLEU (§13)
+* :mod:`mwm.seq2seq`  the encoder-decoder translator, its summary, attention read-out and the bottleneck (§12, §14)
+* :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (§12)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
 from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
                    relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
+from .bleu import BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length, corpus_bleu, corpus_bleu_details, matched_positions, ngrams, sentence_bleu
+from .decoding import ProbabilityTree, StepModel, beam_search, exhaustive_search, greedy_decode, sample_decode, sequence_log_prob
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
@@ -30,6 +36,7 @@ from .readers import (TEDDY_SENTENCES, bidirectional_forward, floors_from_torch,
                       reader_forward, reader_param_count, stacked_forward, toy_word_vectors)
 from .memory_lab import (LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_exact_accuracy, lab_gates, lab_run,
                          lab_sentences)
+from .seq2seq import Translator, Vocab, accuracy_by_position, bleu_by_length, first_length_below, first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator, numbers_in
 from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
 
 __all__ = [
@@ -48,4 +55,10 @@ __all__ = [
     "init_rnn", "init_reader", "reader_forward", "reader_backward", "bidirectional_forward", "stacked_forward",
     "reader_param_count", "floors_from_torch", "TEDDY_SENTENCES", "toy_word_vectors",
     "LAB_CELLS", "LAB_DEFAULTS", "lab_gates", "lab_sentences", "lab_run", "lab_accuracy", "lab_exact_accuracy",
+    "BleuScore", "ngrams", "clipped_matches", "matched_positions", "closest_reference_length", "brevity_penalty",
+    "bleu_details", "sentence_bleu", "corpus_bleu_details", "corpus_bleu",
+    "Translator", "Vocab", "load_translator", "load_test_outputs", "numbers_in", "leaky_summary",
+    "first_word_weight", "first_length_below", "length_buckets", "bleu_by_length", "accuracy_by_position",
+    "StepModel", "ProbabilityTree", "greedy_decode", "beam_search", "sample_decode", "sequence_log_prob",
+    "exhaustive_search",
 ]
