@@ -327,6 +327,8 @@ def test_chapter_14_attention_sizes_and_worked_example(models):
     alpha = np.exp(scores) / np.exp(scores).sum()
     assert [round(a, 4) for a in alpha] == [0.1753, 0.7856, 0.0391]
     assert [round(c, 4) for c in alpha @ enc] == [1.6197, -0.6588]
+    zero = np.exp(enc @ np.zeros(2)) / np.exp(enc @ np.zeros(2)).sum()   # pause-and-predict 2: a blank note
+    assert [round(a, 4) for a in zero] == [0.3333] * 3
     assert round(0.5 ** 10, 3) == 0.001 and round(1.5 ** 10) == 58
     src = "the old porter from pune carries a heavy bag on the platform every morning".split()
     assert m.translate(src) == "pune ka boodha kuli har subah platform par ek bhaari bag uthata hai".split()
