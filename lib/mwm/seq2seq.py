@@ -39,6 +39,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from ._validate import as_array, as_scalar, positive_int
+from .lstm import lstm_step, lstm_weights_from_stacked
 
 DATA = Path(__file__).resolve().parent / "data"
 #: The committed weight files, by model name.
@@ -125,18 +126,6 @@ class Vocab:
         return out
 
 
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
-
-
-def _lstm_step(h, c, x, W_ih, W_hh, b):
-    """One LSTM step in PyTorch's block order (i, f, g, o); returns (h, c)."""
-    z = W_ih @ x + W_hh @ h + b
-    i, f, g, o = np.split(z, 4)
-    c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
-    return _sigmoid(o) * np.tanh(c), c
-
-
 def _log_softmax(z):
     z = z - z.max()
     return z - np.log(np.exp(z).sum())
@@ -202,6 +191,10 @@ class Translator:
             if f[k].shape != shape:
                 raise ValueError(f"weights[{k!r}] must have shape {shape}, got {f[k].shape}")
         self.params = f
+        # The encoder and decoder cells are chapter 9's LSTM (trained in PyTorch's stacked
+        # layout, gate order i, f, g, o; its single shift is our b).
+        self.encoder_cell = lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"])
+        self.decoder_cell = lstm_weights_from_stacked(f["dec_W_ih"], f["dec_W_hh"], f["dec_b"])
         self.hidden_size = H
         self.summary_size = 2 * H
         self.bos_id = self.target_vocab.bos_id
@@ -231,7 +224,7 @@ class Translator:
         h, c = np.zeros(H), np.zeros(H)
         notes = []
         for i in self._source_ids(source_words):
-            h, c = _lstm_step(h, c, p["src_embedding"][i], p["enc_W_ih"], p["enc_W_hh"], p["enc_b"])
+            h, c, _ = lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
             notes.append(h)
         return Encoding(np.array(notes), h, c)
 
@@ -267,7 +260,7 @@ class Translator:
                 or not 0 <= token_id < len(self.target_vocab):
             raise ValueError(f"token_id must be a whole number in [0, {len(self.target_vocab)}), got {token_id!r}")
         p = self.params
-        h, c = _lstm_step(state.h, state.c, p["tgt_embedding"][token_id], p["dec_W_ih"], p["dec_W_hh"], p["dec_b"])
+        h, c, _ = lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
         weights = None
         if self.attention:
             scores = state.memory @ h
