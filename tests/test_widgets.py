@@ -6,7 +6,7 @@ import pytest
 from mwm import widgets as W
 
 BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
-            W.shapes_try, W.next_word_try]
+            W.shapes_try, W.next_word_try, W.talk_try]
 PNG = b"\x89PNG"
 
 
@@ -80,3 +80,21 @@ def test_next_word_readings_match_section_4():
     assert 'p = 0.609' in text and "surprise -ln p = 0.495" in text
     with pytest.raises(ValueError, match="shape"):
         W.draw_shape("many -> some")
+
+
+def test_talk_panel_readings_and_dice_switch():
+    from mwm.charlm import load_char_lm, next_char_probs, talk_greedy
+    model = load_char_lm()
+    p = next_char_probs(model, "the train to ")
+    top = int(p.argmax())
+    text = W.draw_talk("the train to ", "greedy", "1", model=model)[1]
+    assert f'"{"abcdefghijklmnopqrstuvwxyz ."[top]}" with p = {p[top]:.3f} (T = 1)' in text
+    assert talk_greedy(model, "the train to ").generated in text
+    hot = W.draw_talk("the train to ", "greedy", "2", model=model)[1]
+    assert f"p = {next_char_probs(model, 'the train to ', 2.0)[top]:.3f} (T = 2)" in hot
+    panel = W.talk_try()
+    assert panel.controls["dice"].disabled
+    panel.controls["mode"].value = "sample"
+    assert not panel.controls["dice"].disabled
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_talk(mode="beam")
