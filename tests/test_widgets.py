@@ -13,6 +13,7 @@ BUILDERS += [W.step_machine_try]
 BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 BUILDERS += [W.tank_try, W.memory_lab_try]
+BUILDERS += [W.talk_try]
 BUILDERS += [W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try, W.bottleneck_bleu_try]
 PNG = b"\x89PNG"
 
@@ -410,3 +411,19 @@ def test_bottleneck_bleu_readings_match_chapter_14():
     assert "<b>bucket 3-9 words:</b> plain 0.977, attention 1.000" in W.draw_bleu_by_length(20, 5)[1]
     with pytest.raises(ValueError, match="example_length"):
         W.draw_bleu_by_length(10, 60)
+def test_talk_panel_readings_and_dice_switch():
+    from mwm.charlm import load_char_lm, next_char_probs, talk_greedy
+    model = load_char_lm()
+    p = next_char_probs(model, "the train to ")
+    top = int(p.argmax())
+    text = W.draw_talk("the train to ", "greedy", "1", model=model)[1]
+    assert f'"{"abcdefghijklmnopqrstuvwxyz ."[top]}" with p = {p[top]:.3f} (T = 1)' in text
+    assert talk_greedy(model, "the train to ").generated in text
+    hot = W.draw_talk("the train to ", "greedy", "2", model=model)[1]
+    assert f"p = {next_char_probs(model, 'the train to ', 2.0)[top]:.3f} (T = 2)" in hot
+    panel = W.talk_try()
+    assert panel.controls["dice"].disabled
+    panel.controls["mode"].value = "sample"
+    assert not panel.controls["dice"].disabled
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_talk(mode="beam")

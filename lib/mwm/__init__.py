@@ -15,6 +15,7 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.bleu`     grading a translation: clipped n-gram precision, brevity penalty, BLEU (§13)
 * :mod:`mwm.seq2seq`  the encoder-decoder translator, its summary, attention read-out and the bottleneck (§12, §14)
 * :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (§12)
+* :mod:`mwm.charlm`   a character language model: teacher-forced surprise, greedy and sampled talk (§5)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
@@ -26,6 +27,8 @@ from .decoding import ProbabilityTree, StepModel, beam_search, exhaustive_search
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
+from .charlm import (ALPHABET, CharLM, Talk, char_lm_param_count, decode, encode, find_loop, lm_forward, lm_step,
+                     load_char_lm, load_corpus, next_char_probs, talk_greedy, talk_sample, text_surprise)
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
 from .gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward, gru_weights_from_torch,
@@ -61,4 +64,6 @@ __all__ = [
     "first_word_weight", "first_length_below", "length_buckets", "bleu_by_length", "accuracy_by_position",
     "StepModel", "ProbabilityTree", "greedy_decode", "beam_search", "sample_decode", "sequence_log_prob",
     "exhaustive_search",
+    "ALPHABET", "CharLM", "Talk", "char_lm_param_count", "encode", "decode", "load_corpus", "load_char_lm",
+    "lm_step", "lm_forward", "next_char_probs", "text_surprise", "find_loop", "talk_greedy", "talk_sample",
 ]

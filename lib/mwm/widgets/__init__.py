@@ -19,6 +19,7 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 12 encoder-decoder | :func:`translate_try`, :func:`bottleneck_try` |
 | 13 choosing and grading words | :func:`beam_try`, :func:`bleu_try` |
 | 14 the bottleneck | :func:`bottleneck_bleu_try` |
+| 5 a language model that talks | :func:`talk_try` |
 """
 from .panel import TryPanel, figure_png
 from .ch01_order import draw_running_note, draw_window, running_note_try, window_try
@@ -34,6 +35,7 @@ from .ch11_both_ways import both_ways_try, draw_both_ways
 from .ch12_translate import bottleneck_try, draw_bottleneck, draw_translate, translate_try
 from .ch14_bottleneck import bottleneck_bleu_try, draw_bleu_by_length
 from .ch13_decode import beam_try, bleu_try, draw_beam, draw_bleu
+from .ch05_talk import draw_talk, talk_try
 
 __all__ = [
     "TryPanel", "figure_png",
@@ -50,4 +52,5 @@ __all__ = [
     "translate_try", "bottleneck_try", "draw_translate", "draw_bottleneck",
     "bottleneck_bleu_try", "draw_bleu_by_length",
     "beam_try", "bleu_try", "draw_beam", "draw_bleu",
+    "talk_try", "draw_talk",
 ]
