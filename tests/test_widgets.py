@@ -13,6 +13,8 @@ BUILDERS += [W.step_machine_try]
 BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 BUILDERS += [W.tank_try, W.memory_lab_try]
+BUILDERS += [W.talk_try]
+BUILDERS += [W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try, W.bottleneck_bleu_try]
 PNG = b"\x89PNG"
 
 
@@ -345,3 +347,83 @@ def test_memory_lab_readings_match_chapter_9():
         W.draw_memory_lab(length=60)
     with pytest.raises(ValueError, match="values"):
         W.tank_try(forget=0.5)
+def test_bottleneck_readings_match_chapter_12():
+    assert W.draw_bottleneck(5)[1] == "5 words: 40 numbers into 8 (a squeeze of 5 to 1); word 1 at 0.9^4 = 0.6561"
+    assert W.draw_bottleneck(50)[1] == "50 words: 400 numbers into 8 (a squeeze of 50 to 1); word 1 at 0.9^49 = 0.0057"
+
+
+def test_translate_readings():
+    examples = W.ch12_translate.example_sentences()
+    assert [len(e) for e, _ in examples] == list(W.ch12_translate.EXAMPLE_LENGTHS)
+    text = W.draw_translate(0, "teacher forcing")[1]
+    assert "teacher forcing:" in text and " ".join(examples[0][1]) in text
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_translate(0, "beam")
+    with pytest.raises(ValueError, match="sentence"):
+        W.draw_translate(len(examples))
+
+
+def test_beam_readings_match_section_13():
+    assert W.draw_beam(1, 3)[1] == "winner: the train, probability 0.20, log-score -1.609"
+    assert W.draw_beam(2, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
+    assert W.draw_beam(3, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
+    assert W.draw_beam(2, 1)[1] == "kept: the 0.50 (ln -0.693); our 0.40 (ln -0.916). Pruned: a 0.10 (ln -2.303)"
+    step2 = W.draw_beam(2, 2)[1]
+    assert step2.startswith("kept: our train 0.36 (ln -1.022); the train 0.20 (ln -1.609). Pruned: the bus 0.15")
+    assert "Nothing pruned" in W.draw_beam(3, 1)[1]
+    with pytest.raises(ValueError, match="step"):
+        W.draw_beam(2, 4)
+    with pytest.raises(ValueError, match="beam_width"):
+        W.draw_beam(0, 1)
+
+
+def test_bleu_readings_match_section_13():
+    text = {c: W.draw_bleu(c)[1] for c in ["the train is late", "late is the train", "the train", "the the the the",
+                                           "the train is delayed", "", "the train is running late"]}
+    assert "p1 = 4/4 = 1.000, p2 = 2/3 = 0.667, BP = e^(1-5/4) = 0.7788, BLEU-2 = 0.6359" in text["the train is late"]
+    assert "p2 = 1/3 = 0.333" in text["late is the train"] and "BLEU-2 = 0.4496" in text["late is the train"]
+    assert "BP = e^(1-5/2) = 0.2231, BLEU-2 = 0.2231" in text["the train"]
+    assert "p1 = 1/4 = 0.250" in text["the the the the"]
+    assert "p1 = 3/4 = 0.750, p2 = 2/3 = 0.667" in text["the train is delayed"]
+    assert "BLEU-2 = 0.5507" in text["the train is delayed"]
+    assert "BP = 0 (empty), BLEU-2 = 0.0000" in text[""]
+    assert "BP = 1 (not shorter)" in text["the train is running late"]
+
+
+def test_bleu_panel_free_text_overrides_until_a_candidate_is_picked():
+    panel = W.bleu_try()
+    assert "BLEU-2 = 0.6359" in panel.readings.value
+    assert panel.own_text in panel.children
+    panel.own_text.value = "the train is running late"
+    assert "BLEU-2 = 1.0000" in panel.readings.value
+    panel.controls["candidate"].value = "the train"
+    assert panel.own_text.value == "" and "BLEU-2 = 0.2231" in panel.readings.value
+    panel.own_text.value = "   "
+    assert "BLEU-2 = 0.2231" in panel.readings.value
+    with pytest.raises(ValueError, match="candidate"):
+        W.bleu_try("a different sentence")
+
+
+def test_bottleneck_bleu_readings_match_chapter_14():
+    text = W.draw_bleu_by_length(10, 30)[1]
+    assert text.startswith("<b>bucket 30-39 words:</b> plain 0.262, attention 0.983")
+    assert "<b>bucket 40-48 words:</b> plain 0.228, attention 0.975" in W.draw_bleu_by_length(10, 45)[1]
+    assert "<b>bucket 3-9 words:</b> plain 0.977, attention 1.000" in W.draw_bleu_by_length(20, 5)[1]
+    with pytest.raises(ValueError, match="example_length"):
+        W.draw_bleu_by_length(10, 60)
+def test_talk_panel_readings_and_dice_switch():
+    from mwm.charlm import load_char_lm, next_char_probs, talk_greedy
+    model = load_char_lm()
+    p = next_char_probs(model, "the train to ")
+    top = int(p.argmax())
+    text = W.draw_talk("the train to ", "greedy", "1", model=model)[1]
+    assert f'"{"abcdefghijklmnopqrstuvwxyz ."[top]}" with p = {p[top]:.3f} (T = 1)' in text
+    assert talk_greedy(model, "the train to ").generated in text
+    hot = W.draw_talk("the train to ", "greedy", "2", model=model)[1]
+    assert f"p = {next_char_probs(model, 'the train to ', 2.0)[top]:.3f} (T = 2)" in hot
+    panel = W.talk_try()
+    assert panel.controls["dice"].disabled
+    panel.controls["mode"].value = "sample"
+    assert not panel.controls["dice"].disabled
+    with pytest.raises(ValueError, match="mode"):
+        W.draw_talk(mode="beam")

@@ -11,15 +11,24 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
 * :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
 * :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (§9)
+* :mod:`mwm.decoding` choosing words: greedy, beam search, sampling; a tree as a model (§13)
+* :mod:`mwm.bleu`     grading a translation: clipped n-gram precision, brevity penalty, BLEU (§13)
+* :mod:`mwm.seq2seq`  the encoder-decoder translator, its summary, attention read-out and the bottleneck (§12, §14)
+* :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (§12)
+* :mod:`mwm.charlm`   a character language model: teacher-forced surprise, greedy and sampled talk (§5)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """
 from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
                    relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
+from .bleu import BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length, corpus_bleu, corpus_bleu_details, matched_positions, ngrams, sentence_bleu
+from .decoding import ProbabilityTree, StepModel, beam_search, exhaustive_search, greedy_decode, sample_decode, sequence_log_prob
 from .cell import rnn_forward, rnn_step, scalar_rnn
 from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
+from .charlm import (ALPHABET, CharLM, Talk, char_lm_param_count, decode, encode, find_loop, lm_forward, lm_step,
+                     load_char_lm, load_corpus, next_char_probs, talk_greedy, talk_sample, text_surprise)
 from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
 from .gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward, gru_weights_from_torch,
@@ -30,6 +39,7 @@ from .readers import (TEDDY_SENTENCES, bidirectional_forward, floors_from_torch,
                       reader_forward, reader_param_count, stacked_forward, toy_word_vectors)
 from .memory_lab import (LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_exact_accuracy, lab_gates, lab_run,
                          lab_sentences)
+from .seq2seq import Translator, Vocab, accuracy_by_position, bleu_by_length, first_length_below, first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator, numbers_in
 from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
 
 __all__ = [
@@ -48,4 +58,12 @@ __all__ = [
     "init_rnn", "init_reader", "reader_forward", "reader_backward", "bidirectional_forward", "stacked_forward",
     "reader_param_count", "floors_from_torch", "TEDDY_SENTENCES", "toy_word_vectors",
     "LAB_CELLS", "LAB_DEFAULTS", "lab_gates", "lab_sentences", "lab_run", "lab_accuracy", "lab_exact_accuracy",
+    "BleuScore", "ngrams", "clipped_matches", "matched_positions", "closest_reference_length", "brevity_penalty",
+    "bleu_details", "sentence_bleu", "corpus_bleu_details", "corpus_bleu",
+    "Translator", "Vocab", "load_translator", "load_test_outputs", "numbers_in", "leaky_summary",
+    "first_word_weight", "first_length_below", "length_buckets", "bleu_by_length", "accuracy_by_position",
+    "StepModel", "ProbabilityTree", "greedy_decode", "beam_search", "sample_decode", "sequence_log_prob",
+    "exhaustive_search",
+    "ALPHABET", "CharLM", "Talk", "char_lm_param_count", "encode", "decode", "load_corpus", "load_char_lm",
+    "lm_step", "lm_forward", "next_char_probs", "text_surprise", "find_loop", "talk_greedy", "talk_sample",
 ]

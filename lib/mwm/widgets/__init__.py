@@ -16,6 +16,10 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 9 the LSTM | :func:`tank_try`, :func:`memory_lab_try` |
 | 10 the GRU | :func:`blend_dial_try`, :func:`ten_steps_try` |
 | 11 reading both ways, and floors | :func:`both_ways_try` |
+| 12 encoder-decoder | :func:`translate_try`, :func:`bottleneck_try` |
+| 13 choosing and grading words | :func:`beam_try`, :func:`bleu_try` |
+| 14 the bottleneck | :func:`bottleneck_bleu_try` |
+| 5 a language model that talks | :func:`talk_try` |
 """
 from .panel import TryPanel, figure_png
 from .ch01_order import draw_running_note, draw_window, running_note_try, window_try
@@ -28,6 +32,10 @@ from .ch08_clip import cliff_try, draw_cliff
 from .ch09_lstm import draw_memory_lab, draw_tank, memory_lab_try, tank_try
 from .ch10_gru import blend_dial_try, draw_blend_dial, draw_ten_steps, ten_steps_try
 from .ch11_both_ways import both_ways_try, draw_both_ways
+from .ch12_translate import bottleneck_try, draw_bottleneck, draw_translate, translate_try
+from .ch14_bottleneck import bottleneck_bleu_try, draw_bleu_by_length
+from .ch13_decode import beam_try, bleu_try, draw_beam, draw_bleu
+from .ch05_talk import draw_talk, talk_try
 
 __all__ = [
     "TryPanel", "figure_png",
@@ -41,4 +49,8 @@ __all__ = [
     "tank_try", "memory_lab_try", "draw_tank", "draw_memory_lab",
     "blend_dial_try", "ten_steps_try", "draw_blend_dial", "draw_ten_steps",
     "both_ways_try", "draw_both_ways",
+    "translate_try", "bottleneck_try", "draw_translate", "draw_bottleneck",
+    "bottleneck_bleu_try", "draw_bleu_by_length",
+    "beam_try", "bleu_try", "draw_beam", "draw_bleu",
+    "talk_try", "draw_talk",
 ]

@@ -1,0 +1,385 @@
+"""Chapter 5 (seed §5): a character language model that learns to talk, then talks.
+
+The model is exactly the unit's: 28 symbols (the letters a-z, the space and the full
+stop), each fed in as a one-hot vector ``x_t``; chapter 2's cell with a note of 48
+numbers,
+
+    h_t = tanh(W h_{t-1} + U x_t + b),
+
+and chapter 4's read-out, ``p_t = softmax(V h_t + c)``, the model's guess for the
+character after the t-th. That is 48*48 + 48*28 + 48 + 28*48 + 28 = 5,068 numbers.
+
+A start symbol. Every text the model reads begins with one space, :data:`START`,
+read from the zero note; so the first character of a sentence is guessed too, and
+"the train to pune is late." costs 26 surprises, one per character. (In training
+the sentences follow each other after a space, so the space is a natural "a new
+sentence begins here".)
+
+Weights come from ``scripts/train_char_lm.py`` (teacher forcing, torch); everything
+here is numpy: reading a text, the next-character probabilities, greedy talk with
+loop detection, sampling with a fixed dice and a temperature, and the total surprise
+of a text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ._validate import as_array, positive_int
+from .cell import rnn_forward, rnn_step
+from .params import cell_param_count, readout_param_count
+from .readout import one_hot, readout, surprise
+
+#: The 28 symbols, in the order of the one-hot inputs and of the read-out's rows.
+ALPHABET = "abcdefghijklmnopqrstuvwxyz ."
+#: The symbol read first, from the zero note, before any text (the start symbol).
+START = " "
+#: Numbers in the note of the trained model.
+HIDDEN_SIZE = 48
+DATA = Path(__file__).resolve().parent / "data"
+#: The corpus the model was trained on: one sentence per line.
+CORPUS_PATH = DATA / "railway_sentences.txt"
+#: The trained weights, written by scripts/train_char_lm.py.
+WEIGHTS_PATH = DATA / "char_lm.npz"
+
+_INDEX = {ch: i for i, ch in enumerate(ALPHABET)}
+
+
+def encode(text: str) -> np.ndarray:
+    """Turn a text into the indices of its symbols in :data:`ALPHABET` (seed §5).
+
+    Args:
+        text: a string of the 28 symbols (lower-case a-z, space, full stop); may be empty.
+
+    Returns:
+        int array of shape (len(text),), each in [0, 28).
+
+    Raises:
+        ValueError: naming ``text`` and the first symbol outside the 28.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    for position, ch in enumerate(text):
+        if ch not in _INDEX:
+            raise ValueError(f"text may contain only a-z, space and full stop; got {ch!r} at position {position}")
+    return np.array([_INDEX[ch] for ch in text], dtype=int)
+
+
+def decode(ids) -> str:
+    """Turn symbol indices back into text; the inverse of :func:`encode`.
+
+    Args:
+        ids: a sequence of whole numbers in [0, 28).
+
+    Raises:
+        ValueError: if an index is not a whole number in [0, 28).
+    """
+    ids = np.asarray(ids)
+    if ids.size and (ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer) or ids.min() < 0
+                     or ids.max() >= len(ALPHABET)):
+        raise ValueError(f"ids must be whole numbers in [0, {len(ALPHABET)}), got {ids.tolist()}")
+    return "".join(ALPHABET[i] for i in ids.tolist())
+
+
+def load_corpus(path=None) -> list[str]:
+    """The course's railway corpus, one sentence per list item (seed §5: "its 300 sentences").
+
+    Args:
+        path: a text file with one sentence per line; default :data:`CORPUS_PATH`.
+
+    Returns:
+        list of sentences, each made of the 28 symbols and ending in a full stop.
+
+    Raises:
+        ValueError: if a line contains a symbol outside the 28.
+    """
+    lines = Path(path or CORPUS_PATH).read_text(encoding="ascii").splitlines()
+    for line in lines:
+        encode(line)
+    return [line for line in lines if line]
+
+
+def char_lm_param_count(hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHABET)) -> int:
+    """Numbers learned by the character model: the cell's ``h(h+d)+h`` plus the read-out's ``kh+k`` (seed §5).
+
+    Args:
+        hidden_size: h, numbers in the note (>= 1). symbols: d = k, the number of symbols (>= 1).
+
+    Returns:
+        int; 5,068 for h = 48 and 28 symbols.
+    """
+    return cell_param_count(hidden_size, symbols) + readout_param_count(hidden_size, symbols)
+
+
+@dataclass(frozen=True)
+class CharLM:
+    """The weights of a character language model (seed §5).
+
+    Attributes:
+        W: recurrent matrix, (h, h). U: input matrix, (h, 28). b: shift, (h,).
+        V: read-out matrix, (28, h). c: read-out shift, (28,).
+
+    Raises:
+        ValueError: on construction, if a shape disagrees (naming the argument).
+    """
+    W: np.ndarray
+    U: np.ndarray
+    b: np.ndarray
+    V: np.ndarray
+    c: np.ndarray
+
+    def __post_init__(self):
+        k = len(ALPHABET)
+        W = as_array(self.W, "W", ndim=2)
+        h = W.shape[0]
+        checked = {"W": as_array(W, "W", shape=(h, h)), "U": as_array(self.U, "U", shape=(h, k)),
+                   "b": as_array(self.b, "b", shape=(h,)), "V": as_array(self.V, "V", shape=(k, h)),
+                   "c": as_array(self.c, "c", shape=(k,))}
+        for name, value in checked.items():
+            value.setflags(write=False)
+            object.__setattr__(self, name, value)
+
+    @property
+    def hidden_size(self) -> int:
+        """h, the number of numbers in the note."""
+        return self.W.shape[0]
+
+    @property
+    def size(self) -> int:
+        """How many numbers the model has learned (5,068 for the trained model)."""
+        return sum(getattr(self, n).size for n in ("W", "U", "b", "V", "c"))
+
+
+def load_char_lm(path=None) -> CharLM:
+    """Load the trained weights written by ``scripts/train_char_lm.py`` (seed §5).
+
+    Args:
+        path: an ``.npz`` file with arrays W, U, b, V, c; default :data:`WEIGHTS_PATH`.
+
+    Returns:
+        :class:`CharLM` in float64.
+
+    Raises:
+        ValueError: if an array is missing or has the wrong shape. FileNotFoundError if there is no file.
+    """
+    with np.load(path or WEIGHTS_PATH, allow_pickle=False) as data:
+        missing = [n for n in "WUbVc" if n not in data.files]
+        if missing:
+            raise ValueError(f"path must hold arrays W, U, b, V and c; missing {missing}")
+        return CharLM(**{n: data[n].astype(float) for n in "WUbVc"})
+
+
+def _check_model(model) -> CharLM:
+    if not isinstance(model, CharLM):
+        raise ValueError(f"model must be a CharLM (see load_char_lm), got {type(model).__name__}")
+    return model
+
+
+def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
+    """Read one symbol and guess the next: chapter 2's step, then chapter 4's read-out (seed §5).
+
+    Args:
+        model: a :class:`CharLM`.
+        h_prev: the note before this symbol, shape (h,).
+        symbol: index of the symbol read, in [0, 28).
+        temperature: T > 0 for ``softmax((V h + c) / T)``.
+
+    Returns:
+        (h, probs, cache): the new note, shape (h,); the next symbol's probabilities,
+        shape (28,); and the cell's cache (h_prev, x, h) for a backward step.
+
+    Raises:
+        ValueError: for a wrong shape, a symbol outside [0, 28) or T <= 0.
+    """
+    model = _check_model(model)
+    x = one_hot(symbol, len(ALPHABET))
+    h, cache = rnn_step(h_prev, x, model.W, model.U, model.b)
+    return h, readout(h, model.V, model.c, temperature), cache
+
+
+def lm_forward(model: CharLM, text: str, temperature=1.0):
+    """Read :data:`START` and then ``text`` with teacher forcing; every step's guess (seed §5).
+
+    Args:
+        model: a :class:`CharLM`.
+        text: a string of the 28 symbols (may be empty).
+        temperature: T > 0.
+
+    Returns:
+        (probs, hs): ``probs`` has shape (len(text) + 1, 28); row t is the guess for
+        ``text[t]`` made after reading START + text[:t], and the last row is the guess
+        for the character after the whole text. ``hs`` (same length, h numbers each)
+        are the notes the guesses were read from.
+
+    Raises:
+        ValueError: for a symbol outside the 28 or T <= 0.
+    """
+    model = _check_model(model)
+    ids = np.concatenate([encode(START), encode(text)])
+    hs = rnn_forward(np.eye(len(ALPHABET))[ids], model.W, model.U, model.b)
+    return readout(hs, model.V, model.c, temperature), hs
+
+
+def next_char_probs(model: CharLM, text: str, temperature=1.0) -> np.ndarray:
+    """The model's probabilities for the character after ``text`` (seed §5's bars).
+
+    Returns:
+        array of shape (28,), in the order of :data:`ALPHABET`, summing to 1.
+
+    Raises:
+        ValueError: as :func:`lm_forward`.
+    """
+    return lm_forward(model, text, temperature)[0][-1]
+
+
+def text_surprise(model: CharLM, text: str) -> np.ndarray:
+    """Each character's surprise ``-ln p(true next)`` under teacher forcing, in nats (seed §5).
+
+    Their sum is the text's loss, and also ``-ln P(text)`` by the chain rule of probability.
+
+    Args:
+        model: a :class:`CharLM`. text: at least one of the 28 symbols.
+
+    Returns:
+        array of shape (len(text),), each >= 0.
+
+    Raises:
+        ValueError: for an empty text or a symbol outside the 28.
+    """
+    ids = encode(text)
+    if ids.size == 0:
+        raise ValueError("text must contain at least one character to be scored")
+    probs, _ = lm_forward(model, text)
+    return surprise(probs[:-1], ids)
+
+
+@dataclass(frozen=True)
+class Talk:
+    """What the model wrote (seed §5).
+
+    Attributes:
+        seed: the text it was given. generated: what it wrote after it.
+        loop_start: for greedy talk that fell into a loop, the index in :attr:`text`
+            where the repeated block first begins; None otherwise.
+        loop_period: the length of that block, in characters; None if no loop.
+    """
+    seed: str
+    generated: str
+    loop_start: int | None = None
+    loop_period: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The seed followed by what the model wrote."""
+        return self.seed + self.generated
+
+    @property
+    def looped(self) -> bool:
+        """True if the talk stopped because it was repeating itself."""
+        return self.loop_period is not None
+
+
+def find_loop(text: str, min_period: int = 8):
+    """Does ``text`` end with one block written twice in a row? (greedy talk's loop, seed §5)
+
+    Args:
+        text: any string.
+        min_period: shortest block that counts (>= 1), so that "ll" in "will" is no loop.
+
+    Returns:
+        (start, period) of the first copy for the shortest such block, or None.
+
+    Raises:
+        ValueError: if ``min_period`` is not a whole number >= 1.
+    """
+    min_period = positive_int(min_period, "min_period")
+    for period in range(min_period, len(text) // 2 + 1):
+        if text[-period:] == text[-2 * period:-period]:
+            return len(text) - 2 * period, period
+    return None
+
+
+def _rng(dice):
+    if isinstance(dice, np.random.Generator):
+        return dice
+    if isinstance(dice, bool) or not isinstance(dice, (int, np.integer)) or dice < 0:
+        raise ValueError(f"dice must be a whole number >= 0 (a seed) or a numpy Generator, got {dice!r}")
+    return np.random.default_rng(int(dice))
+
+
+def _talk(model, seed, max_chars, pick, stop, temperature=1.0):
+    """Write up to ``max_chars`` symbols: pick one from the guess, feed it back in, ask ``stop``."""
+    model = _check_model(model)
+    max_chars = positive_int(max_chars, "max_chars")
+    probs, hs = lm_forward(model, seed, temperature)
+    h, p = hs[-1], probs[-1]
+    out = []
+    for _ in range(max_chars):
+        symbol = pick(p)
+        out.append(ALPHABET[symbol])
+        result = stop(seed + "".join(out))
+        if result is not None:
+            return "".join(out), result
+        h, p, _ = lm_step(model, h, symbol, temperature)
+    return "".join(out), None
+
+
+def talk_greedy(model: CharLM, seed: str, max_chars: int = 300, min_period: int = 8) -> Talk:
+    """Talk greedily: always write the top character, feed it back in, until the text loops (seed §5).
+
+    Greedy talk is deterministic: once the last ``min_period`` or more characters
+    repeat the block before them, the talk stops and reports the loop.
+
+    Args:
+        model: a :class:`CharLM`. seed: the text to start from (28 symbols; may be empty).
+        max_chars: most characters to write (>= 1).
+        min_period: shortest repeated block counted as a loop (see :func:`find_loop`).
+
+    Returns:
+        :class:`Talk`, with ``loop_start`` and ``loop_period`` set if it looped.
+
+    Raises:
+        ValueError: for a bad seed, max_chars or min_period.
+    """
+    positive_int(min_period, "min_period")
+    generated, loop = _talk(model, seed, max_chars, lambda p: int(np.argmax(p)),
+                            lambda text: find_loop(text, min_period))
+    return Talk(seed, generated, *(loop or (None, None)))
+
+
+def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: int = 2,
+                max_chars: int = 200) -> Talk:
+    """Talk by sampling: roll a weighted die for every character, feed it back in (seed §5).
+
+    The die's sides are weighted by ``softmax((V h + c) / T)``: T < 1 favours the top
+    characters (T -> 0 is greedy), T > 1 gives long shots a chance (T -> infinity is a
+    fair 28-sided die). The same ``dice`` number always rolls the same way.
+
+    Args:
+        model: a :class:`CharLM`. seed: the text to start from.
+        temperature: T > 0.
+        dice: a seed (whole number >= 0) for ``numpy.random.default_rng``, or a Generator.
+        sentences: stop after this many full stops have been written (>= 1).
+        max_chars: stop after this many characters in any case (>= 1).
+
+    Returns:
+        :class:`Talk` (never a loop: sampling is not checked for loops).
+
+    Raises:
+        ValueError: for T <= 0 (naming ``temperature``), a bad dice, seed or count.
+    """
+    sentences = positive_int(sentences, "sentences")
+    rng = _rng(dice)
+
+    def roll(p):
+        cumulative = np.cumsum(p)
+        side = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+        return min(side, len(p) - 1)
+
+    def enough(text):
+        return True if text[len(seed):].count(".") >= sentences else None
+
+    generated, _ = _talk(model, seed, max_chars, roll, enough, temperature)
+    return Talk(seed, generated)

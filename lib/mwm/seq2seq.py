@@ -1,0 +1,560 @@
+"""Chapters 12 and 14 (seed §12): the encoder-decoder translator, run in numpy.
+
+Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
+
+* the **encoder** reads the English words x_1..x_T (as embedding vectors) and keeps
+  every note; its last note and cell state, ``s = (h_T, c_T)``, are the **summary**
+  (the context vector);
+* the **decoder** is a language model (chapter 5) whose first state is the summary.
+  It reads the Hindi word it wrote last (``<start>`` at first) and gives
+  probabilities for the next one, ``softmax(V o_t + c)``, until it writes ``<end>``.
+
+For the plain model the read-out sees the decoder's note only, ``o_t = h_t``. The
+attention model of chapter 14 adds one read-out step (Luong, Pham & Manning 2015,
+"dot" scores; the idea is Bahdanau, Cho & Bengio 2015): it scores every encoder note
+against the decoder's note with a dot product, ``e_j = h_t . h^enc_j``, turns the
+scores into weights ``a = softmax(e)``, mixes the encoder notes into a context
+``ctx_t = sum_j a_j h^enc_j`` and reads out from ``o_t = tanh(W_c [h_t; ctx_t] + b_c)``.
+Everything else is identical in the two models.
+
+The weights are trained by ``scripts/train_translator.py`` (PyTorch, teacher forcing)
+and stored in ``data/translator_plain.npz`` and ``data/translator_attention.npz``;
+this module loads them and translates with plain numpy.
+
+The step interface shared with :mod:`mwm.decoding` (chapter 13): a model has
+``bos_id``, ``eos_id``, ``decoder_start(source_words) -> state`` and
+``step(state, token_id) -> (log_probs of shape (V,), new_state)``.
+
+LSTM layout: PyTorch's ``nn.LSTM`` stacks its four blocks in the order input gate,
+forget gate, candidate, output gate (i, f, g, o) in ``weight_ih`` (4H x E) and
+``weight_hh`` (4H x H); its two bias vectors are stored here already added together.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from ._validate import as_array, as_scalar, positive_int
+from .lstm import lstm_step, lstm_weights_from_stacked
+
+DATA = Path(__file__).resolve().parent / "data"
+#: The committed weight files, by model name.
+WEIGHT_FILES = {"plain": DATA / "translator_plain.npz", "attention": DATA / "translator_attention.npz"}
+#: The committed greedy translations of the test set by both models (scripts/translate_test_set.py).
+TEST_OUTPUTS_FILE = DATA / "translator_test_outputs.tsv"
+#: Special words, in the order of their ids in both vocabularies.
+PAD, START, END, UNK = "<pad>", "<start>", "<end>", "<unk>"
+SPECIALS = (PAD, START, END, UNK)
+
+
+class Vocab:
+    """A fixed list of words and their ids (id = position in the list).
+
+    Args:
+        words: the words, specials first (``<pad>``, ``<start>``, ``<end>``, ``<unk>``).
+
+    Attributes:
+        words: tuple of str. ``pad_id``, ``bos_id``, ``eos_id``, ``unk_id``: ints 0-3.
+
+    Raises:
+        ValueError: if ``words`` does not start with the four specials or repeats a word.
+    """
+
+    def __init__(self, words: Sequence[str]):
+        words = tuple(str(w) for w in words)
+        if words[:4] != SPECIALS:
+            raise ValueError(f"words must start with {SPECIALS}, got {words[:4]}")
+        if len(set(words)) != len(words):
+            raise ValueError("words must not repeat")
+        self.words = words
+        self._index = {w: i for i, w in enumerate(words)}
+        self.pad_id, self.bos_id, self.eos_id, self.unk_id = range(4)
+
+    @classmethod
+    def from_sentences(cls, sentences) -> "Vocab":
+        """The specials, then every word of ``sentences`` (lists of words) in sorted order."""
+        return cls(SPECIALS + tuple(sorted({w for s in sentences for w in s})))
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word) -> bool:
+        return word in self._index
+
+    def ids_of(self, words) -> list[int]:
+        """The id of each word.
+
+        Args:
+            words: a list of str, or one string of words separated by spaces.
+
+        Returns:
+            list of int, one per word.
+
+        Raises:
+            ValueError: naming the first word that is not in the vocabulary.
+        """
+        if isinstance(words, str):
+            words = words.split()
+        out = []
+        for w in words:
+            if w not in self._index:
+                raise ValueError(f"words: {w!r} is not in the vocabulary of {len(self)} words")
+            out.append(self._index[w])
+        return out
+
+    def words_of(self, ids) -> list[str]:
+        """The word of each id.
+
+        Args:
+            ids: a sequence of whole numbers in [0, len(vocab)).
+
+        Returns:
+            list of str.
+
+        Raises:
+            ValueError: if an id is not a whole number in range.
+        """
+        out = []
+        for i in ids:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(self):
+                raise ValueError(f"ids must be whole numbers in [0, {len(self)}), got {i!r}")
+            out.append(self.words[int(i)])
+        return out
+
+
+def _log_softmax(z):
+    z = z - z.max()
+    return z - np.log(np.exp(z).sum())
+
+
+class Encoding(NamedTuple):
+    """What the encoder hands over. ``notes``: (T, H) every encoder note h_1..h_T;
+    ``h``, ``c``: (H,) the last note and cell state, together the summary."""
+    notes: np.ndarray
+    h: np.ndarray
+    c: np.ndarray
+
+
+class DecoderState(NamedTuple):
+    """The decoder's state between two steps: its note ``h`` and cell state ``c`` (H,),
+    the encoder notes ``memory`` (T, H) (only the attention model reads them) and the
+    attention weights ``weights`` (T,) of the last step (None before the first step
+    and for the plain model)."""
+    h: np.ndarray
+    c: np.ndarray
+    memory: np.ndarray
+    weights: np.ndarray | None = None
+
+
+class Translator:
+    """An LSTM encoder-decoder loaded from a weight file (seed §12; chapter 14 for attention).
+
+    Args:
+        weights: mapping name -> array, as stored by ``scripts/train_translator.py``.
+
+    Attributes:
+        source_vocab, target_vocab: :class:`Vocab` (English, Hindi).
+        bos_id, eos_id: ids of ``<start>`` and ``<end>`` in the target vocabulary.
+        hidden_size: H, the length of every note. ``summary_size`` = 2H (note + cell state).
+        attention: True for the model with the attention read-out.
+        name: "plain" or "attention".
+
+    Raises:
+        ValueError: if a weight is missing or has the wrong shape.
+    """
+
+    def __init__(self, weights):
+        w = {k: np.asarray(v) for k, v in weights.items()}
+        need = ["src_words", "tgt_words", "src_embedding", "tgt_embedding", "enc_W_ih", "enc_W_hh", "enc_b",
+                "dec_W_ih", "dec_W_hh", "dec_b", "out_W", "out_b"]
+        missing = [k for k in need if k not in w]
+        if missing:
+            raise ValueError(f"weights is missing {missing}")
+        self.source_vocab = Vocab(w["src_words"].tolist())
+        self.target_vocab = Vocab(w["tgt_words"].tolist())
+        self.attention = "combine_W" in w
+        self.name = "attention" if self.attention else "plain"
+        f = {k: v.astype(np.float64) for k, v in w.items() if k not in ("src_words", "tgt_words")}
+        H = f["enc_W_hh"].shape[1]
+        E = f["src_embedding"].shape[1]
+        shapes = {"src_embedding": (len(self.source_vocab), E), "tgt_embedding": (len(self.target_vocab), E),
+                  "enc_W_ih": (4 * H, E), "enc_W_hh": (4 * H, H), "enc_b": (4 * H,),
+                  "dec_W_ih": (4 * H, E), "dec_W_hh": (4 * H, H), "dec_b": (4 * H,),
+                  "out_W": (len(self.target_vocab), H), "out_b": (len(self.target_vocab),)}
+        if self.attention:
+            shapes.update(combine_W=(H, 2 * H), combine_b=(H,))
+        for k, shape in shapes.items():
+            if f[k].shape != shape:
+                raise ValueError(f"weights[{k!r}] must have shape {shape}, got {f[k].shape}")
+        self.params = f
+        # The encoder and decoder cells are chapter 9's LSTM (trained in PyTorch's stacked
+        # layout, gate order i, f, g, o; its single shift is our b).
+        self.encoder_cell = lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"])
+        self.decoder_cell = lstm_weights_from_stacked(f["dec_W_ih"], f["dec_W_hh"], f["dec_b"])
+        self.hidden_size = H
+        self.summary_size = 2 * H
+        self.bos_id = self.target_vocab.bos_id
+        self.eos_id = self.target_vocab.eos_id
+
+    # ----------------------------------------------------------------- encoder
+    def _source_ids(self, source_words):
+        ids = self.source_vocab.ids_of(source_words)
+        if not ids:
+            raise ValueError("source_words must contain at least one word")
+        return ids
+
+    def encode(self, source_words) -> Encoding:
+        """Read the English sentence and return every note and the summary (seed §12).
+
+        Args:
+            source_words: list of English words (or one string), all in the source vocabulary.
+
+        Returns:
+            :class:`Encoding` with ``notes`` (T, H) and the summary ``h``, ``c`` (H,).
+
+        Raises:
+            ValueError: for an empty sentence or an unknown word (named).
+        """
+        p = self.params
+        H = self.hidden_size
+        h, c = np.zeros(H), np.zeros(H)
+        notes = []
+        for i in self._source_ids(source_words):
+            h, c, _ = lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
+            notes.append(h)
+        return Encoding(np.array(notes), h, c)
+
+    def summary(self, source_words) -> np.ndarray:
+        """The summary vector ``s = [h_T; c_T]``, shape (2H,): all the decoder gets from the plain model."""
+        enc = self.encode(source_words)
+        return np.concatenate([enc.h, enc.c])
+
+    # ----------------------------------------------------------------- decoder
+    def decoder_start(self, source_words) -> DecoderState:
+        """Encode the source and return the decoder's first state (the summary, and the notes).
+
+        Args and errors as :meth:`encode`.
+        """
+        enc = self.encode(source_words)
+        return DecoderState(enc.h, enc.c, enc.notes)
+
+    def step(self, state: DecoderState, token_id: int):
+        """One decoder step: read the previous target word, return log-probabilities of the next.
+
+        Args:
+            state: a :class:`DecoderState` from :meth:`decoder_start` or an earlier step.
+            token_id: id of the previous target word (``bos_id`` at the first step).
+
+        Returns:
+            (log_probs, new_state): log_probs has shape (V,) for the V target words and
+            ``exp(log_probs)`` sums to 1; new_state is a :class:`DecoderState`.
+
+        Raises:
+            ValueError: if ``token_id`` is not an id of the target vocabulary.
+        """
+        if isinstance(token_id, (bool, np.bool_)) or not isinstance(token_id, (int, np.integer)) \
+                or not 0 <= token_id < len(self.target_vocab):
+            raise ValueError(f"token_id must be a whole number in [0, {len(self.target_vocab)}), got {token_id!r}")
+        p = self.params
+        h, c, _ = lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
+        weights = None
+        if self.attention:
+            scores = state.memory @ h
+            weights = np.exp(scores - scores.max())
+            weights /= weights.sum()
+            context = weights @ state.memory
+            o = np.tanh(p["combine_W"] @ np.concatenate([h, context]) + p["combine_b"])
+        else:
+            o = h
+        log_probs = _log_softmax(p["out_W"] @ o + p["out_b"])
+        return log_probs, DecoderState(h, c, state.memory, weights)
+
+    # ----------------------------------------------------------------- whole sentences
+    def step_model(self, source_words):
+        """The decoder of one source sentence as chapter 13's :class:`mwm.decoding.StepModel`.
+
+        Greedy decoding, beam search and sampling in :mod:`mwm.decoding` run on it directly.
+
+        Args and errors as :meth:`encode`.
+        """
+        from .decoding import StepModel
+
+        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id)
+
+    def translate(self, source_words, max_words: int = 80, return_weights: bool = False):
+        """Translate greedily, feeding back its own words (free running), until ``<end>``.
+
+        Uses :func:`mwm.decoding.greedy_decode` (chapter 13) on :meth:`step_model`.
+
+        Args:
+            source_words: English words (list or string).
+            max_words: the most Hindi words written before ``<end>`` is forced (>= 1).
+            return_weights: also return the attention weights, shape (words + 1, T), one
+                row per decoder step including the one that wrote ``<end>``
+                (attention model only; None for the plain model).
+
+        Returns:
+            list of Hindi words (without ``<end>``), or (words, weights).
+
+        Raises:
+            ValueError: as :meth:`encode`, or for ``max_words`` below 1.
+        """
+        from .decoding import greedy_decode
+
+        max_words = positive_int(max_words, "max_words")
+        best = greedy_decode(self.step_model(source_words), max_length=max_words + 1)
+        ids = [t for t in best.tokens if t != self.eos_id]
+        words = self.target_vocab.words_of(ids)
+        if not return_weights:
+            return words
+        if not self.attention:
+            return words, None
+        state, weights = self.decoder_start(source_words), []
+        for prev in [self.bos_id] + ids:  # replay the decoder on its own words to read its weights
+            _, state = self.step(state, prev)
+            weights.append(state.weights)
+        return words, np.array(weights)
+
+    def teacher_forced(self, source_words, target_words):
+        """Run the decoder with the true previous word fed in at every step (teacher forcing).
+
+        Args:
+            source_words: English words; target_words: the reference Hindi words.
+
+        Returns:
+            (guesses, log_probs): guesses is the list of the decoder's best next word at
+            each of the len(target) + 1 steps (the last should be ``<end>``); log_probs
+            (len(target) + 1,) holds ln p(true next word) at each step.
+
+        Raises:
+            ValueError: for unknown words, as :meth:`encode`.
+        """
+        targets = self.target_vocab.ids_of(target_words) + [self.eos_id]
+        state = self.decoder_start(source_words)
+        fed = [self.bos_id] + targets[:-1]
+        guesses, lps = [], []
+        for prev, true in zip(fed, targets):
+            log_probs, state = self.step(state, prev)
+            guesses.append(int(np.argmax(log_probs)))
+            lps.append(log_probs[true])
+        return self.target_vocab.words_of(guesses), np.array(lps)
+
+
+# --------------------------------------------------------------------------- the bottleneck in numbers
+def numbers_in(n_words: int, word_size: int) -> int:
+    """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (seed §12).
+
+    Example: 5 words of 8 numbers -> 40; 50 words -> 400; 40 words of 100 numbers -> 4000.
+
+    Raises:
+        ValueError: if either argument is not a whole number >= 1.
+    """
+    return positive_int(n_words, "n_words") * positive_int(word_size, "word_size")
+
+
+def _fraction(a, name="a"):
+    a = as_scalar(a, name)
+    if not 0 < a < 1:
+        raise ValueError(f"{name} must be strictly between 0 and 1, got {a}")
+    return a
+
+
+def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
+    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (seed §12).
+
+    Args:
+        word_vectors: e_1..e_n, shape (n, d) with n >= 1.
+        a: the fraction of the old summary kept at each step, 0 < a < 1.
+
+    Returns:
+        array (n, d): s_1..s_n. In closed form ``s_n = sum_k a^(n-k) e_k``.
+
+    Raises:
+        ValueError: for an empty or non-2-D input, or ``a`` outside (0, 1).
+    """
+    e = as_array(word_vectors, "word_vectors", ndim=2)
+    if e.shape[0] == 0:
+        raise ValueError("word_vectors must hold at least one word")
+    a = _fraction(a)
+    s = np.zeros(e.shape[1])
+    out = np.empty_like(e)
+    for t, x in enumerate(e):
+        s = a * s + x
+        out[t] = s
+    return out
+
+
+def first_word_weight(n_words: int, a=0.9) -> float:
+    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (seed §12).
+
+    Examples with a = 0.9: 5 words -> 0.6561, 6 -> 0.5905, 20 -> 0.1351, 40 -> 0.0164, 50 -> 0.0057.
+
+    Raises:
+        ValueError: for ``n_words`` below 1 or ``a`` outside (0, 1).
+    """
+    return _fraction(a) ** (positive_int(n_words, "n_words") - 1)
+
+
+def first_length_below(threshold=0.01, a=0.9) -> int:
+    """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
+
+    Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
+    is ``floor(ln threshold / ln a) + 2``. Example: threshold 0.01, a = 0.9 -> 45
+    (ln 0.01 / ln 0.9 = 43.7; 0.9^43 = 0.0108, 0.9^44 = 0.0097) (seed §12).
+
+    Raises:
+        ValueError: if ``threshold`` or ``a`` is not strictly between 0 and 1.
+    """
+    threshold, a = _fraction(threshold, "threshold"), _fraction(a)
+    n = int(np.floor(np.log(threshold) / np.log(a))) + 2
+    while n > 1 and a ** (n - 2) < threshold:  # guard against rounding in the logarithms
+        n -= 1
+    while a ** (n - 1) >= threshold:
+        n += 1
+    return n
+
+
+def load_translator(name: str = "plain", path=None) -> Translator:
+    """Load a committed translator: "plain" (one summary) or "attention" (chapter 14).
+
+    Args:
+        name: "plain" or "attention".
+        path: another weight file to load instead (optional).
+
+    Returns:
+        :class:`Translator`.
+
+    Raises:
+        ValueError: for an unknown name.
+    """
+    if path is None:
+        if name not in WEIGHT_FILES:
+            raise ValueError(f"name must be one of {sorted(WEIGHT_FILES)}, got {name!r}")
+        path = WEIGHT_FILES[name]
+    with np.load(path, allow_pickle=False) as data:
+        return Translator({k: data[k] for k in data.files})
+
+
+def save_weights(path, arrays) -> None:
+    """Write arrays to an ``.npz`` file byte for byte reproducibly (fixed member dates, sorted names).
+
+    ``numpy.savez`` stamps each member with the current time, so two identical runs
+    would give different bytes; this writer does not.
+
+    Args:
+        path: the file to write.
+        arrays: mapping name -> array (numeric or str).
+    """
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(arrays):
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asarray(arrays[name]), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, buf.getvalue())
+
+
+def load_test_outputs(path=None):
+    """Read the committed test-set translations (``data/translator_test_outputs.tsv``).
+
+    Returns:
+        list of dicts with keys "source", "reference", "plain", "attention", each a list of words.
+    """
+    path = TEST_OUTPUTS_FILE if path is None else Path(path)
+    rows = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    for line in lines[1:]:
+        rows.append({k: v.split() for k, v in zip(header, line.split("\t"))})
+    return rows
+
+
+# --------------------------------------------------------------------------- BLEU by sentence length
+def length_buckets(width: int = 10, shortest: int = 3, longest: int = 48) -> list[tuple[int, int]]:
+    """Ranges of source length for chapter 14's plot: ``shortest``-9, then blocks of ``width`` words.
+
+    Example: width 10 -> [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)].
+
+    Args:
+        width: words per bucket after the first (>= 1); shortest, longest: the corpus's range.
+
+    Returns:
+        list of (low, high) pairs, inclusive, covering shortest..longest without gaps.
+
+    Raises:
+        ValueError: for a width below 1 or ``shortest`` above 9 or above ``longest``.
+    """
+    width = positive_int(width, "width")
+    shortest, longest = positive_int(shortest, "shortest"), positive_int(longest, "longest")
+    if shortest > min(9, longest):
+        raise ValueError(f"shortest must be at most 9 and at most longest ({longest}), got {shortest}")
+    buckets, low = [(shortest, min(9, longest))], 10
+    while low <= longest:
+        buckets.append((low, min(low + width - 1, longest)))
+        low += width
+    return buckets
+
+
+def bleu_by_length(candidates, references, source_lengths, buckets, max_n: int = 4):
+    """Corpus BLEU-``max_n`` of the sentences in each source-length bucket (chapter 14).
+
+    Args:
+        candidates: list of N translations (lists of words).
+        references: list of N reference translations (one per sentence, lists of words).
+        source_lengths: list of N source lengths in words.
+        buckets: list of (low, high) inclusive ranges, e.g. from :func:`length_buckets`.
+        max_n: the longest n-gram (BLEU-4 by default).
+
+    Returns:
+        list of (low, high, count, bleu) with bleu in [0, 1] (``nan`` for an empty bucket).
+
+    Raises:
+        ValueError: if the three lists differ in length or are empty.
+    """
+    from .bleu import corpus_bleu
+
+    n = len(candidates)
+    if n == 0 or len(references) != n or len(source_lengths) != n:
+        raise ValueError(f"candidates, references and source_lengths must be non-empty and equally long, "
+                         f"got {n}, {len(references)}, {len(source_lengths)}")
+    out = []
+    for low, high in buckets:
+        idx = [i for i, L in enumerate(source_lengths) if low <= L <= high]
+        score = corpus_bleu([candidates[i] for i in idx], [[references[i]] for i in idx], max_n=max_n) \
+            if idx else float("nan")
+        out.append((low, high, len(idx), score))
+    return out
+
+
+def accuracy_by_position(model: Translator, pairs, n_positions: int = 40) -> np.ndarray:
+    """How often the teacher-forced decoder's best guess is the reference word, at each Hindi position.
+
+    Under teacher forcing every step reads the true history, so a wrong guess at position
+    k says that the needed fact did not reach the decoder, not that an earlier slip derailed it.
+
+    Args:
+        model: a :class:`Translator`.
+        pairs: list of (english_words, hindi_words).
+        n_positions: how many positions to report (>= 1).
+
+    Returns:
+        array (n_positions, 2): column 0 the number of right guesses at position k+1,
+        column 1 the number of sentences long enough to have that position.
+
+    Raises:
+        ValueError: for an empty ``pairs`` or ``n_positions`` below 1.
+    """
+    n_positions = positive_int(n_positions, "n_positions")
+    if len(pairs) == 0:
+        raise ValueError("pairs must not be empty")
+    out = np.zeros((n_positions, 2), dtype=int)
+    for src, ref in pairs:
+        guesses, _ = model.teacher_forced(src, ref)
+        for k, (g, r) in enumerate(zip(guesses[:n_positions], ref)):
+            out[k] += (g == r, 1)
+    return out

@@ -1,0 +1,117 @@
+"""Chapter 5's "Try" panel: the trained character model talks (seed §5).
+
+Choose a seed text, greedy or sampled talk, a temperature and a dice number; the
+panel shows what the model writes and its next-character bars after the seed.
+"""
+from __future__ import annotations
+
+import textwrap
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..charlm import ALPHABET, CharLM, load_char_lm, next_char_probs, talk_greedy, talk_sample
+from .drawing import OUTPUT_COLOUR
+from .panel import TryPanel
+
+#: The seeds offered: the unit's prompt, its typo (exposure bias), and a few others.
+SEEDS = ("the train to ", "the trian to ", "passengers for ", "my mother ", "the chai is ", "")
+#: The temperatures offered, as the panel's labels.
+TEMPERATURES = ("0.2", "0.5", "1", "2")
+#: How the model picks each character.
+MODES = ("greedy", "sample")
+#: Bar labels: the space is drawn as an open box.
+LABELS = [("\u2423" if ch == " " else ch) for ch in ALPHABET]
+
+
+def _shown(text: str) -> str:
+    return f'"{text}"' if text else "(nothing: the start symbol only)"
+
+
+def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1", dice: int = 1,
+              model: CharLM | None = None):
+    """Figure: what the model writes after ``seed``, and its next-character bars after the seed.
+
+    Args:
+        seed: the text the model starts from (28 symbols).
+        mode: "greedy" (always the top character, stops when it loops) or "sample"
+            (roll a die weighted by softmax(scores / T), two sentences).
+        temperature: T > 0, a number or its label ("0.2", "0.5", "1", "2"); it shapes
+            the bars, and the die when sampling.
+        dice: the sampling seed (numpy Generator); ignored when greedy.
+        model: the weights; the trained model (:func:`mwm.charlm.load_char_lm`) if None.
+
+    Returns:
+        (Figure, readings): the readings give the top guess after the seed with its
+        probability at this temperature, what was written, and the loop if one was found.
+
+    Raises:
+        ValueError: for an unknown mode, a seed outside the 28 symbols, or T <= 0.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    model = model or load_char_lm()
+    T = float(temperature)
+    probs = next_char_probs(model, seed, T)
+    if mode == "greedy":
+        talk = talk_greedy(model, seed)
+    else:
+        talk = talk_sample(model, seed, T, dice)
+
+    fig = Figure(figsize=(9.0, 5.2))
+    ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.0, 1.3]})
+    ax_text.axis("off")
+    how = "greedy" if mode == "greedy" else f"sampled at T = {T:g} with dice #{dice}"
+    lines = textwrap.wrap(f"{seed}[{talk.generated}]", 78, drop_whitespace=False) or [""]
+    ax_text.text(0.0, 1.0, f"seed {_shown(seed)}; the model's words in [ ], {how}:", fontsize=9,
+                 va="top", transform=ax_text.transAxes)
+    ax_text.text(0.0, 0.8, "\n".join(lines[:6]), family="monospace", fontsize=9, va="top",
+                 transform=ax_text.transAxes, color="0.1")
+    if talk.looped:
+        block = talk.text[talk.loop_start:talk.loop_start + talk.loop_period]
+        ax_text.text(0.0, 0.0, f'loop: "{block.strip()}" ({talk.loop_period} characters) came twice in a row',
+                     fontsize=9, color="tab:red", va="bottom", transform=ax_text.transAxes)
+
+    top = int(np.argmax(probs))
+    colours = [OUTPUT_COLOUR] * len(probs)
+    colours[top] = "tab:red"
+    ax_bars.bar(range(len(probs)), probs, color=colours, alpha=0.85)
+    for i in np.argsort(probs)[::-1][:3]:
+        ax_bars.text(i, probs[i] + 0.01, f"{probs[i]:.3f}", ha="center", va="bottom", fontsize=8)
+    ax_bars.set_xticks(range(len(probs)))
+    ax_bars.set_xticklabels(LABELS, fontsize=9)
+    ax_bars.set_ylim(0, min(1.0, probs.max() * 1.25 + 0.02))
+    ax_bars.set_ylabel("probability")
+    ax_bars.set_title(f"guess for the next character after {_shown(seed)}, T = {T:g} (red = top)", fontsize=10)
+    fig.tight_layout()
+
+    readings = (f'top guess after {_shown(seed)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (T = {T:g}); '
+                f'the model wrote "{talk.generated}"')
+    if talk.looped:
+        readings += f"; loop found: a block of {talk.loop_period} characters written twice in a row"
+    return fig, readings
+
+
+def talk_try(seed: str = "the train to ", mode: str = "greedy", temperature: str = "1", dice: int = 1) -> TryPanel:
+    """The talking panel: seed, greedy or sampled, temperature, dice.
+
+    Returns:
+        TryPanel with controls ``seed`` (Dropdown of :data:`SEEDS`), ``mode``
+        (ToggleButtons greedy / sample), ``temperature`` (ToggleButtons 0.2, 0.5, 1, 2)
+        and ``dice`` (IntSlider 1-3, used only when sampling).
+    """
+    model = load_char_lm()
+    controls = {
+        "seed": widgets.Dropdown(options=list(SEEDS), value=seed, description="seed"),
+        "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="talk"),
+        "temperature": widgets.ToggleButtons(options=list(TEMPERATURES), value=temperature, description="T"),
+        "dice": widgets.IntSlider(value=dice, min=1, max=3, description="dice #", disabled=mode == "greedy"),
+    }
+
+    def on_mode(change):
+        controls["dice"].disabled = change["new"] == "greedy"
+
+    controls["mode"].observe(on_mode, names="value")
+    return TryPanel("the model talks: greedy or sampled, and how hot?", controls,
+                    lambda v: draw_talk(**v, model=model))

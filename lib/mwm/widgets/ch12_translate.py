@@ -1,0 +1,160 @@
+"""Chapter 12's "Try" panels: translate through one summary, and the bottleneck in numbers (seed §12)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..seq2seq import first_word_weight, load_translator, numbers_in
+from ..translation_corpus import load_pairs
+from .panel import TryPanel
+
+#: Source lengths of the test sentences offered in the dropdown (the first test sentence of each length).
+EXAMPLE_LENGTHS = (4, 6, 9, 13, 18, 24, 31, 38, 46)
+MODES = ("free running", "teacher forcing")
+
+
+def example_sentences(lengths=EXAMPLE_LENGTHS):
+    """The dropdown's test sentences: for each length, the first test pair with that many English words.
+
+    Returns:
+        list of (english_words, hindi_words).
+
+    Raises:
+        ValueError: if the test set has no sentence of one of the lengths.
+    """
+    pairs = load_pairs("test")
+    out = []
+    for n in lengths:
+        match = next((p for p in pairs if len(p[0]) == n), None)
+        if match is None:
+            raise ValueError(f"lengths: the test set has no sentence of {n} words")
+        out.append(match)
+    return out
+
+
+def draw_translate(sentence: int = 1, mode: str = "free running", model=None, examples=None):
+    """Figure: the plain model's summary of a test sentence, and which Hindi words it gets right.
+
+    Args:
+        sentence: index into :func:`example_sentences` (0..8).
+        mode: "free running" (the decoder reads its own previous word: a real translation)
+            or "teacher forcing" (it reads the reference's previous word, as in training).
+        model: a loaded translator (loads the plain model if None).
+        examples: the list from :func:`example_sentences` (computed if None).
+
+    Returns:
+        (Figure, readings): the top panel draws the summary [h_T; c_T] as a strip of bars;
+        the bottom one marks each output position green (the reference's word) or red.
+        The readings give the English, the reference and the model's words.
+
+    Raises:
+        ValueError: for an unknown mode or an index out of range.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    model = load_translator("plain") if model is None else model
+    examples = example_sentences() if examples is None else examples
+    if isinstance(sentence, bool) or not isinstance(sentence, (int, np.integer)) or not 0 <= sentence < len(examples):
+        raise ValueError(f"sentence must be a whole number in [0, {len(examples)}), got {sentence!r}")
+    src, ref = examples[sentence]
+    summary = model.summary(src)
+    if mode == "free running":
+        words = model.translate(src)
+    else:
+        words = model.teacher_forced(src, ref)[0][:-1]  # the last guess is the <end> position
+    n = max(len(words), len(ref))
+    right = [i < len(words) and i < len(ref) and words[i] == ref[i] for i in range(n)]
+
+    fig = Figure(figsize=(9.0, 4.2))
+    ax = fig.add_subplot(2, 1, 1)
+    H = model.hidden_size
+    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"note h_T ({H})")
+    ax.bar(np.arange(H, 2 * H), summary[H:], color="goldenrod", width=1.0, label=f"cell state c_T ({H})")
+    ax.axhline(0, color="0.5", lw=0.6)
+    ax.set_xlim(-1, 2 * H)
+    ax.set_xticks([])
+    ax.legend(fontsize=8, loc="upper right", ncol=2)
+    ax.set_title(f"the summary of a {len(src)}-word sentence: always {2 * H} numbers", fontsize=10)
+    ax2 = fig.add_subplot(2, 1, 2)
+    colours = ["tab:green" if r else "tab:red" for r in right]
+    ax2.bar(np.arange(1, n + 1), np.ones(n), color=colours, width=0.9)
+    for i in range(n):  # the model's word, written up the bar ("-" where it wrote nothing)
+        ax2.text(i + 1, 0.5, words[i] if i < len(words) else "-", rotation=90, ha="center", va="center",
+                 fontsize=7, color="white")
+    ax2.set_xlim(0.4, max(n, 12) + 0.6)
+    ax2.set_yticks([])
+    ax2.set_xlabel("position in the Hindi sentence")
+    fed = "its own previous word" if mode == "free running" else "the reference's previous word"
+    ax2.set_title(f"{mode}: the decoder reads {fed}; its words, green where they match the reference",
+                  fontsize=10)
+    fig.tight_layout()
+    n_right = sum(right)
+    text = (f"<b>English ({len(src)} words):</b> {' '.join(src)}<br>"
+            f"<b>reference:</b> {' '.join(ref)}<br>"
+            f"<b>{mode}:</b> {' '.join(words)}<br>"
+            f"{n_right} of {len(ref)} reference positions right")
+    return fig, text
+
+
+def translate_try(sentence: int = 1, mode: str = "free running") -> TryPanel:
+    """The translate panel: pick a test sentence, see its summary and the plain model's Hindi.
+
+    Returns:
+        TryPanel with controls ``sentence`` (Dropdown over nine test sentences of 4 to 46
+        words, labelled by length and first words) and ``mode`` (ToggleButtons: free running / teacher forcing).
+    """
+    model = load_translator("plain")
+    examples = example_sentences()
+    labels = [f"{len(e)} words: {' '.join(e[:5])} ..." for e, _ in examples]
+    controls = {"sentence": widgets.Dropdown(options=labels, value=labels[sentence], description="English"),
+                "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="decoder")}
+    return TryPanel("translate through one summary", controls,
+                    lambda v: draw_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples))
+
+
+def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8, keep: float = 0.9):
+    """Figure: numbers poured in against the fixed summary, and how loudly each word still speaks.
+
+    Args:
+        n_words: sentence length (>= 1); word_size: numbers per word; summary_size: numbers
+            in the summary; keep: the toy fraction a of the old summary kept per step (0 < a < 1).
+
+    Returns:
+        (Figure, readings): readings give the numbers in, the squeeze ratio and word 1's
+        weight a^(n-1), e.g. "40 numbers into 8 (5 to 1); word 1 at 0.9^4 = 0.6561".
+    """
+    total = numbers_in(n_words, word_size)
+    w1 = first_word_weight(n_words, keep)
+    fig = Figure(figsize=(9.0, 3.2))
+    ax = fig.add_subplot(1, 2, 1)
+    ax.bar([0, 1], [total, summary_size], color=["tab:blue", "tab:green"])
+    ax.set_xticks([0, 1])
+    ax.set_xticklabels([f"numbers in\n({n_words} words x {word_size})", "summary"], fontsize=9)
+    for x, v in ((0, total), (1, summary_size)):
+        ax.text(x, v, str(v), ha="center", va="bottom", fontsize=9)
+    ax.set_ylim(0, max(numbers_in(60, word_size), summary_size) * 1.1)
+    ax.set_title("in: grows with the sentence; out: fixed", fontsize=10)
+    ax2 = fig.add_subplot(1, 2, 2)
+    k = np.arange(1, n_words + 1)
+    weights = keep ** (n_words - k)
+    colours = ["tab:red"] + ["goldenrod"] * (n_words - 1)
+    ax2.bar(k, weights, color=colours, width=0.8)
+    ax2.set_xlim(0.4, 60.6)
+    ax2.set_ylim(0, 1.05)
+    ax2.set_xlabel("word k")
+    ax2.set_title(f"word k speaks at {keep}^(n-k); red = word 1", fontsize=10)
+    fig.tight_layout()
+    text = (f"{n_words} words: {total} numbers into {summary_size} (a squeeze of {total / summary_size:g} to 1); "
+            f"word 1 at {keep}^{n_words - 1} = {w1:.4f}")
+    return fig, text
+
+
+def bottleneck_try(n_words: int = 5) -> TryPanel:
+    """The bottleneck panel: drag the sentence length and watch the fixed summary and word 1's fading voice.
+
+    Returns:
+        TryPanel with one control, ``n_words`` (IntSlider 1-60), words of 8 numbers, summary of 8.
+    """
+    controls = {"n_words": widgets.IntSlider(value=n_words, min=1, max=60, step=1, description="words")}
+    return TryPanel("one summary for any sentence length", controls, lambda v: draw_bottleneck(v["n_words"]))

@@ -1,0 +1,231 @@
+"""Chapter 13's "Try" panels: beam width on the seed's tree, and BLEU on a candidate (seed §13)."""
+from __future__ import annotations
+
+import math
+
+import ipywidgets as widgets
+from matplotlib.figure import Figure
+
+from ..bleu import bleu_details, matched_positions, tokens_of
+from ..decoding import SEED_TREE, ProbabilityTree, beam_search
+from .drawing import box, value_bars
+from .panel import TryPanel
+
+KEPT, PRUNED, UNSEEN, WINNER = "#c8e6c9", "#ffcdd2", "#f5f5f5", "#ffd54f"
+
+
+def _tree_layout(tree: ProbabilityTree):
+    """(x, y) of every prefix of the tree: depth to the right, leaves spread top to bottom."""
+    leaves = []
+
+    def walk(prefix):
+        node = tree.tree.get(prefix)
+        if node is None:
+            leaves.append(prefix)
+            return
+        for word in node:
+            walk(prefix + (word,))
+
+    walk(())
+    pos = {leaf: (len(leaf), -i) for i, leaf in enumerate(leaves)}
+    for depth in range(max(len(x) for x in leaves) - 1, -1, -1):
+        for prefix in tree.tree:
+            if len(prefix) == depth:
+                kids = [pos[prefix + (w,)] for w in tree.tree[prefix]]
+                pos[prefix] = (depth, sum(y for _, y in kids) / len(kids))
+    return pos
+
+
+def draw_beam(width: int = 2, step: int = 3):
+    """Figure: the seed's tree with the beam's kept and pruned hypotheses after ``step`` steps.
+
+    Args:
+        width: the beam width k (1 is greedy).
+        step: 1 (the first word chosen), 2 (the second word) or 3 (done: the winner).
+
+    Returns:
+        (Figure, readings): the readings list what is kept and pruned at this step, with
+        probabilities and log-scores, and at step 3 the winner, e.g. for width 2
+        "winner: our train, probability 0.36, log-score -1.022".
+
+    Raises:
+        ValueError: for a width below 1 or a step outside 1-3.
+    """
+    if step not in (1, 2, 3):
+        raise ValueError(f"step must be 1, 2 or 3, got {step!r}")
+    tree = ProbabilityTree(SEED_TREE)
+    result = beam_search(tree, width, trace=True)
+    pos = _tree_layout(tree)
+    status = {}  # prefix (words) -> "kept" / "pruned", for every step up to min(step, 2)
+    for t, cands in enumerate(result.steps[:min(step, 2)]):
+        for c in cands:
+            status[tuple(tree.words(c.tokens).split())] = "kept" if c.kept else "pruned"
+    winner = tuple(tree.words(result.best.tokens).split())
+
+    fig = Figure(figsize=(8.0, 4.2))
+    ax = fig.add_subplot(1, 1, 1)
+    w, h = 0.62, 0.62
+    for prefix, (x, y) in pos.items():
+        if prefix:
+            px, py = pos[prefix[:-1]]
+            p = tree.tree[prefix[:-1]][prefix[-1]]
+            on_path = step == 3 and winner[:len(prefix)] == prefix
+            ax.plot([px + w / 2, x - w / 2], [py, y], color="#e69500" if on_path else "0.6",
+                    lw=3 if on_path else 1, zorder=1)
+            ax.text((px + x) / 2, (py + y) / 2 + 0.12, f"{p:g}", fontsize=8, ha="center", color="0.25")
+    for prefix, (x, y) in pos.items():
+        if not prefix:
+            box(ax, x - w / 2, y - h / 2, w, h, "start", fc="white", fontsize=8)
+            continue
+        prob = math.exp(sum(math.log(tree.tree[prefix[:i]][prefix[i]]) for i in range(len(prefix))))
+        state = status.get(prefix)
+        fc = {"kept": KEPT, "pruned": PRUNED}.get(state, UNSEEN)
+        if step == 3 and prefix == winner:
+            fc = WINNER
+        ec = "0.3" if state else "0.8"
+        box(ax, x - w / 2, y - h / 2, w, h, "", fc=fc, ec=ec, fontsize=8)
+        colour = "black" if state else "0.6"
+        ax.text(x, y + 0.1, prefix[-1], ha="center", va="center", fontsize=9, color=colour)
+        ax.text(x, y - 0.15, f"{prob:.2f}", ha="center", va="center", fontsize=8, color=colour)
+        if state == "pruned":
+            ax.plot([x - w / 2, x + w / 2], [y - h / 2, y + h / 2], color="tab:red", lw=1)
+    ax.set_xlim(-0.5, 2.6)
+    ax.set_ylim(-6.6, 0.6)
+    ax.axis("off")
+    names = {1: "after the first word", 2: "after the second word", 3: "done"}
+    ax.set_title(f"beam width {width}, {names[step]}: green = kept, red = pruned, grey = never grown"
+                 + (", gold = winner" if step == 3 else ""), fontsize=9)
+    fig.tight_layout()
+
+    def fmt(c):
+        return f"{tree.words(c.tokens)} {math.exp(c.log_prob):.2f} (ln {c.log_prob:.3f})"
+
+    if step < 3:
+        cands = result.steps[step - 1]
+        kept = [fmt(c) for c in cands if c.kept]
+        pruned = [fmt(c) for c in cands if not c.kept]
+        text = f"kept: {'; '.join(kept)}" + (f". Pruned: {'; '.join(pruned)}" if pruned else ". Nothing pruned")
+    else:
+        best = result.best
+        text = (f"winner: {tree.words(best.tokens)}, probability {best.probability:.2f}, "
+                f"log-score {best.log_prob:.3f}")
+    return fig, text
+
+
+#: The beam panel's step buttons.
+STEPS = {"word 1": 1, "word 2": 2, "done": 3}
+
+
+def beam_try(width: int = 1, step: int = 3) -> TryPanel:
+    """The beam-width panel on the seed's tree.
+
+    Returns:
+        TryPanel with controls ``width`` (ToggleButtons "1", "2", "3") and ``step``
+        (ToggleButtons "word 1", "word 2", "done").
+    """
+    controls = {
+        "width": widgets.ToggleButtons(options=["1", "2", "3"], value=str(width), description="beam width"),
+        "step": widgets.ToggleButtons(options=list(STEPS), value=list(STEPS)[step - 1], description="show"),
+    }
+    return TryPanel("beam width on the tree: which sentences survive each cut?", controls,
+                    lambda v: draw_beam(int(v["width"]), STEPS[v["step"]]))
+
+
+#: The reference and the candidates of the BLEU panel (seed §13).
+REFERENCE = "the train is running late"
+#: candidate -> what it shows.
+CANDIDATES = {
+    "the train is late": "close to the reference, one word short",
+    "late is the train": "word salad: the right words in the wrong order",
+    "the train": "too short: every piece matches",
+    "the the the the": "repeats: why matches are clipped",
+    "the train is delayed": "the right meaning in other words",
+}
+
+
+def _piece_row(ax, y, pieces, marks, label):
+    """Draw one row of word boxes (green if matched, red if not, white if marks is None); return its right end."""
+    ax.text(-0.2, y, label, ha="right", va="center", fontsize=9)
+    x = 0.0
+    for i, piece in enumerate(pieces):
+        text = " ".join(piece)
+        width = 0.25 + 0.13 * len(text)
+        fc = "white" if marks is None else (KEPT if marks[i] else PRUNED)
+        box(ax, x, y - 0.25, width, 0.5, text, fc=fc, fontsize=9)
+        x += width + 0.15
+    if not pieces:
+        ax.text(0.0, y, "(none)", va="center", fontsize=9, color="0.4")
+    return x
+
+
+def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
+    """Figure: which words and word pairs of a candidate match the reference, and BLEU-2's pieces.
+
+    Args:
+        candidate: the candidate sentence (split on whitespace); may be empty.
+        reference: the reference sentence.
+
+    Returns:
+        (Figure, readings): readings "p1 = 4/4 = 1.000, p2 = 2/3 = 0.667, BP = ... = 0.7788,
+        BLEU-2 = 0.636" (for the default candidate).
+    """
+    cand = tokens_of(candidate, "candidate")
+    d = bleu_details(cand, reference, max_n=2)
+    fig = Figure(figsize=(9.0, 4.0))
+    ax = fig.add_subplot(1, 2, 1)
+    ref = tokens_of(reference, "reference")
+    right = max(_piece_row(ax, 3, [(w,) for w in ref], None, "reference"),
+                _piece_row(ax, 2, [(w,) for w in cand], matched_positions(cand, reference, 1), "words"),
+                _piece_row(ax, 1, [cand[i:i + 2] for i in range(len(cand) - 1)],
+                           matched_positions(cand, reference, 2), "pairs"))
+    ax.set_xlim(-1.6, max(6.2, right))
+    ax.set_ylim(0.4, 3.6)
+    ax.axis("off")
+    ax.set_title("green = matches the reference (clipped), red = does not", fontsize=9)
+    bars = fig.add_subplot(1, 2, 2)
+    value_bars(bars, [d.precisions[0], d.precisions[1], d.brevity_penalty, d.score],
+               ["p1", "p2", "BP", "BLEU-2"], color="tab:cyan", ylim=(0, 1.12), digits=3)
+    bars.set_title(f'candidate "{" ".join(cand)}"', fontsize=9)
+    fig.tight_layout()
+    c, r = d.candidate_length, d.reference_length
+    bp = "1 (not shorter)" if c >= r and c else ("0 (empty)" if c == 0 else f"e^(1-{r}/{c}) = {d.brevity_penalty:.4f}")
+    note = CANDIDATES.get(" ".join(cand))
+    def frac(n):
+        m, t = d.matches[n - 1], d.totals[n - 1]
+        return f"p{n} = {m}/{t} = {d.precisions[n - 1]:.3f}" if t else f"p{n} = 0/0, taken as 0"
+
+    text = (f"{note}: " if note else "") + f"{frac(1)}, {frac(2)}, BP = {bp}, BLEU-2 = {d.score:.4f}"
+    return fig, text
+
+
+def bleu_try(candidate: str = "the train is late") -> TryPanel:
+    """The BLEU panel: pick a candidate (or type one) and see its matches, p1, p2, BP and BLEU-2.
+
+    The dropdown alone drives every precomputed state (for the website); the text box
+    below it, live in Jupyter only, overrides the dropdown while it holds any words, and
+    is cleared when a candidate is picked from the dropdown.
+
+    Returns:
+        TryPanel with one control, ``candidate`` (Dropdown over :data:`CANDIDATES`), and
+        an extra ``ipywidgets.Text`` as the attribute ``own_text``.
+    """
+    if candidate not in CANDIDATES:
+        raise ValueError(f"candidate must be one of {list(CANDIDATES)}, got {candidate!r}")
+    own = widgets.Text(value="", placeholder="or type your own candidate", description="your own")
+    dropdown = widgets.Dropdown(options=list(CANDIDATES), value=candidate, description="candidate")
+
+    def draw(values):
+        typed = own.value.strip()
+        return draw_bleu(typed if typed else values["candidate"])
+
+    panel = TryPanel(f'BLEU-2 against the reference "{REFERENCE}"', {"candidate": dropdown}, draw)
+
+    def picked(_change):
+        own.value = ""
+
+    dropdown.observe(picked, names="value")
+    own.observe(lambda _change: panel.redraw(), names="value")
+    panel.own_text = own
+    children = list(panel.children)
+    panel.children = tuple(children[:2] + [own] + children[2:])
+    return panel

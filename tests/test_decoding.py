@@ -1,0 +1,299 @@
+"""Chapter 13 (seed §13): greedy decoding, beam search and sampling, on the seed's tree and on an RNN."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from mwm.decoding import (EOS, SEED_TREE, BeamSearchResult, Hypothesis, ProbabilityTree, StepModel, beam_search,
+                          exhaustive_search, greedy_decode, sample_decode, sequence_log_prob)
+from mwm.readout import softmax
+
+TREE = ProbabilityTree(SEED_TREE)
+
+
+# --- the seed's tree ------------------------------------------------------------------------
+
+def test_tree_vocabulary_and_step():
+    assert TREE.vocab == ("<s>", "</s>", "the", "our", "a", "train", "bus", "rain")
+    lp, state = TREE.step((), TREE.bos_id)
+    assert state == () and np.exp(lp[2:5]).tolist() == pytest.approx([0.5, 0.4, 0.1])
+    lp, state = TREE.step(("our",), TREE.index["train"])
+    assert state == ("our", "train") and lp[TREE.eos_id] == 0.0 and np.isinf(lp[2:]).all()
+
+
+def test_greedy_on_the_tree_gives_the_train_020():
+    h = greedy_decode(TREE)
+    assert TREE.words(h.tokens) == "the train" and h.tokens[-1] == TREE.eos_id
+    assert h.probability == pytest.approx(0.20, rel=1e-12)
+    assert round(h.log_prob, 3) == -1.609
+
+
+def test_beam_2_finds_our_train_036():
+    result = beam_search(TREE, beam_width=2)
+    assert TREE.words(result.best.tokens) == "our train"
+    assert result.best.probability == pytest.approx(0.36, rel=1e-12)
+    assert round(result.best.log_prob, 3) == -1.022
+    assert round(math.log(0.36), 3) == -1.022 and round(math.log(0.20), 3) == -1.609
+    # the second survivor is greedy's answer
+    assert TREE.words(result.hypotheses[1].tokens) == "the train"
+
+
+def test_beam_2_steps_keep_and_prune_as_in_the_seed():
+    steps = beam_search(TREE, beam_width=2, trace=True).steps
+    first = [(TREE.words(c.tokens), round(math.exp(c.log_prob), 10), c.kept) for c in steps[0]]
+    assert first == [("the", 0.5, True), ("our", 0.4, True), ("a", 0.1, False)]
+    second = [(TREE.words(c.tokens), round(math.exp(c.log_prob), 10), c.kept) for c in steps[1]]
+    assert second == [("our train", 0.36, True), ("the train", 0.2, True), ("the bus", 0.15, False),
+                      ("the rain", 0.15, False), ("our bus", 0.04, False)]
+    third = steps[2]
+    assert all(c.finished and c.kept for c in third) and len(steps) == 3
+
+
+def test_beam_3_finds_the_same_036():
+    for k in (3, 4, 100):
+        best = beam_search(TREE, beam_width=k).best
+        assert TREE.words(best.tokens) == "our train" and best.probability == pytest.approx(0.36)
+
+
+def test_beam_1_is_greedy_on_the_tree():
+    assert beam_search(TREE, 1).best == greedy_decode(TREE)
+
+
+def test_exhaustive_search_on_the_tree():
+    everything = exhaustive_search(TREE, max_length=3)
+    assert len(everything) == 7  # the/our/a, each followed by its words
+    assert sum(h.probability for h in everything) == pytest.approx(1.0)
+    assert TREE.words(everything[0].tokens) == "our train"
+    assert [(TREE.words(h.tokens), round(h.probability, 2)) for h in everything] == [
+        ("our train", 0.36), ("the train", 0.2), ("the bus", 0.15), ("the rain", 0.15), ("a train", 0.06),
+        ("our bus", 0.04), ("a bus", 0.04)]
+
+
+def test_the_tree_with_an_explicit_end():
+    tree = ProbabilityTree({(): {"chai": 0.7, EOS: 0.3}})
+    assert tree.words(greedy_decode(tree).tokens) == "chai"
+    assert exhaustive_search(tree, 3)[1].tokens == (tree.eos_id,)
+
+
+def test_sequence_log_prob_and_ids():
+    assert sequence_log_prob(TREE, TREE.ids("our train")) == pytest.approx(math.log(0.36))
+    assert sequence_log_prob(TREE, TREE.ids("our rain")) == -np.inf
+
+
+# --- underflow: why logs ------------------------------------------------------------------------
+
+def test_200_words_underflow():
+    p = np.full(200, 0.01)
+    assert np.prod(p) == 0.0
+    assert round(float(np.log(p).sum()), 1) == -921.0
+    assert 200 * math.log(0.01) == pytest.approx(-921.034, abs=5e-4)
+    assert f"{np.finfo(np.float64).tiny:.1e}" == "2.2e-308"
+    assert f"{np.finfo(np.float64).smallest_subnormal:.1e}" == "4.9e-324"
+
+
+# --- a random-weight RNN decoder ---------------------------------------------------------------
+
+def rnn_decoder(seed, vocab_size=4, hidden=3, scale=1.5):
+    """A small numpy RNN decoder with random weights: h = tanh(W h + U e(prev) + b), log softmax(V h + c).
+
+    Token 0 is the begin symbol, token 1 the end symbol. The initial state is random (a "summary").
+    """
+    rng = np.random.default_rng(seed)
+    W = rng.normal(0, scale, (hidden, hidden))
+    U = rng.normal(0, scale, (hidden, vocab_size))
+    b = rng.normal(0, 0.5, hidden)
+    V = rng.normal(0, scale, (vocab_size, hidden))
+    c = rng.normal(0, 0.5, vocab_size)
+    h0 = rng.normal(0, 1, hidden)
+
+    def step(h, prev):
+        h_new = np.tanh(W @ h + U[:, prev] + b)
+        o = V @ h_new + c
+        o = o - o.max()
+        return o - np.log(np.exp(o).sum()), h_new
+
+    return StepModel(step, h0, 0, 1)
+
+
+def all_outputs(model, vocab_size, max_length):
+    """Brute force without the library: every token string of length <= L ending in one end symbol."""
+    words = [v for v in range(vocab_size) if v not in (model.bos_id, model.eos_id)]
+    outs = []
+    for n in range(0, max_length):
+        for body in itertools.product(words, repeat=n):
+            tokens = body + (model.eos_id,)
+            h, prev, total = model.initial_state, model.bos_id, 0.0
+            for v in tokens:
+                lp, h = model.step(h, prev)
+                total += lp[v]
+                prev = v
+            outs.append((total, tokens))
+    return outs
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rnn_beam_1_equals_greedy(seed):
+    model = rnn_decoder(seed)
+    g = greedy_decode(model, max_length=8)
+    b = beam_search(model, 1, max_length=8).best
+    assert b.tokens == g.tokens and b.log_prob == g.log_prob
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rnn_beam_score_is_the_sum_of_its_log_probs(seed):
+    model = rnn_decoder(seed)
+    result = beam_search(model, 3, max_length=6)
+    for h in result.hypotheses:
+        assert h.tokens.count(model.eos_id) == 1 and h.tokens[-1] == model.eos_id
+        assert model.bos_id not in h.tokens
+        assert h.log_prob == pytest.approx(sequence_log_prob(model, h.tokens), abs=1e-12)
+    scores = [h.score for h in result.hypotheses]
+    assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rnn_exhaustive_beam_finds_the_brute_force_best(seed):
+    V, L = 4, 4
+    model = rnn_decoder(seed, vocab_size=V)
+    brute = all_outputs(model, V, L)
+    best_lp, best_tokens = max(brute, key=lambda x: x[0])
+    result = beam_search(model, V ** L, max_length=L)
+    assert result.best.tokens == best_tokens
+    assert result.best.log_prob == pytest.approx(best_lp, abs=1e-12)
+    # nothing pruned: the final beam is every possible output
+    assert len(result.hypotheses) == len(brute) == sum(2 ** n for n in range(L))
+    assert exhaustive_search(model, L)[0].tokens == best_tokens
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_rnn_beam_without_trace_builds_less_and_finds_the_same(seed):
+    model = rnn_decoder(seed, vocab_size=12, hidden=5)
+    for k in (1, 2, 3, 5):
+        fast = beam_search(model, k, max_length=7)
+        full = beam_search(model, k, max_length=7, trace=True)
+        assert fast.hypotheses == full.hypotheses and fast.steps == ()
+        assert all(sum(c.kept for c in step) <= k for step in full.steps)
+        assert any(len(step) > k * k for step in full.steps)
+
+
+def test_max_length_caps_and_still_ends_with_the_end_symbol():
+    # a model that never wants to stop: the end symbol has probability 0.001
+    lp = np.log(np.array([1e-300, 0.001, 0.999 - 1e-300]))
+    model = StepModel(lambda s, prev: (lp, s), None, 0, 1)
+    for h in (greedy_decode(model, max_length=5), beam_search(model, 1, max_length=5).best,
+              sample_decode(model, 1.0, rng=3, max_length=5)):
+        assert h.tokens == (2, 2, 2, 2, 1)
+        assert h.log_prob == pytest.approx(4 * lp[2] + lp[1])
+    # width 2 keeps the early "end now" (0.001 beats 0.999^4 * 0.001) and the capped one
+    beam = beam_search(model, 2, max_length=5, trace=True)
+    assert [h.tokens for h in beam.hypotheses] == [(1,), (2, 2, 2, 2, 1)]
+    assert len(beam.steps) == 5
+
+
+def test_length_normalization_prefers_longer_outputs():
+    # first token: end now (0.4) or "go" (0.6); after "go", end (0.5) or "go" (0.5) ...
+    def step(n, prev):
+        p = np.array([0.0, 0.4, 0.6]) if prev == 0 else np.array([0.0, 0.5, 0.5])
+        with np.errstate(divide="ignore"):
+            return np.log(p), n + 1
+    model = StepModel(step, 0, 0, 1)
+    plain = beam_search(model, 2, max_length=6).best
+    assert plain.tokens == (1,)  # 0.4 beats 0.6 * 0.5 = 0.3
+    normal = beam_search(model, 2, max_length=6, length_normalization=1.0).best
+    assert len(normal.tokens) > 1 and normal.score == pytest.approx(normal.log_prob / len(normal.tokens))
+    assert normal.score > math.log(0.4)
+
+
+# --- sampling -------------------------------------------------------------------------------------
+
+def test_sampling_is_reproducible_and_follows_the_tree():
+    a = [sample_decode(TREE, 1.0, rng=np.random.default_rng(5)).tokens for _ in range(3)]
+    assert a[0] == a[1] == a[2]
+    rng = np.random.default_rng(0)
+    draws = [TREE.words(sample_decode(TREE, 1.0, rng=rng).tokens) for _ in range(4000)]
+    share = draws.count("our train") / len(draws)
+    assert share == pytest.approx(0.36, abs=0.03)  # 3.5 standard errors
+    assert set(draws) <= {" ".join(TREE.words(h.tokens).split()) for h in exhaustive_search(TREE, 3)}
+
+
+def test_sampling_temperature_uses_softmax():
+    rng = np.random.default_rng(1)
+    cold = [TREE.words(sample_decode(TREE, 0.01, rng=rng).tokens) for _ in range(200)]
+    assert set(cold) == {"the train"}  # T -> 0 is greedy
+    p_first = softmax(np.log([0.5, 0.4, 0.1]), 2.0)
+    rng = np.random.default_rng(2)
+    firsts = [TREE.words(sample_decode(TREE, 2.0, rng=rng).tokens).split()[0] for _ in range(4000)]
+    assert firsts.count("a") / 4000 == pytest.approx(p_first[2], abs=0.03)
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+def test_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="beam_width"):
+        beam_search(TREE, 0)
+    with pytest.raises(ValueError, match="beam_width"):
+        beam_search(TREE, 1.5)
+    with pytest.raises(ValueError, match="temperature"):
+        sample_decode(TREE, -1.0)
+    with pytest.raises(ValueError, match="temperature"):
+        sample_decode(TREE, 0.0)
+    with pytest.raises(ValueError, match="rng"):
+        sample_decode(TREE, 1.0, rng="seed")
+    with pytest.raises(ValueError, match="tree"):
+        ProbabilityTree({})
+    with pytest.raises(ValueError, match="tree"):
+        ProbabilityTree({("the",): {"train": 1.0}})
+    with pytest.raises(ValueError, match=r"tree\[\(\)\] must sum to 1"):
+        ProbabilityTree({(): {"the": 0.5, "our": 0.4}})
+    with pytest.raises(ValueError, match="max_length"):
+        greedy_decode(TREE, max_length=0)
+    with pytest.raises(ValueError, match="length_normalization"):
+        beam_search(TREE, 2, length_normalization=-1)
+    with pytest.raises(ValueError, match="model"):
+        greedy_decode(object())
+    raw_scores = StepModel(lambda s, prev: (np.array([0.0, 1.0, 2.0]), s), None, 0, 1)
+    with pytest.raises(ValueError, match="log-probabilities"):
+        greedy_decode(raw_scores)
+    with pytest.raises(ValueError, match="tokens"):
+        sequence_log_prob(TREE, [])
+    with pytest.raises(ValueError, match="words"):
+        TREE.ids("the tram")
+
+
+def test_result_types():
+    r = beam_search(TREE, 2)
+    assert isinstance(r, BeamSearchResult) and isinstance(r.best, Hypothesis)
+
+
+# --- the other numbers chapter 13 states ---------------------------------------------------------
+
+def test_chapter_13_underflow_starts_at_word_162():
+    running = np.cumprod(np.full(200, 0.01))
+    assert int(np.argmax(running == 0)) + 1 == 162
+    assert running[160] > 0
+    assert 10_000 ** 10 == 10 ** 40
+
+
+def test_chapter_13_length_normalisation_example():
+    short = ProbabilityTree({(): {"chai": 0.6, EOS: 0.4}, ("chai",): {"please": 0.5, EOS: 0.5}})
+    plain = beam_search(short, 2).best
+    assert plain.tokens == (short.eos_id,) and plain.probability == pytest.approx(0.4)
+    assert sequence_log_prob(short, short.ids("chai")) == pytest.approx(math.log(0.30))
+    normal = beam_search(short, 2, length_normalization=1.0).best
+    assert short.words(normal.tokens) == "chai please"
+    assert round(normal.log_prob, 3) == -1.204 and round(normal.score, 3) == -0.401
+
+
+def test_chapter_13_sampling_shares():
+    # the chapter's cell: T = 0.5, then T = 1 and T = 2, from one generator seeded 0
+    rng = np.random.default_rng(0)
+    shares = {}
+    for T in (0.5, 1.0, 2.0):
+        draws = [TREE.words(sample_decode(TREE, temperature=T, rng=rng).tokens) for _ in range(1000)]
+        shares[T] = {s: draws.count(s) / 1000 for s in set(draws)}
+    assert 0.34 < shares[1.0]["our train"] < 0.40  # "a little over a third"
+    assert 0.17 < shares[1.0]["the train"] < 0.23  # "about a fifth"
+    rare = ("a train", "a bus", "our bus")
+    assert sum(shares[0.5].get(s, 0) for s in rare) < sum(shares[2.0][s] for s in rare) / 4
+    assert max(shares[0.5], key=shares[0.5].get) == "our train"

@@ -1,0 +1,334 @@
+"""Chapters 12 and 14 (seed §12): the toy corpus, the translator's numpy inference, its training script,
+the committed weights and outputs, and every number the two chapters state."""
+import hashlib
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mwm import translation_corpus as tc
+from mwm.bleu import corpus_bleu
+from mwm.params import cell_param_count, readout_param_count
+from mwm.seq2seq import (TEST_OUTPUTS_FILE, WEIGHT_FILES, Vocab, accuracy_by_position, bleu_by_length, first_length_below,
+                         first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator,
+                         numbers_in, save_weights)
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "scripts"
+
+#: sha256 of the committed full-run weight files (the chapters print them).
+WEIGHT_SHA256 = {
+    "plain": "35029415349f5813eeea631df91937dac8327e5b92e1f2613233391ac2ccd38b",
+    "attention": "2741457d0dfe390f4adfe30403fcd51371e5d0afd4fe8b2878033a97c05efc3c",
+}
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def models():
+    return {name: load_translator(name) for name in ("plain", "attention")}
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    return load_test_outputs()
+
+
+# --- the corpus ---------------------------------------------------------------------------
+
+def test_corpus_script_rebuilds_the_committed_files_exactly(tmp_path):
+    make = _script("make_parallel_corpus")
+    train, test = make.write_corpus(tmp_path)
+    assert train.read_bytes() == tc.TRAIN_FILE.read_bytes()
+    assert test.read_bytes() == tc.TEST_FILE.read_bytes()
+
+
+def test_corpus_statistics():
+    train, test = tc.load_pairs("train"), tc.load_pairs("test")
+    assert (len(train), len(test)) == (6000, 1000)
+    lengths = [len(e) for e, _ in train + test]
+    assert (min(lengths), max(lengths)) == (3, 48)
+    assert sum(n >= 30 for n in lengths) > 1500  # long sentences are common, not rare
+    assert not {" ".join(e) for e, _ in train} & {" ".join(e) for e, _ in test}
+    # every word of the test set is known from training
+    src = {w for e, _ in train for w in e}
+    tgt = {w for _, h in train for w in h}
+    assert all(w in src for e, _ in test for w in e) and all(w in tgt for _, h in test for w in h)
+    assert (len(src), len(tgt)) == (178, 210)
+
+
+def test_grammar_reorders_and_agrees():
+    pairs = dict((" ".join(e), " ".join(h)) for e, h in tc.load_pairs("train") + tc.load_pairs("test"))
+    assert pairs["the chaiwala works"] == "chaiwala kaam karta hai"
+    assert pairs["a singer is singing"] == "ek gaayika ga rahi hai"        # feminine subject: rahi
+    assert pairs["the tempo is full"] == "tempo bhara hai"
+    assert pairs["the bus was early"] == "bus jaldi thi"                    # bus is feminine: thi
+    assert pairs["the doctor drinks water behind the garden"] == "doctor bageecha ke peeche paani peeta hai"
+
+
+def test_generate_pairs_is_seeded_and_checks_its_arguments():
+    assert tc.generate_pairs(5, seed=1) == tc.generate_pairs(5, seed=1)
+    assert tc.generate_pairs(5, seed=1) != tc.generate_pairs(5, seed=2)
+    with pytest.raises(ValueError, match="n_pairs"):
+        tc.generate_pairs(0)
+    with pytest.raises(ValueError, match="min_words"):
+        tc.generate_pairs(3, min_words=10, max_words=5)
+    with pytest.raises(ValueError, match="split"):
+        tc.load_pairs("dev")
+
+
+# --- vocabularies and the step interface -------------------------------------------------
+
+def test_vocab_round_trip_and_errors(models):
+    v = models["plain"].target_vocab
+    words = "delhi ki train late hai".split()
+    assert v.words_of(v.ids_of(words)) == words
+    assert v.ids_of("delhi ki") == v.ids_of(["delhi", "ki"])
+    assert (v.pad_id, v.bos_id, v.eos_id) == (0, 1, 2)
+    with pytest.raises(ValueError, match="'paris' is not in the vocabulary"):
+        v.ids_of(["paris"])
+    with pytest.raises(ValueError, match="ids"):
+        v.words_of([len(v)])
+    with pytest.raises(ValueError, match="start with"):
+        Vocab(["a", "b"])
+
+
+def test_step_interface(models):
+    m = models["plain"]
+    state = m.decoder_start("the train to delhi is late".split())
+    log_probs, state2 = m.step(state, m.bos_id)
+    assert log_probs.shape == (len(m.target_vocab),)
+    assert np.exp(log_probs).sum() == pytest.approx(1.0, abs=1e-12)
+    assert state2.h.shape == (128,) and state2.memory.shape == (6, 128)
+    with pytest.raises(ValueError, match="token_id"):
+        m.step(state, len(m.target_vocab))
+    with pytest.raises(ValueError, match="source_words"):
+        m.decoder_start([])
+    with pytest.raises(ValueError, match="max_words"):
+        m.translate("the boy sleeps", max_words=0)
+
+
+def test_attention_weights_are_a_distribution(models):
+    m = models["attention"]
+    words, weights = m.translate("the train to delhi is late".split(), return_weights=True)
+    assert weights.shape == (len(words) + 1, 6)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-12)
+    assert models["plain"].translate("the boy sleeps", return_weights=True)[1] is None
+
+
+# --- numpy inference = the torch model that was trained ----------------------------------
+
+@pytest.mark.parametrize("name", ["plain", "attention"])
+def test_numpy_inference_matches_torch(models, name):
+    torch = pytest.importorskip("torch")
+    train_script = _script("train_translator")
+    with np.load(WEIGHT_FILES[name]) as data:
+        w = {k: data[k] for k in data.files}
+    net = train_script.Seq2Seq.from_numpy(w).double()
+    m = models[name]
+    for e, h in tc.load_pairs("test")[:3]:
+        src = torch.tensor([m.source_vocab.ids_of(e)])
+        tgt_in = torch.tensor([[m.bos_id] + m.target_vocab.ids_of(h)])
+        with torch.no_grad():
+            ref = torch.log_softmax(net(src, torch.tensor([len(e)]), tgt_in), dim=-1)[0].numpy()
+        state, ours = m.decoder_start(e), []
+        for prev in tgt_in[0].tolist():
+            lp, state = m.step(state, prev)
+            ours.append(lp)
+        assert np.abs(np.array(ours) - ref).max() < 1e-9
+
+
+def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
+    assert len(outputs) == 1000
+    for row in outputs[::50]:  # a sample of 20 test sentences, short and long
+        for name in ("plain", "attention"):
+            assert models[name].translate(row["source"]) == row[name]
+    assert [r["source"] for r in outputs] == [e for e, _ in tc.load_pairs("test")]
+    assert [r["reference"] for r in outputs] == [h for _, h in tc.load_pairs("test")]
+
+
+# --- training: reproducible, and the committed weights are the documented ones -----------
+
+def test_training_script_is_reproducible(tmp_path):
+    digests = []
+    for k in range(2):
+        out = tmp_path / f"quick{k}.npz"
+        subprocess.run([sys.executable, str(SCRIPTS / "train_translator.py"), "--model", "attention", "--quick",
+                        "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
+        digests.append(hashlib.sha256(out.read_bytes()).hexdigest())
+    assert digests[0] == digests[1]
+    quick = load_translator(path=tmp_path / "quick0.npz")
+    assert quick.attention and quick.hidden_size == 128
+
+
+@pytest.mark.parametrize("name", ["plain", "attention"])
+def test_committed_weights(name):
+    data = WEIGHT_FILES[name].read_bytes()
+    assert hashlib.sha256(data).hexdigest() == WEIGHT_SHA256[name]
+    assert len(data) < 2_000_000
+
+
+def test_save_weights_is_byte_reproducible(tmp_path):
+    arrays = {"b": np.arange(3, dtype=np.float32), "a": np.array(["x", "y"])}
+    save_weights(tmp_path / "1.npz", arrays)
+    save_weights(tmp_path / "2.npz", arrays)
+    assert (tmp_path / "1.npz").read_bytes() == (tmp_path / "2.npz").read_bytes()
+    with np.load(tmp_path / "1.npz") as d:
+        assert d["a"].tolist() == ["x", "y"] and d["b"].tolist() == [0, 1, 2]
+
+
+# --- the bottleneck in numbers (chapter 12) -------------------------------------------
+
+def test_numbers_in_and_the_squeeze():
+    assert (numbers_in(5, 8), numbers_in(50, 8)) == (40, 400)
+    assert (numbers_in(5, 8) // 8, numbers_in(50, 8) // 8) == (5, 50)
+    assert numbers_in(40, 100) == 4000
+    assert numbers_in(48, 64) == 3072
+    assert (numbers_in(10, 128), numbers_in(40, 128)) == (1280, 5120)
+    with pytest.raises(ValueError, match="word_size"):
+        numbers_in(5, 0)
+
+
+def test_word_one_fades():
+    assert first_word_weight(5) == pytest.approx(0.6561, abs=1e-15)
+    assert round(first_word_weight(6), 2) == 0.59
+    assert round(first_word_weight(50), 4) == 0.0057
+    assert round(first_word_weight(20), 3) == 0.135
+    assert round(first_word_weight(40), 4) == 0.0164
+    assert round(0.9 ** 43, 4) == 0.0108 and round(0.9 ** 44, 4) == 0.0097
+    assert round(math.log(0.01) / math.log(0.9), 1) == 43.7
+    assert first_length_below(0.01, 0.9) == 45
+    assert first_word_weight(44) > 0.01 > first_word_weight(45)
+    with pytest.raises(ValueError, match="a must be strictly between"):
+        first_word_weight(5, a=1.0)
+    with pytest.raises(ValueError, match="threshold"):
+        first_length_below(0)
+
+
+@pytest.mark.parametrize("threshold,a", [(0.5, 0.5), (0.01, 0.9), (0.25, 0.5), (1e-3, 0.99)])
+def test_first_length_below_is_the_least_such_length(threshold, a):
+    n = first_length_below(threshold, a)
+    assert a ** (n - 1) < threshold and (n == 1 or a ** (n - 2) >= threshold)
+
+
+def test_leaky_summary_closed_form():
+    rng = np.random.default_rng(12)
+    e = rng.normal(size=(7, 3))
+    closed = sum(0.9 ** (7 - k) * e[k - 1] for k in range(1, 8))
+    np.testing.assert_allclose(leaky_summary(e, 0.9)[-1], closed, rtol=0, atol=1e-12)
+    s = leaky_summary(np.eye(50), 0.9)[-1]
+    assert round(s[0], 4) == 0.0057 and s[-1] == 1.0
+    with pytest.raises(ValueError, match="word_vectors"):
+        leaky_summary(np.zeros((0, 3)))
+
+
+def test_length_buckets():
+    assert length_buckets(10) == [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)]
+    assert length_buckets(20) == [(3, 9), (10, 29), (30, 48)]
+    assert length_buckets(5)[:3] == [(3, 9), (10, 14), (15, 19)] and length_buckets(5)[-1] == (45, 48)
+    with pytest.raises(ValueError, match="width"):
+        length_buckets(0)
+
+
+def test_translate_is_chapter_13s_greedy_decode_and_beam_width_1(models):
+    from mwm.decoding import beam_search, greedy_decode
+    m = models["plain"]
+    src = "the train to delhi is late".split()
+    best = greedy_decode(m.step_model(src), max_length=81)
+    assert m.target_vocab.words_of(best.tokens[:-1]) == m.translate(src) == "delhi ki train late hai".split()
+    assert beam_search(m.step_model(src), 1, max_length=81).best.tokens == best.tokens
+    assert m.translate(src, max_words=2) == ["delhi", "ki"]
+
+
+# --- the trained plain model's numbers quoted in chapter 12 ------------------------------
+
+def test_chapter_12_model_sizes(models):
+    m = models["plain"]
+    E, H = m.params["src_embedding"].shape[1], m.hidden_size
+    assert (E, H, m.summary_size) == (64, 128, 256)
+    assert (len(m.source_vocab), len(m.target_vocab)) == (182, 214)
+    enc = cell_param_count(H, E, "lstm")
+    emb = (len(m.source_vocab) + len(m.target_vocab)) * E
+    read = readout_param_count(H, len(m.target_vocab))
+    assert (enc, emb, read, 2 * enc + emb + read) == (98_816, 25_344, 27_606, 250_582)
+    assert m.summary("the boy sleeps").shape == m.summary(" ".join(["the boy sleeps and"] * 11) + " the boy sleeps").shape
+    losses = m.params["loss_per_epoch"]
+    assert len(losses) == 30 and losses[0] > losses[9] > losses[-1]
+    assert (round(float(losses[0]), 3), round(float(losses[9]), 3), round(float(losses[-1]), 3)) == (3.316, 1.21, 0.629)
+
+
+def test_chapter_12_translations(models):
+    m = models["plain"]
+    test = tc.load_pairs("test")
+    assert m.translate("the train to delhi is late") == "delhi ki train late hai".split()
+    assert "the train to delhi is late".split() not in [e for e, _ in tc.load_pairs("train")]  # new to the model
+    assert [len(test[k][0]) for k in (61, 16, 22)] == [6, 16, 32]
+    assert m.translate(test[61][0]) == test[61][1]          # the short one is right
+    assert m.translate(test[22][0]) != test[22][1]          # the long one is not
+    e, h = test[22]
+    guesses, _ = m.teacher_forced(e, h)
+    free = m.translate(e)
+    assert sum(g == r for g, r in zip(guesses, h)) > sum(g == r for g, r in zip(free, h))
+
+
+def test_chapter_12_word_one_is_kept_but_later_clauses_are_lost(models):
+    m = models["plain"]
+    a = "the boy drinks chai on the platform".split()
+    b = "the girl drinks chai on the platform".split()
+    more = ("and the train to mumbai was late because the porter was carrying a heavy suitcase "
+            "and the old chaiwala from pune is selling samosa near the station every morning").split()
+    assert m.translate(a + more)[:5] == "ladka platform par chai peeta".split()
+    assert m.translate(b + more)[:5] == "ladki platform par chai peeti".split()
+    long_pairs = [p for p in tc.load_pairs("test") if len(p[0]) >= 30]
+    acc = accuracy_by_position(m, long_pairs, 40)
+    first = acc[:10].sum(axis=0)
+    assert len(long_pairs) == 377
+    assert round(first[0] / first[1], 2) == 0.81
+    for lo in (10, 20, 30):
+        right, seen = acc[lo:lo + 10].sum(axis=0)
+        assert 0.5 < right / seen < 0.6   # "barely more than half"
+
+
+# --- chapter 14: BLEU by length from the committed outputs -------------------------------
+
+def test_chapter_14_bleu(outputs):
+    refs = [r["reference"] for r in outputs]
+    lengths = [len(r["source"]) for r in outputs]
+    overall = {m: corpus_bleu([r[m] for r in outputs], [[x] for x in refs]) for m in ("plain", "attention")}
+    assert (round(overall["plain"], 3), round(overall["attention"], 3)) == (0.345, 0.986)
+    by = {m: bleu_by_length([r[m] for r in outputs], refs, lengths, length_buckets(10)) for m in ("plain", "attention")}
+    assert [n for _, _, n, _ in by["plain"]] == [156, 233, 234, 241, 136]
+    assert [round(s, 3) for *_, s in by["plain"]] == [0.977, 0.591, 0.348, 0.262, 0.228]
+    assert [round(s, 3) for *_, s in by["attention"]] == [1.0, 0.998, 0.995, 0.983, 0.975]
+    # the bottleneck: the plain model falls with length, attention stays level
+    plain = [s for *_, s in by["plain"]]
+    assert all(a > b for a, b in zip(plain, plain[1:]))
+    assert min(s for *_, s in by["attention"]) > 0.97
+    with pytest.raises(ValueError, match="equally long"):
+        bleu_by_length([["a"]], [], [1], length_buckets(10))
+
+
+def test_chapter_14_attention_sizes_and_worked_example(models):
+    m = models["attention"]
+    assert m.params["combine_W"].shape == (128, 256)
+    assert m.params["combine_W"].size + m.params["combine_b"].size == 32_896
+    enc = np.array([[0.5, 0.5], [2.0, -1.0], [-1.0, 1.0]])
+    scores = enc @ np.array([1.0, 0.0])
+    alpha = np.exp(scores) / np.exp(scores).sum()
+    assert [round(a, 4) for a in alpha] == [0.1753, 0.7856, 0.0391]
+    assert [round(c, 4) for c in alpha @ enc] == [1.6197, -0.6588]
+    zero = np.exp(enc @ np.zeros(2)) / np.exp(enc @ np.zeros(2)).sum()   # pause-and-predict 2: a blank note
+    assert [round(a, 4) for a in zero] == [0.3333] * 3
+    assert round(0.5 ** 10, 3) == 0.001 and round(1.5 ** 10) == 58
+    src = "the old porter from pune carries a heavy bag on the platform every morning".split()
+    assert m.translate(src) == "pune ka boodha kuli har subah platform par ek bhaari bag uthata hai".split()
