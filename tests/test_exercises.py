@@ -532,8 +532,6 @@ def test_answer_key_matches_lib_problems_9_and_10():
 def test_answer_key_matches_lib_problems_15_and_16():
     import math
 
-    pytest.importorskip("mwm.decoding", reason="problems 15-16 wait on mwm.decoding and mwm.bleu (branch decode)")
-
     from mwm.bleu import bleu_details
     from mwm.decoding import ProbabilityTree, beam_search, greedy_decode
 

@@ -85,3 +85,13 @@ def test_functions_are_called_and_their_errors_reported_in_one_line():
 
 def test_answer_error_is_an_assertion_error():
     assert issubclass(AnswerError, AssertionError)
+
+
+def test_importing_the_checks_stays_light():
+    """Every graded notebook imports mwm.grading in a fresh kernel: it must not pull in torch or matplotlib."""
+    import subprocess
+    import sys
+
+    code = "import sys, mwm.grading; print(sorted(m for m in ('torch', 'matplotlib') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
