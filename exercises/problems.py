@@ -998,10 +998,10 @@ def problem_15(n) -> Problem:
             + " The output ends after its second word."),
         given=f"first = {lit(first)}\nsecond = {lit(second)}\nbeam_width = {k}",
         parts=[
-            Part("a", "What does greedy decoding write, and with what probability (two decimals)? Store the two "
+            Part("a", "What does greedy decoding write, and with what probability (four decimals)? Store the two "
                       "words as one string in `greedy_words` and the probability in `greedy_prob`.",
                  [Answer("greedy_words", "choice", g_words, options=tuple(words), what="a string of two words"),
-                  Answer("greedy_prob", "number", g_prob, decimals=2, what="a number")],
+                  Answer("greedy_prob", "number", g_prob, what="a number")],
                  "# Greedy: the likeliest first word, then the likeliest word after it.\n"
                  "w1 = max(first, key=first.get)\nw2 = max(second[w1], key=second[w1].get)\n"
                  "greedy_words, greedy_prob = f'{w1} {w2}', first[w1] * second[w1][w2]\n"
@@ -1009,7 +1009,7 @@ def problem_15(n) -> Problem:
             Part("b", f"What does beam search of width {k} write, and with what probability? Store them in "
                       "`beam_words` and `beam_prob`.",
                  [Answer("beam_words", "choice", b_words, options=tuple(words), what="a string of two words"),
-                  Answer("beam_prob", "number", b_prob, decimals=2, what="a number")],
+                  Answer("beam_prob", "number", b_prob, what="a number")],
                  "# By hand: keep both first words, grow each by every next word, keep the best two of the\n"
                  "# five outputs. The course's beam search does the same on the tree of probabilities:\n"
                  "from mwm.decoding import ProbabilityTree, beam_search\n"
@@ -1160,19 +1160,19 @@ def problem_12(n) -> Problem:
         given="runs = {\n" + "".join(f"    {k!r}: {lit(runs[k])},\n" for k in names) + "}\n"
               f"ahead, limit, far, share = {ahead}, {lit(limit)}, {far}, {lit(share)}",
         parts=[
-            Part("a", "Each run's factor per step, to two decimals: the ratio of neighbouring entries is "
+            Part("a", "Each run's factor per step, to three decimals: the ratio of neighbouring entries is "
                       f"nearly constant, so take the {ORDINAL[steps_recorded[names[0]]]} root of the last "
                       "entry over the first. Store them in " + ", ".join(f"`factor_{k}`" for k in names) + ".",
-                 [Answer(f"factor_{k}", "number", factor[k], decimals=2, what="a number") for k in names],
+                 [Answer(f"factor_{k}", "number", factor[k], decimals=3, what="a number") for k in names],
                  "# Neighbouring entries keep the same ratio: take the root of last / first.\n"
                  + "".join(f"factor_{k} = (runs[{k!r}][-1] / runs[{k!r}][0]) ** (1 / (len(runs[{k!r}]) - 1))\n"
                            for k in names)
-                 + "print(" + ", ".join(f"round(factor_{k}, 2)" for k in names) + ")"),
-            Part("b", f"Predict the blame {ahead} steps back for each run: two significant figures for "
+                 + "print(" + ", ".join(f"round(factor_{k}, 3)" for k in names) + ")"),
+            Part("b", f"Predict the blame {ahead} steps back for each run: three significant figures for "
                       f"{' and '.join(plain)}, three decimals for {lstm_run}. Store them in "
                       + ", ".join(f"`far_{k}`" for k in names) + ".",
                  [Answer(f"far_{k}", "number", predicted[k], decimals=None if k != lstm_run else 3,
-                         sig=2 if k != lstm_run else None, what="a number") for k in names],
+                         sig=3 if k != lstm_run else None, what="a number") for k in names],
                  "# Raise each factor to the power of the number of steps.\n"
                  + "".join(f"far_{k} = factor_{k} ** ahead\n" for k in names)
                  + "print(" + ", ".join(f"f'{{far_{k}:.3g}}'" for k in names) + ")"),
@@ -1207,10 +1207,14 @@ def problem_12(n) -> Problem:
             "**(a) One ratio per run.** Neighbouring entries keep an almost constant ratio, and the root "
             "averages it: " + ", ".join(
                 f"{k}: $({runs[k][-1]:g}" + ("" if runs[k][0] == 1 else f"/{runs[k][0]:g}")
-                + f")^{{1/{steps_recorded[k]}}}\\approx {fmt(factor[k], 2)}$" for k in names) + ".",
+                + f")^{{1/{steps_recorded[k]}}}\\approx {fmt(factor[k], 3)}$" for k in names) + ".",
             f"**(b) Twenty steps.** " + ", ".join(
-                f"{k}: ${fmt(factor[k], 2)}^{{{ahead}}}\\approx "
-                f"{fmt(predicted[k], None if k != lstm_run else 3, 2 if k != lstm_run else None)}$" for k in names) + ".",
+                f"{k}: ${fmt(factor[k], 4)}^{{{ahead}}}\\approx "
+                f"{fmt(predicted[k], None if k != lstm_run else 3, 3 if k != lstm_run else None)}$" for k in names)
+            + " (with the factors rounded to two decimals the answers hardly move, "
+            + ", ".join(f"${fmt(factor[k], 2)}^{{{ahead}}}\\approx "
+                        f"{fmt(round(factor[k], 2) ** ahead, None if k != lstm_run else 3, 3 if k != lstm_run else None)}$"
+                        for k in names) + ").",
             f"**(c) Which is which.** {lstm_run} keeps its blame nearly steady, about ${fmt(factor[lstm_run], 2)}$ "
             f"per step: the LSTM's lane with a forget gate near 1. {small_run} fades ($|\\lambda|<1$): the plain "
             f"cell with small weights, which needs gates (an LSTM or a GRU). {big_run} explodes ($|\\lambda|>1$): "
