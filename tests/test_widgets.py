@@ -427,3 +427,18 @@ def test_talk_panel_readings_and_dice_switch():
     assert not panel.controls["dice"].disabled
     with pytest.raises(ValueError, match="mode"):
         W.draw_talk(mode="beam")
+
+
+def test_chapter_7_panels_after_review():
+    # one step is "1 step"; the explode preset is off the map at step 4; the quoted bar stands out
+    assert "After 1 step the note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "After 2 steps the note" in W.draw_eigen_memory("keep", 2)[1]
+    fig, _ = W.draw_eigen_memory("explode", 30)
+    assert [t.get_text() for t in fig.axes[0].texts] == ["ran off the map at step 4"]
+    fig, _ = W.draw_whisper(0.5)
+    from matplotlib.colors import to_rgba
+    colours = [to_rgba(p.get_facecolor()) for p in fig.axes[0].patches]
+    highlight = colours[W.ch07_fade.WHISPER_READ - 1]
+    assert highlight[:3] == to_rgba(W.ch07_fade.HIGHLIGHT)[:3]
+    assert all(c[:3] == to_rgba(W.ch07_fade.GOLD)[:3] for i, c in enumerate(colours[:20])
+               if i != W.ch07_fade.WHISPER_READ - 1)
