@@ -442,3 +442,18 @@ def test_chapter_7_panels_after_review():
     assert highlight[:3] == to_rgba(W.ch07_fade.HIGHLIGHT)[:3]
     assert all(c[:3] == to_rgba(W.ch07_fade.GOLD)[:3] for i, c in enumerate(colours[:20])
                if i != W.ch07_fade.WHISPER_READ - 1)
+
+
+def test_cliff_panel_arrow_reaches_the_map_edge_chapter_8():
+    from mwm.widgets.ch08_clip import map_exit
+    edge = map_exit([0.0835, 0.9753], [7.2281, 0.9266])
+    assert edge[0] == pytest.approx(4.0) and 0.92 < edge[1] < 0.98
+    fig, text = W.draw_cliff("off")
+    assert "left the map at (7.23, 0.93)" in text
+    labels = [t.get_text() for t in fig.axes[0].texts]
+    assert "→ (7.23, 0.93)" in labels and "flung off the map at step 15" in labels
+    arrow = [a for a in fig.axes[0].texts if hasattr(a, "xy") and a.get_text() == ""][0]
+    assert arrow.xy[0] == pytest.approx(4.0)
+    assert "→ (5.08, 0.94)" in [t.get_text() for t in W.draw_cliff("c = 10")[0].axes[0].texts]
+    with pytest.raises(ValueError, match="inside"):
+        map_exit([5.0, 0.0], [6.0, 0.0])
