@@ -457,3 +457,15 @@ def test_cliff_panel_arrow_reaches_the_map_edge_chapter_8():
     assert "→ (5.08, 0.94)" in [t.get_text() for t in W.draw_cliff("c = 10")[0].axes[0].texts]
     with pytest.raises(ValueError, match="inside"):
         map_exit([5.0, 0.0], [6.0, 0.0])
+
+
+def test_memory_lab_plain_w_readings_chapter_9():
+    text = W.draw_memory_lab(50, 0.5, 3.0, 0.99)[1]
+    assert text.startswith("at 50 words: plain 100.0% ± 0.0") and "blame to word 1: plain 3.03e-74" in text
+    text = W.draw_memory_lab(50, 0.5, 1.5, 0.99)[1]
+    assert text.startswith("at 50 words: plain 96.7% ± 0.1") and "plain 1.19e-18" in text
+    assert "LSTM 100.0% ± 0.0" in W.draw_memory_lab(50, 0.5, 0.9, 0.95)[1]
+    # the chapter's noise table uses values the slider offers
+    from mwm.widgets.static import control_options
+    noise_values = control_options(W.memory_lab_try().controls["noise"])[1]
+    assert all(A in noise_values for A in (0.0, 0.2, 0.5, 0.8, 1.0))
