@@ -393,7 +393,7 @@ def test_bleu_readings_match_section_13():
 def test_bleu_panel_free_text_overrides_until_a_candidate_is_picked():
     panel = W.bleu_try()
     assert "BLEU-2 = 0.6359" in panel.readings.value
-    assert panel.own_text in panel.children
+    assert any(panel.own_text in getattr(c, "children", ()) for c in panel.children)
     panel.own_text.value = "the train is running late"
     assert "BLEU-2 = 1.0000" in panel.readings.value
     panel.controls["candidate"].value = "the train"
@@ -427,6 +427,41 @@ def test_talk_panel_readings_and_dice_switch():
     assert not panel.controls["dice"].disabled
     with pytest.raises(ValueError, match="mode"):
         W.draw_talk(mode="beam")
+
+
+def test_bleu_panel_opposite_meaning_candidate():
+    """Chapter 13's trap, in the panel: the reversed meaning scores 0.7071."""
+    text = W.draw_bleu("the train is not running late")[1]
+    assert text.startswith("the opposite meaning in the reference's words: ")
+    assert "p1 = 5/6 = 0.833, p2 = 3/5 = 0.600, BP = 1 (not shorter), BLEU-2 = 0.7071" in text
+
+
+def test_bleu_panel_clear_button_brings_back_the_current_candidate():
+    """Re-picking the candidate already shown fires no change, so the clear button empties the box."""
+    panel = W.bleu_try("the train")
+    assert panel.clear_button not in panel.controls.values()   # the listed controls stay the dropdown only
+    panel.own_text.value = "the train is running late"
+    assert "BLEU-2 = 1.0000" in panel.readings.value
+    panel.controls["candidate"].value = "the train"          # the same value: nothing happens
+    assert "BLEU-2 = 1.0000" in panel.readings.value
+    panel.clear_button.click()
+    assert panel.own_text.value == "" and "BLEU-2 = 0.2231" in panel.readings.value
+
+
+def test_bottleneck_panel_writes_word_one_above_its_bar():
+    """Chapter 12: at 50 words word 1's bar (0.0057) is too short to see, so its value is written on the plot."""
+    for n, label in ((5, "word 1: 0.6561"), (50, "word 1: 0.0057"), (1, "word 1: 1.0000")):
+        fig, _ = W.draw_bottleneck(n)
+        assert label in [t.get_text() for t in fig.axes[1].texts]
+
+
+def test_translate_panel_spans_the_corpus_range():
+    """Chapter 12 says "3 words or 48": the panel's shortest and longest sentences are the corpus's."""
+    from mwm.translation_corpus import load_pairs
+    lengths = [len(e) for e, _ in load_pairs("train") + load_pairs("test")]
+    examples = W.ch12_translate.example_sentences()
+    assert (len(examples[0][0]), len(examples[-1][0])) == (min(lengths), max(lengths)) == (3, 48)
+    assert all(e.size == 256 for e in (W.ch12_translate.load_translator("plain").summary(x) for x, _ in examples))
 
 
 def test_chapter_7_panels_after_review():
