@@ -177,8 +177,10 @@ def test_starting_blame_chapter_9(script):
     # open lanes: 0.05 to 0.91 (LSTM), 0.03 to 0.17 (GRU); hundreds of times more than any closed start
     assert (round(min(ratios["LSTM, lane open"]), 2), round(max(ratios["LSTM, lane open"]), 2)) == (0.05, 0.91)
     assert (round(min(ratios["GRU, lane open"]), 2), round(max(ratios["GRU, lane open"]), 2)) == (0.03, 0.17)
-    closed = max(max(ratios[m]) for m in ("plain", "LSTM", "GRU"))
-    assert min(min(ratios[m]) for m in ("LSTM, lane open", "GRU, lane open")) > 50 * closed
+    # "hundreds to thousands of times more" than the plain cell and the default LSTM
+    closed = max(max(ratios[m]) for m in ("plain", "LSTM"))
+    opened = [r for m in ("LSTM, lane open", "GRU, lane open") for r in ratios[m]]
+    assert min(opened) > 100 * closed and max(opened) > 1000 * closed
 
 
 def test_trained_lstm_remembers_through_the_candidate(stored):
