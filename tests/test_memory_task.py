@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from mwm import lstm_forward, lstm_weights_from_stacked
+from mwm import memory_task
 from mwm.memory_lab import lab_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,15 +158,9 @@ def test_runs_end_learned_or_at_a_coin_toss_but_one(results):
 
 
 def _starting_blame(script, model, seed, length=20):
-    """Chapter 9's measurement, on the script's own untrained Reader for one run."""
-    cell, shift = script.MODELS[model]
-    torch.manual_seed(1000 * seed + length)        # what train_one does before building the model
-    reader = script.Reader(cell, 8, shift).double()
-    s = lab_sentences(256, length, noise=0.5, seed=seed)
-    x = torch.tensor(np.stack([s, np.broadcast_to(np.arange(length) == 0, s.shape)], axis=-1), requires_grad=True)
-    reader(x).sum().backward()
-    blame = x.grad[:, :, 0].abs().mean(dim=0)
-    return float(blame[0] / blame[-1])
+    """Chapter 9's measurement (mwm.memory_task.starting_blame), checked to be on the script's own Reader."""
+    assert script.Reader is memory_task.Reader and script.MODELS is memory_task.MODELS
+    return memory_task.starting_blame(model, seed, lab_sentences(256, length, noise=0.5, seed=seed), length)
 
 
 def test_starting_blame_chapter_9(script):
