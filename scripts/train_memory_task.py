@@ -52,49 +52,10 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from mwm.memory_task import FULL, MODELS, QUICK, SETUP, Reader, sentences
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "lib" / "mwm" / "data"
-
-#: The models trained: name -> (cell, lane shift). The lane shift is the LSTM's forget-gate
-#: shift b_f, or the GRU's keep shift (minus the course's update-gate shift b_z: torch's
-#: update gate multiplies the old note, so it is the course's 1 - z); 0 is torch's default.
-MODELS = {"plain": ("plain", 0.0), "GRU": ("GRU", 0.0), "GRU, lane open": ("GRU", 2.0),
-          "LSTM": ("LSTM", 0.0), "LSTM, lane open": ("LSTM", 2.0)}
-FULL = {"lengths": [5, 10, 20, 30, 40, 50], "seeds": [0, 1, 2, 3, 4], "steps": 1500}
-QUICK = {"lengths": [5, 10], "seeds": [0], "steps": 40}
-SETUP = {"hidden_size": 8, "batch_size": 64, "learning_rate": 0.01, "noise": 0.5,
-         "eval_sentences": 4000, "eval_seed": 12345, "stop_loss": 0.01, "stop_window": 50, "dtype": "float32"}
-
-
-def sentences(generator: torch.Generator, n: int, length: int, noise: float):
-    """A batch of lab sentences: inputs (n, length, 2) = (word s_t, marker m_t) and targets (n,) in {0, 1}."""
-    first = torch.randint(0, 2, (n,), generator=generator).float() * 2 - 1
-    s = (torch.rand(n, length, generator=generator) * 2 - 1) * noise
-    s[:, 0] = first
-    m = torch.zeros(n, length)
-    m[:, 0] = 1.0
-    return torch.stack([s, m], dim=-1), (first > 0).float()
-
-
-class Reader(torch.nn.Module):
-    """One recurrent layer (plain tanh cell, GRU or LSTM) and a linear read-out of its last note."""
-
-    def __init__(self, cell: str, hidden_size: int, lane_shift: float = 0.0):
-        super().__init__()
-        layer = {"plain": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[cell]
-        self.rnn = layer(input_size=2, hidden_size=hidden_size, batch_first=True)
-        # torch stacks the LSTM's blocks i, f, g, o and the GRU's r, z, n: block 1 is the lane's gate
-        # (forget gate; keep gate z' = 1 - z). Its shift is bias_ih + bias_hh.
-        if cell != "plain" and lane_shift != 0.0:
-            with torch.no_grad():
-                self.rnn.bias_ih_l0[hidden_size:2 * hidden_size] = lane_shift
-                self.rnn.bias_hh_l0[hidden_size:2 * hidden_size] = 0.0
-        self.out = torch.nn.Linear(hidden_size, 1)
-
-    def forward(self, x):
-        notes, _ = self.rnn(x)
-        return self.out(notes[:, -1]).squeeze(-1)
-
 
 def train_one(job):
     """Train one (cell, length, seed) run; return its result dict and its weights (numpy)."""

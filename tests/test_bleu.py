@@ -57,6 +57,18 @@ def test_the_train_is_delayed_exact_value():
     assert round(d.score, 2) == 0.55
 
 
+def test_a_wrong_translation_in_the_references_words_beats_the_right_one():
+    """Chapter 13's trap: the opposite meaning scores 0.7071 against 0.5507 for the right meaning."""
+    wrong = bleu_details("the train is not running late", REF, max_n=2)
+    assert wrong.matches == (5, 3) and wrong.totals == (6, 5)
+    assert (wrong.candidate_length, wrong.reference_length) == (6, 5) and wrong.brevity_penalty == 1.0
+    assert wrong.score == pytest.approx(math.sqrt(5 / 6 * 3 / 5), rel=1e-15)
+    assert wrong.score == pytest.approx(math.sqrt(0.5), rel=1e-15)
+    assert (round(wrong.score, 4), round(wrong.score, 3)) == (0.7071, 0.707)
+    right = bleu_details("the train is delayed", REF, max_n=2)
+    assert round(right.score, 3) == 0.551 and wrong.score > right.score
+
+
 def test_practice_problem_16():
     ref = "we drink chai every morning"
     a = bleu_details("each morning we drink chai", ref, 2)
@@ -250,3 +262,15 @@ def test_empty_candidate_scores_zero(refs, max_n):
 def test_bleu_score_is_a_float():
     d = bleu_details("the train", REF, 2)
     assert isinstance(d, BleuScore) and float(d) == d.score
+
+
+def test_sacrebleu_defaults_differ_from_the_course_settings():
+    """Chapter 13: the two signatures, and one sentence where smoothing changes the score (0 against 0.463)."""
+    ours = sacrebleu.BLEU(tokenize="none", smooth_method="none", effective_order=False, force=True)
+    ours.corpus_score(["the train is late"], [[REF], [REF]])
+    defaults = sacrebleu.BLEU()
+    defaults.corpus_score(["the train is late"], [[REF], [REF]])
+    assert ours.get_signature().format() == "nrefs:2|case:mixed|eff:no|tok:none|smooth:none|version:2.6.0"
+    assert defaults.get_signature().format() == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    assert sentence_bleu("the train is delayed", [REF]) == 0.0           # no 4-word run matches: p4 = 0
+    assert round(sacrebleu.sentence_bleu("the train is delayed", [REF]).score / 100, 3) == 0.463

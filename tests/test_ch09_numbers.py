@@ -78,3 +78,52 @@ def test_proof_checks():
     gates = lab_gates(12)
     leaky = sum(0.9 ** (12 - k) * gates[k - 1] * np.tanh(s1[k - 1]) for k in range(1, 13))
     assert memory[0, -1] == pytest.approx(leaky)
+
+
+def test_a_latched_plain_cell_holds_the_word_but_passes_no_blame():
+    s = lab_sentences(40_000, 50, noise=0.5, seed=0)
+    notes, blame = lab_run("plain", s, w=1.5)
+    assert round(100 * np.mean(np.sign(notes[:, -1]) == s[:, 0]), 1) == 96.7
+    assert f"{np.median(blame[:, -1]):.1e}" == "1.2e-18"
+    notes, blame = lab_run("plain", s, w=3.0)
+    assert np.all(np.sign(notes[:, -1]) == s[:, 0])
+    assert round(float(np.abs(notes[:, -1]).min()), 3) == 0.986
+    assert f"{np.median(blame[:, -1]):.1e}" == "3.0e-74"
+    # the same numbers through lab_accuracy (the panel's route)
+    acc, _ = lab_accuracy("plain", [50], 0.5, w=1.5, n_trials=40_000, seed=0)
+    assert round(100 * acc[0], 1) == 96.7
+
+
+def test_small_runs_wobble_and_the_quoted_85_5():
+    exact = lab_exact_accuracy("LSTM", 50, 0.5, f=0.9)
+    se200 = np.sqrt(exact * (1 - exact) / 200)
+    assert round(100 * se200, 1) == 2.6
+    assert round(100 * (exact - 1.96 * se200)) == 79 and round(100 * (exact + 1.96 * se200)) == 89
+    assert 100 * 171 / 200 == 85.5 and abs(0.855 - exact) < 1.96 * se200   # one small run can read 85.5%
+    assert round(100 * exact, 1) == 84.5 and round(100 * exact, 2) == 84.46
+
+
+def test_blame_chart_shows_t_minus_1_factors():
+    s = lab_sentences(10, 50, noise=0.5, seed=0)
+    assert f"{lab_run('LSTM', s, f=0.9)[1][0, 9]:.3g}" == "0.387" and round(0.9 ** 9, 3) == 0.387
+    assert f"{lab_run('LSTM', s, f=0.99)[1][0, 49]:.3g}" == "0.611" and round(0.99 ** 49, 3) == 0.611
+
+
+def test_noise_table_on_the_slider_grid():
+    honest = [lab_accuracy("LSTM", [50], A, f=0.9, n_trials=40_000, seed=0)[0][0] for A in (0.0, 0.2, 0.5, 0.8, 1.0)]
+    assert [round(100 * a, 1) for a in honest] == [100.0, 99.4, 84.6, 74.9, 71.5]
+
+
+def test_pause_and_predict_after_review():
+    # 3: f = 0.95 is exactly 100% at 50 words, because the fillers can never outvote the first word
+    assert lab_exact_accuracy("LSTM", 50, 0.5, f=0.95) == 1.0
+    assert lab_accuracy("LSTM", [50], 0.5, f=0.95, n_trials=40_000, seed=0)[0][0] == 1.0
+    g = lab_gates(50)
+    first = lambda f: g[0] * np.tanh(1.0) * f ** 49            # noqa: E731
+    worst = lambda f: g[1] * np.tanh(0.5) * sum(f ** k for k in range(49))   # noqa: E731
+    assert round(first(0.95), 4) == 0.0613 and round(worst(0.95), 4) == 0.0568 and first(0.95) > worst(0.95)
+    assert round(first(0.9), 4) == 0.0043 and round(worst(0.9), 4) == 0.0308
+    # 4: b_f = 1 against b_f = 3 over 20 steps
+    assert round(float(sigmoid(1.0)), 4) == 0.7311 and round(float(sigmoid(1.0)) ** 20, 4) == 0.0019
+    assert round(float(sigmoid(3.0)), 4) == 0.9526 and round(float(sigmoid(3.0)) ** 20, 4) == 0.3784
+    assert round(float(sigmoid(3.0) / sigmoid(1.0)) ** 20) == 199

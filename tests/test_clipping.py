@@ -189,3 +189,61 @@ def test_torch_orthogonal_init_has_every_eigenvalue_at_gain():
 
 def test_pause_and_predict_check_6_76():
     assert 2.4 ** 2 + 1 ** 2 == pytest.approx(6.76) and math.sqrt(6.76) == pytest.approx(2.6)
+
+
+def test_powers_of_w_build_a_wall_chapter_8():
+    # h_50 = w^50 from h_0 = 1, and its slope 50 w^49: tiny below 1, enormous above
+    from mwm.dynamics import whisper_line
+    notes = {w: whisper_line(w, 50)[0][50] for w in (0.9, 1.0, 1.1, 1.2)}
+    assert round(notes[0.9], 5) == 0.00515 and notes[1.0] == 1.0
+    assert round(notes[1.1], 5) == 117.39085 and round(notes[1.2], 5) == 9100.43815
+    eps = 1e-7
+    for w in (0.9, 1.2):  # the slope formula agrees with a central difference of the loop
+        numeric = (whisper_line(w + eps, 50)[0][50] - whisper_line(w - eps, 50)[0][50]) / (2 * eps)
+        assert numeric == pytest.approx(50 * w ** 49, rel=1e-6)
+    assert round(50 * 0.9 ** 49, 2) == 0.29 and round(50 * 0.9 ** 49, 4) == 0.2863
+    assert round(50 * 1.2 ** 49) == 379185 and round(50 * 1.1 ** 49, 4) == 5335.9479
+
+
+def test_wall_crossing_explains_who_is_flung():
+    from mwm import wall_crossing
+    from mwm.clipping import on_map
+    starts = [(x0, 2.0) for x0 in np.round(np.arange(-3.9, -1.45, 0.1), 1)]
+    groups = {"survived": [], "hop": [], "at once": []}
+    for s in starts:
+        run = descend(s)
+        cross = wall_crossing(run)
+        assert cross["take_off"][0] < 0 < cross["landing"][0]
+        np.testing.assert_allclose(cross["landing"] - cross["take_off"], -CLIFF_LR * cliff_gradient(cross["take_off"]))
+        fate = "survived" if run["left_map_at"] is None else "hop" if on_map(cross["landing"]) else "at once"
+        groups[fate].append((s[0], cross))
+    assert [len(g) for g in groups.values()] == [13, 4, 8]
+
+    def span(fate, key, index=None):
+        values = [c[key] if index is None else c[key][index] for _, c in groups[fate]]
+        return round(min(values), 2), round(max(values), 2)
+
+    assert span("survived", "take_off", 0) == (-0.56, -0.30)
+    assert span("survived", "grad_norm") == (2.17, 7.44)
+    assert span("survived", "landing", 0) == (0.52, 3.42)
+    assert span("hop", "take_off", 0) == (-0.66, -0.61) and span("hop", "grad_norm") == (1.38, 1.72)
+    assert span("at once", "take_off", 0) == (-0.26, -0.04) and span("at once", "grad_norm")[0] == 8.70
+    nearest = sorted(groups["survived"], key=lambda row: row[1]["landing"][0])[:2]
+    assert sorted(x0 for x0, _ in nearest) == [-2.0, -1.8]
+    assert all(round(float(c["landing"][0]), 2) == 0.52 for _, c in nearest)
+    # the chapter's own ball crosses at step 14 onto the face, and is flung at step 15
+    cross = wall_crossing(descend())
+    assert cross["step"] == 14 and round(cross["grad_norm"], 4) == 1.4625
+    with pytest.raises(ValueError, match="run"):
+        wall_crossing({"path": np.array([[1.0, 0.0], [2.0, 0.0]]), "grad_norms": np.array([0.1])})
+    with pytest.raises(ValueError, match="run"):
+        wall_crossing([1, 2])
+
+
+def test_clipping_never_lengthens_a_faint_blame_chapter_8():
+    faint = np.array([3.0, 4.0]) * 1e-9
+    out, norm = clip_by_global_norm(faint, 5.0)
+    assert norm == pytest.approx(5e-9, rel=1e-12) and np.array_equal(out, faint)
+    out, norm = clip_by_global_norm(faint, 1e-9)
+    np.testing.assert_allclose(out, [0.6e-9, 0.8e-9], rtol=1e-12)
+    assert np.linalg.norm(out) == pytest.approx(1e-9, rel=1e-12)

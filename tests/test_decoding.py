@@ -56,6 +56,21 @@ def test_beam_3_finds_the_same_036():
         assert TREE.words(best.tokens) == "our train" and best.probability == pytest.approx(0.36)
 
 
+def test_beam_3_breaks_the_tie_at_015_by_token_id():
+    """Chapter 13: "the bus" and "the rain" tie at 0.15 for third place; the smaller token id (bus 6, rain 7) stays."""
+    second = beam_search(TREE, beam_width=3, trace=True).steps[1]
+    assert [(TREE.words(c.tokens), round(math.exp(c.log_prob), 10), c.kept) for c in second] == [
+        ("our train", 0.36, True), ("the train", 0.2, True), ("the bus", 0.15, True), ("the rain", 0.15, False),
+        ("a train", 0.06, False), ("our bus", 0.04, False), ("a bus", 0.04, False)]
+    assert (TREE.vocab.index("bus"), TREE.vocab.index("rain")) == (6, 7)
+    # list "rain" before "bus" (ids follow first appearance), and "the rain" keeps the place instead
+    swapped = ProbabilityTree({prefix: ({"train": 0.4, "rain": 0.3, "bus": 0.3} if prefix == ("the",) else node)
+                               for prefix, node in SEED_TREE.items()})
+    assert (swapped.vocab.index("rain"), swapped.vocab.index("bus")) == (6, 7)
+    kept = [swapped.words(c.tokens) for c in beam_search(swapped, 3, trace=True).steps[1] if c.kept]
+    assert kept == ["our train", "the train", "the rain"]
+
+
 def test_beam_1_is_greedy_on_the_tree():
     assert beam_search(TREE, 1).best == greedy_decode(TREE)
 

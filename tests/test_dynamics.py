@@ -208,3 +208,55 @@ def test_explode_preset_leaves_the_map_after_four_steps():
     assert inside[:4].all() and not inside[4]
     assert round(float(np.linalg.norm(path[30])), 4) == 195.7455
     assert round(float(np.linalg.norm(matrix_powers(PRESETS["fade"], [1, 0], 30)[30])), 4) == 0.0010
+
+
+def test_small_note_blame_close_to_the_plain_power_then_bitten():
+    # chapter 7, "Putting tanh back": from h0 = 0.01 the blame follows 1.5^t while the note is small
+    notes, blame = whisper_line(1.5, 30, h0=0.01, squash=True)
+    assert round(notes[5], 3) == 0.076 and round(blame[5], 2) == 7.52 and round(1.5 ** 5, 2) == 7.59
+    assert round(notes[10], 2) == 0.49 and round(blame[10], 2) == 34.35 and round(1.5 ** 10, 2) == 57.67
+    assert blame[5] / 1.5 ** 5 > 0.98 and blame[10] / 1.5 ** 10 < 0.6
+
+
+def test_spectral_radius_is_not_the_largest_stretch():
+    # chapter 7: the squeeze respects the largest stretch, not the spectral radius
+    N = np.array([[1.0, -1.0], [1.0, -1.0]])
+    assert spectral_radius(N) < 1e-7 and np.all(N @ N == 0)
+    assert spectral_radius(np.diag([1.0, 0.5]) @ N) == pytest.approx(0.5, abs=1e-12)
+    big = np.array([[0.5, 10.0], [0.0, 0.5]])
+    assert round(float(np.linalg.norm(big, 2)), 2) == 10.02 and spectral_radius(big) == 0.5
+    # Proof 2 for matrices: every squeezed step back is bounded by the largest stretch
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        W = rng.normal(size=(3, 3))
+        slopes = np.diag(rng.uniform(0, 1, 3))
+        assert np.linalg.norm(slopes @ W, 2) <= np.linalg.norm(W, 2) + 1e-12
+
+
+def test_a_shear_with_eigenvalues_one_still_grows():
+    shear = np.array([[1.0, 1.0], [0.0, 1.0]])
+    np.testing.assert_allclose(np.linalg.eigvals(shear), [1.0, 1.0])
+    path = matrix_powers(shear, [0, 1], 10)
+    np.testing.assert_array_equal(path, np.stack([np.arange(11), np.ones(11)], axis=1))
+
+
+def test_chapter_7_pause_and_predict_answers():
+    # 1: w = 0.8 first drops below a thousandth at step 31
+    assert first_step_below(0.8, 1e-3) == 31
+    assert round(0.8 ** 30, 6) == 0.001238 and round(0.8 ** 31, 6) == 0.000990
+    # 3: 0.9 x rotate spirals inwards
+    R09 = 0.9 * ROTATE
+    values = np.linalg.eigvals(R09)
+    np.testing.assert_allclose(sorted(values, key=lambda z: z.imag), [0.72 - 0.54j, 0.72 + 0.54j], atol=1e-15)
+    np.testing.assert_allclose(np.abs(values), 0.9, atol=1e-15)
+    assert round(turn_angle(R09), 2) == 36.87
+    lengths = np.linalg.norm(matrix_powers(R09, [1, 0], 30), axis=1)
+    np.testing.assert_allclose(lengths, 0.9 ** np.arange(31), rtol=1e-13)
+    assert round(lengths[10], 4) == 0.3487 and round(lengths[30], 4) == 0.0424
+    # 4: from (0, 1) the split is 0.2 (4, 1) - 0.8 (1, -1), and the note still ends at (0.8, 0.2)
+    _, _, coefficients = eigen_split(KEEP, [0, 1])
+    np.testing.assert_allclose(coefficients, [0.2, -0.8], atol=1e-15)
+    path = matrix_powers(KEEP, [0, 1], 60)
+    np.testing.assert_allclose(path[1], [0.4, 0.6], atol=1e-15)
+    np.testing.assert_allclose(path[2], [0.6, 0.4], atol=1e-15)
+    np.testing.assert_allclose(path[60], [0.8, 0.2], atol=1e-15)

@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from mwm import lstm_forward, lstm_weights_from_stacked
+from mwm import memory_task
 from mwm.memory_lab import lab_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,3 +146,51 @@ def test_trained_lstm_in_numpy_matches_torch_and_the_chapter(script, stored):
             assert round(float(np.mean([c["f"] for c in caches[1:]])), 2) == 0.89
             assert round(float(np.mean([c["i"] for c in caches[1:]])), 2) == 0.62
             assert round(float(np.abs(cs[-1]).max()), 1) == 28.1
+
+
+def test_runs_end_learned_or_at_a_coin_toss_but_one(results):
+    accs = np.array([r["right"] / 4000 for r in results["runs"]])
+    assert len(accs) == 150 and np.sum(accs >= 0.95) == 110 and np.all(accs[accs >= 0.95] == 1.0)
+    assert np.sum(accs < 0.52) == 39
+    odd = [r for r, a in zip(results["runs"], accs) if 0.52 <= a < 0.95]
+    assert [(r["model"], r["length"], r["seed"], round(100 * r["right"] / 4000, 1)) for r in odd] == [
+        ("plain", 20, 3, 55.6)]
+
+
+def _starting_blame(script, model, seed, length=20):
+    """Chapter 9's measurement (mwm.memory_task.starting_blame), checked to be on the script's own Reader."""
+    assert script.Reader is memory_task.Reader and script.MODELS is memory_task.MODELS
+    return memory_task.starting_blame(model, seed, lab_sentences(256, length, noise=0.5, seed=seed), length)
+
+
+def test_starting_blame_chapter_9(script):
+    ratios = {m: [_starting_blame(script, m, seed) for seed in range(5)] for m in script.MODELS}
+    # closed lanes: a few times 1e-7 up to about 1e-4, in the plain cell and the default LSTM alike
+    for model in ("plain", "LSTM"):
+        assert 1e-7 < min(ratios[model]) < 1e-5 and 5e-5 < max(ratios[model]) < 2e-4
+    assert f"{min(ratios['plain']):.2g}" == "2.5e-07" and f"{max(ratios['LSTM']):.2g}" == "0.00015"
+    # open lanes: 0.05 to 0.91 (LSTM), 0.03 to 0.17 (GRU); hundreds of times more than any closed start
+    assert (round(min(ratios["LSTM, lane open"]), 2), round(max(ratios["LSTM, lane open"]), 2)) == (0.05, 0.91)
+    assert (round(min(ratios["GRU, lane open"]), 2), round(max(ratios["GRU, lane open"]), 2)) == (0.03, 0.17)
+    # "hundreds to thousands of times more" than the plain cell and the default LSTM
+    closed = max(max(ratios[m]) for m in ("plain", "LSTM"))
+    opened = [r for m in ("LSTM, lane open", "GRU, lane open") for r in ratios[m]]
+    assert min(opened) > 100 * closed and max(opened) > 1000 * closed
+
+
+def test_trained_lstm_remembers_through_the_candidate(stored):
+    weights, V, v0 = _trained_lstm(stored)
+    s = lab_sentences(4000, 50, noise=0.5, seed=9)
+    xs = np.stack([s.T, np.zeros_like(s.T)], axis=-1)
+    xs[0, :, 1] = 1.0
+
+    def right(w):
+        hs, _, caches = lstm_forward(xs, w)
+        return np.mean(np.sign(hs[-1] @ V + v0) == s[:, 0]), caches
+
+    acc, caches = right(weights)
+    f_units = np.mean([c["f"] for c in caches[1:]], axis=(0, 1))
+    assert round(float(f_units.min()), 2) == 0.76 and round(float(f_units.max()), 2) == 0.96
+    assert round(float(f_units.mean()), 2) == 0.89
+    assert right(dict(weights, W_f=np.zeros_like(weights["W_f"])))[0] == 1.0
+    assert round(100 * right(dict(weights, W_g=np.zeros_like(weights["W_g"])))[0], 1) == 51.1

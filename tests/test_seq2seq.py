@@ -281,22 +281,104 @@ def test_chapter_12_translations(models):
     assert sum(g == r for g, r in zip(guesses, h)) > sum(g == r for g, r in zip(free, h))
 
 
-def test_chapter_12_word_one_is_kept_but_later_clauses_are_lost(models):
+def test_chapter_12_the_subject_survives_but_later_clauses_are_lost(models):
+    """The boy/girl swap: relative change of the summary 0.47, 0.37, 0.31; gender kept at 36 words; "coffee" at 16."""
     m = models["plain"]
     a = "the boy drinks chai on the platform".split()
     b = "the girl drinks chai on the platform".split()
     more = ("and the train to mumbai was late because the porter was carrying a heavy suitcase "
             "and the old chaiwala from pune is selling samosa near the station every morning").split()
+    rows = []
+    for extra in (0, 9, len(more)):
+        s_boy, s_girl = m.summary(a + more[:extra]), m.summary(b + more[:extra])
+        move, size = np.linalg.norm(s_girl - s_boy), np.linalg.norm(s_boy)
+        rows.append((len(a) + extra, round(move, 1), round(size, 1), round(move / size, 2)))
+    assert rows == [(7, 11.8, 25.3, 0.47), (16, 13.6, 36.7, 0.37), (36, 17.9, 58.5, 0.31)]
     assert m.translate(a + more)[:5] == "ladka platform par chai peeta".split()
     assert m.translate(b + more)[:5] == "ladki platform par chai peeti".split()
+    assert m.translate(b + more[:9])[:5] == "ladki platform par coffee peeti".split()   # the slip the chapter mentions
+    assert m.translate(a + more[:9])[:5] == "ladka platform par chai peeta".split()
+
+
+def test_chapter_12_teacher_forced_accuracy_with_the_look_back_control(models):
+    """Chapter 12's table and chapter 14's: by blocks of ten Hindi words, plain against attention."""
     long_pairs = [p for p in tc.load_pairs("test") if len(p[0]) >= 30]
-    acc = accuracy_by_position(m, long_pairs, 40)
-    first = acc[:10].sum(axis=0)
     assert len(long_pairs) == 377
-    assert round(first[0] / first[1], 2) == 0.81
-    for lo in (10, 20, 30):
-        right, seen = acc[lo:lo + 10].sum(axis=0)
-        assert 0.5 < right / seen < 0.6   # "barely more than half"
+    blocks = {}
+    for name in ("plain", "attention"):
+        acc = accuracy_by_position(models[name], long_pairs, 40)
+        blocks[name] = [round(acc[lo:lo + 10, 0].sum() / acc[lo:lo + 10, 1].sum(), 3) for lo in range(0, 40, 10)]
+        if name == "attention":
+            assert round((acc[:, 0] / acc[:, 1]).min(), 3) == 0.971
+    assert blocks["plain"] == [0.806, 0.564, 0.559, 0.572]
+    assert blocks["attention"] == [0.999, 0.998, 0.991, 0.989]
+    assert round(blocks["plain"][0], 2) == 0.81
+
+
+def test_chapter_12_pause_and_predict_3(models):
+    """At position 10 both runs write "school" for "nadi"; afterwards 10 of 17 right forced, 2 of 17 free."""
+    m = models["plain"]
+    e, h = tc.load_pairs("test")[22]
+    free, forced = m.translate(e), m.teacher_forced(e, h)[0]
+    first = next(i for i, (x, y) in enumerate(zip(free + ["<none>"] * len(h), h)) if x != y)
+    assert first + 1 == 10 and (h[first], forced[first], free[first]) == ("nadi", "school", "school")
+    later = range(first + 1, len(h))
+    assert len(later) == 17
+    assert sum(forced[i] == h[i] for i in later) == 10
+    assert sum(i < len(free) and free[i] == h[i] for i in later) == 2
+
+
+def test_chapter_12_note_is_bounded_cell_state_is_not(models):
+    """h_T = o * tanh(c_T) stays in (-1, 1); c_T reaches 4.8 on the 6-word sentence and 38.7 on the first 48-word one."""
+    m = models["plain"]
+    H = m.hidden_size
+    test = tc.load_pairs("test")
+    longest = next(e for e, _ in test if len(e) == 48)
+    out = []
+    for words in ("the train to delhi is late".split(), longest):
+        s = m.summary(words)
+        out.append((round(np.abs(s[:H]).max(), 5), round(np.abs(s[H:]).max(), 1)))
+    assert out == [(0.98221, 4.8), (0.99997, 38.7)]
+    for e, _ in test[::40]:   # a sample of 25 test sentences: the note never reaches 1 in size
+        assert np.abs(m.summary(e)[:H]).max() < 1
+
+
+def test_chapter_12_to_and_from_delhi_get_the_same_hindi():
+    """The grammar's simplification the chapter owns up to: both become "delhi ki train"."""
+    train = tc.load_pairs("train")
+    shortest = {d: min((p for p in train if p[0][:4] == ["the", "train", d, "delhi"]), key=lambda p: len(p[0]))
+                for d in ("to", "from")}
+    assert " ".join(shortest["from"][0]) == "the train from delhi is slow"
+    assert " ".join(shortest["from"][1]) == "delhi ki train dheemi hai"
+    assert shortest["to"][1][:3] == shortest["from"][1][:3] == ["delhi", "ki", "train"]
+
+
+def test_chapters_12_and_13_quote_sutskever_2014_alike():
+    """The paper's published scores are inputs, not results; both chapters must quote the same ones."""
+    import json
+    code = {}
+    for stem in ("12-encoder-decoder", "13-choosing-and-grading-words"):
+        cells = json.loads((ROOT / "chapters" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+        code[stem] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for value in ("34.8", "33.3"):
+        assert all(value in text for text in code.values())
+    assert "36.5" in code["12-encoder-decoder"]
+    assert (round(34.8 - 33.3, 1), round(36.5 - 33.3, 1)) == (1.5, 3.2)
+
+
+def test_parameter_counts(models):
+    """Chapter 14's trap: 250,582 against 283,478 numbers, the difference the read-out's 32,896 (13%)."""
+    plain, att = models["plain"].parameter_count, models["attention"].parameter_count
+    assert (plain, att, att - plain) == (250_582, 283_478, 32_896)
+    assert f"{(att - plain) / plain:.0%}" == "13%"
+
+
+def test_training_logs(models):
+    """Chapter 14: the plain model ends training at 0.629 nats per word, the attention model at 0.0007."""
+    logs = {n: models[n].params["loss_per_epoch"] for n in ("plain", "attention")}
+    assert (round(float(logs["plain"][-1]), 4), round(float(logs["attention"][-1]), 4)) == (0.6292, 0.0007)
+    assert (round(float(logs["plain"][0]), 3), round(float(logs["attention"][0]), 3)) == (3.316, 3.166)
+    assert len(logs["attention"]) == 30
 
 
 # --- chapter 14: BLEU by length from the committed outputs -------------------------------
@@ -314,8 +396,23 @@ def test_chapter_14_bleu(outputs):
     plain = [s for *_, s in by["plain"]]
     assert all(a > b for a, b in zip(plain, plain[1:]))
     assert min(s for *_, s in by["attention"]) > 0.97
+    drops = [round(x - y, 2) for x, y in zip(plain, plain[1:])]
+    assert drops == [0.39, 0.24, 0.09, 0.03]        # steeply at first, then more gently
+    assert all(x > y for x, y in zip(drops, drops[1:]))
     with pytest.raises(ValueError, match="equally long"):
         bleu_by_length([["a"]], [], [1], length_buckets(10))
+
+
+def test_chapter_14_bucket_sizes(outputs):
+    """The Try it panel: the first group is 3-9 at every width; the smallest group holds 39 sentences (width 5)."""
+    lengths = [len(r["source"]) for r in outputs]
+    smallest = {}
+    for width in (5, 10, 20):
+        groups = length_buckets(width, min(lengths), max(lengths))
+        counts = [sum(lo <= n <= hi for n in lengths) for lo, hi in groups]
+        assert groups[0] == (3, 9) and sum(counts) == 1000
+        smallest[width] = (min(counts), groups[counts.index(min(counts))])
+    assert smallest == {5: (39, (45, 48)), 10: (136, (40, 48)), 20: (156, (3, 9))}
 
 
 def test_chapter_14_attention_sizes_and_worked_example(models):
@@ -332,3 +429,18 @@ def test_chapter_14_attention_sizes_and_worked_example(models):
     assert round(0.5 ** 10, 3) == 0.001 and round(1.5 ** 10) == 58
     src = "the old porter from pune carries a heavy bag on the platform every morning".split()
     assert m.translate(src) == "pune ka boodha kuli har subah platform par ek bhaari bag uthata hai".split()
+
+
+def test_chapter_14_proof_check():
+    """The proof's check: a nudge to h_0 of a linear cell moves h_6 by W^6 times it; this W's largest
+    |eigenvalue| is 0.9975, just below 1."""
+    rng = np.random.default_rng(14)
+    W = rng.normal(0, 0.4, (3, 3))
+    h0 = rng.normal(size=3)
+    nudge = np.array([1e-6, 0, 0])
+    a, b = h0, h0 + nudge
+    for _ in range(6):
+        a, b = W @ a, W @ b
+    np.testing.assert_allclose((b - a) / 1e-6, np.linalg.matrix_power(W, 6)[:, 0], atol=1e-8)
+    rho = np.abs(np.linalg.eigvals(W)).max()
+    assert round(rho, 4) == 0.9975 and rho < 1

@@ -393,7 +393,7 @@ def test_bleu_readings_match_section_13():
 def test_bleu_panel_free_text_overrides_until_a_candidate_is_picked():
     panel = W.bleu_try()
     assert "BLEU-2 = 0.6359" in panel.readings.value
-    assert panel.own_text in panel.children
+    assert any(panel.own_text in getattr(c, "children", ()) for c in panel.children)
     panel.own_text.value = "the train is running late"
     assert "BLEU-2 = 1.0000" in panel.readings.value
     panel.controls["candidate"].value = "the train"
@@ -427,3 +427,80 @@ def test_talk_panel_readings_and_dice_switch():
     assert not panel.controls["dice"].disabled
     with pytest.raises(ValueError, match="mode"):
         W.draw_talk(mode="beam")
+
+
+def test_bleu_panel_opposite_meaning_candidate():
+    """Chapter 13's trap, in the panel: the reversed meaning scores 0.7071."""
+    text = W.draw_bleu("the train is not running late")[1]
+    assert text.startswith("the opposite meaning in the reference's words: ")
+    assert "p1 = 5/6 = 0.833, p2 = 3/5 = 0.600, BP = 1 (not shorter), BLEU-2 = 0.7071" in text
+
+
+def test_bleu_panel_clear_button_brings_back_the_current_candidate():
+    """Re-picking the candidate already shown fires no change, so the clear button empties the box."""
+    panel = W.bleu_try("the train")
+    assert panel.clear_button not in panel.controls.values()   # the listed controls stay the dropdown only
+    panel.own_text.value = "the train is running late"
+    assert "BLEU-2 = 1.0000" in panel.readings.value
+    panel.controls["candidate"].value = "the train"          # the same value: nothing happens
+    assert "BLEU-2 = 1.0000" in panel.readings.value
+    panel.clear_button.click()
+    assert panel.own_text.value == "" and "BLEU-2 = 0.2231" in panel.readings.value
+
+
+def test_bottleneck_panel_writes_word_one_above_its_bar():
+    """Chapter 12: at 50 words word 1's bar (0.0057) is too short to see, so its value is written on the plot."""
+    for n, label in ((5, "word 1: 0.6561"), (50, "word 1: 0.0057"), (1, "word 1: 1.0000")):
+        fig, _ = W.draw_bottleneck(n)
+        assert label in [t.get_text() for t in fig.axes[1].texts]
+
+
+def test_translate_panel_spans_the_corpus_range():
+    """Chapter 12 says "3 words or 48": the panel's shortest and longest sentences are the corpus's."""
+    from mwm.translation_corpus import load_pairs
+    lengths = [len(e) for e, _ in load_pairs("train") + load_pairs("test")]
+    examples = W.ch12_translate.example_sentences()
+    assert (len(examples[0][0]), len(examples[-1][0])) == (min(lengths), max(lengths)) == (3, 48)
+    assert all(e.size == 256 for e in (W.ch12_translate.load_translator("plain").summary(x) for x, _ in examples))
+
+
+def test_chapter_7_panels_after_review():
+    # one step is "1 step"; the explode preset is off the map at step 4; the quoted bar stands out
+    assert "After 1 step the note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "After 2 steps the note" in W.draw_eigen_memory("keep", 2)[1]
+    fig, _ = W.draw_eigen_memory("explode", 30)
+    assert [t.get_text() for t in fig.axes[0].texts] == ["ran off the map at step 4"]
+    fig, _ = W.draw_whisper(0.5)
+    from matplotlib.colors import to_rgba
+    colours = [to_rgba(p.get_facecolor()) for p in fig.axes[0].patches]
+    highlight = colours[W.ch07_fade.WHISPER_READ - 1]
+    assert highlight[:3] == to_rgba(W.ch07_fade.HIGHLIGHT)[:3]
+    assert all(c[:3] == to_rgba(W.ch07_fade.GOLD)[:3] for i, c in enumerate(colours[:20])
+               if i != W.ch07_fade.WHISPER_READ - 1)
+
+
+def test_cliff_panel_arrow_reaches_the_map_edge_chapter_8():
+    from mwm.widgets.ch08_clip import map_exit
+    edge = map_exit([0.0835, 0.9753], [7.2281, 0.9266])
+    assert edge[0] == pytest.approx(4.0) and 0.92 < edge[1] < 0.98
+    fig, text = W.draw_cliff("off")
+    assert "left the map at (7.23, 0.93)" in text
+    labels = [t.get_text() for t in fig.axes[0].texts]
+    assert "→ (7.23, 0.93)" in labels and "flung off the map at step 15" in labels
+    arrow = [a for a in fig.axes[0].texts if hasattr(a, "xy") and a.get_text() == ""][0]
+    assert arrow.xy[0] == pytest.approx(4.0)
+    assert "→ (5.08, 0.94)" in [t.get_text() for t in W.draw_cliff("c = 10")[0].axes[0].texts]
+    with pytest.raises(ValueError, match="inside"):
+        map_exit([5.0, 0.0], [6.0, 0.0])
+
+
+def test_memory_lab_plain_w_readings_chapter_9():
+    text = W.draw_memory_lab(50, 0.5, 3.0, 0.99)[1]
+    assert text.startswith("at 50 words: plain 100.0% ± 0.0") and "blame to word 1: plain 3.03e-74" in text
+    text = W.draw_memory_lab(50, 0.5, 1.5, 0.99)[1]
+    assert text.startswith("at 50 words: plain 96.7% ± 0.1") and "plain 1.19e-18" in text
+    assert "LSTM 100.0% ± 0.0" in W.draw_memory_lab(50, 0.5, 0.9, 0.95)[1]
+    # the chapter's noise table uses values the slider offers
+    from mwm.widgets.static import control_options
+    noise_values = control_options(W.memory_lab_try().controls["noise"])[1]
+    assert all(A in noise_values for A in (0.0, 0.2, 0.5, 0.8, 1.0))

@@ -26,7 +26,7 @@ from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check,
 from .bleu import BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length, corpus_bleu, corpus_bleu_details, matched_positions, ngrams, sentence_bleu
 from .decoding import ProbabilityTree, StepModel, beam_search, exhaustive_search, greedy_decode, sample_decode, sequence_log_prob
 from .cell import rnn_forward, rnn_step, scalar_rnn
-from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal
+from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal, wall_crossing
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
 from .charlm import (ALPHABET, CharLM, Talk, char_lm_param_count, decode, encode, find_loop, lm_forward, lm_step,
                      load_char_lm, load_corpus, next_char_probs, talk_greedy, talk_sample, text_surprise)
@@ -51,7 +51,7 @@ __all__ = [
     "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
     "chunk_of", "taught_positions", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
     "whisper_line", "first_step_below", "tanh_fixed_point", "matrix_powers", "eigen_split", "spectral_radius",
-    "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend",
+    "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend", "wall_crossing",
     "sigmoid", "LSTM_KEYS", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
     "lstm_weights_from_stacked", "lstm_weights_to_stacked",
     "GRU_KEYS", "init_gru", "blend", "gru_draft", "gru_step", "gru_forward", "gru_step_backward", "gru_backward",

@@ -8,8 +8,9 @@
   the gradient's direction.
 * :func:`orthogonal` draws a random orthogonal matrix (times a scale) to start W with
   every eigenvalue of size ``scale``.
-* A small landscape with a cliff (:func:`cliff_loss`, :func:`cliff_gradient`) and plain
-  or clipped gradient descent on it (:func:`descend`), for the chapter's ball.
+* A small landscape with a cliff (:func:`cliff_loss`, :func:`cliff_gradient`), plain
+  or clipped gradient descent on it (:func:`descend`) and where a run crosses the wall
+  (:func:`wall_crossing`), for the chapter's ball.
 """
 from __future__ import annotations
 
@@ -235,3 +236,35 @@ def descend(start=CLIFF_START, lr=CLIFF_LR, steps=CLIFF_STEPS, max_norm=None):
             break
     path = np.array(path)
     return {"path": path, "grad_norms": np.array(norms), "losses": cliff_loss(path), "left_map_at": left}
+
+
+def wall_crossing(run):
+    """Where a run of :func:`descend` crosses the wall x = XW: the step that does it, from where, how hard.
+
+    Chapter 8 uses it to see why some unclipped balls survive the wall and others are
+    flung: it depends on where the last step before the wall starts.
+
+    Args:
+        run: a dict returned by :func:`descend` whose path starts left of the wall
+            (x < XW) and ends right of it.
+
+    Returns:
+        dict with
+        ``step``: the step (1-based) after which the ball was first right of the wall;
+        ``take_off``: shape (2,), the point that step started from (left of the wall);
+        ``grad_norm``: the gradient's length there, before any clipping;
+        ``landing``: shape (2,), where that step ended (possibly off the map).
+
+    Raises:
+        ValueError: if ``run`` is not such a dict, or its path never crosses the wall
+        from the left.
+    """
+    if not isinstance(run, dict) or not {"path", "grad_norms"} <= set(run):
+        raise ValueError("run must be a dict returned by descend(), with 'path' and 'grad_norms'")
+    path = as_array(run["path"], "run['path']", ndim=2)
+    right = path[:, 0] > CLIFF["XW"]
+    if right[0] or not right.any():
+        raise ValueError("run must start left of the wall and cross it; this path does not")
+    k = int(np.argmax(right))
+    return {"step": k, "take_off": path[k - 1].copy(), "grad_norm": float(run["grad_norms"][k - 1]),
+            "landing": path[k].copy()}

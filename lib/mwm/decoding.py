@@ -222,7 +222,8 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
     alpha > 0, hypotheses are ranked by ``log_prob / n ** alpha``, n = number of tokens
     written (end symbol included): alpha = 0 is the plain sum, alpha = 1 the average
     log-probability per token. (Wu et al. 2016, GNMT, divide by ``((5 + n) / 6) ** alpha``
-    instead; the idea is the same.)
+    instead; the idea is the same.) Chapter 13 writes this exponent gamma, keeping alpha
+    for chapter 14's attention weights.
 
     Args:
         model: a :class:`StepModel` (or an object with step, initial_state, bos_id, eos_id).

@@ -10,6 +10,8 @@ from ..dynamics import eigen_split, matrix_powers, spectral_radius, tanh_fixed_p
 from .panel import TryPanel
 
 GOLD = "goldenrod"
+#: The bar the readings quote (t = 10) stands out from the goldenrod ones in a different hue.
+HIGHLIGHT = "tab:blue"
 #: The whisper panel's y ticks (log scale).
 LOG_TICKS = (1e-8, 1e-6, 1e-4, 1e-2, 1.0, 1e2, 1e4)
 #: How many steps the whisper panel shows, and the step whose bar the readings quote.
@@ -38,7 +40,7 @@ def _log_bars(ax, values, outline, highlight, title):
     sizes = np.abs(values)
     floor = 1e-10
     colours = [GOLD] * len(t)
-    colours[highlight - 1] = "darkorange"
+    colours[highlight - 1] = HIGHLIGHT
     ax.bar(t, np.maximum(sizes, floor) - floor, bottom=floor, color=colours, alpha=0.85)
     if outline is not None:
         ax.bar(t, np.abs(outline) - floor, bottom=floor, fill=False, edgecolor="0.25", ls="--", lw=1.0,
@@ -50,7 +52,12 @@ def _log_bars(ax, values, outline, highlight, title):
     ax.set_yticks(LOG_TICKS, [f"{v:g}" for v in LOG_TICKS])
     ax.minorticks_off()
     ax.axhline(1.0, color="0.5", lw=0.8)
-    ax.set_xticks([1] + list(range(5, len(values) + 1, 5)))
+    ticks = sorted({1, highlight, *range(5, len(values) + 1, 5)})
+    ax.set_xticks(ticks)
+    for tick, label in zip(ticks, ax.get_xticklabels()):
+        if tick == highlight:  # the step the readings quote, in the bar's colour
+            label.set_color(HIGHLIGHT)
+            label.set_fontweight("bold")
     ax.set_xlabel("step t")
     ax.set_title(title, fontsize=10, y=1.0)  # a fixed title position skips a costly layout pass
 
@@ -150,7 +157,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax.legend(fontsize=7, loc="lower left")
     ax.set_title(f"{preset}: W = {W.tolist()}", fontsize=9, y=1.0)
     if not inside.all():
-        ax.text(0, MAP * 0.88, f"ran off the map after step {int(np.argmin(inside))}", ha="center",
+        ax.text(0, MAP * 0.88, f"ran off the map at step {int(np.argmin(inside))}", ha="center",
                 fontsize=9, color="tab:red")
     ax2 = fig.add_subplot(1, 2, 2)
     ax2.bar(np.arange(steps + 1), lengths, color=GOLD, alpha=0.85)
@@ -161,7 +168,8 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax2.set_title("the note's length ||W^t (1, 0)||", fontsize=10, y=1.0)
     fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
     lams = ", ".join(f"{v:.4g}" for v in np.atleast_1d(values))
-    text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} steps the note is "
+    text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} "
+            f"step{'' if steps == 1 else 's'} the note is "
             f"({path[-1, 0]:.4f}, {path[-1, 1]:.4f}), length {lengths[-1]:.4f}")
     return fig, text
 

@@ -5,7 +5,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..clipping import CLIFF_LR, CLIFF_START, CLIFF_STEPS, MAP_X, MAP_Y, cliff_loss, descend
+from ..clipping import CLIFF_LR, CLIFF_START, CLIFF_STEPS, MAP_X, MAP_Y, cliff_loss, descend, on_map
 from .panel import TryPanel
 
 #: The panel's clipping choices: off, or on with one of a few limits c.
@@ -19,6 +19,27 @@ def _limit(clipping: str):
     if clipping not in CLIPPING:
         raise ValueError(f"clipping must be one of {list(CLIPPING)}, got {clipping!r}")
     return None if clipping == "off" else float(clipping.split("=")[1])
+
+
+def map_exit(inside, outside) -> np.ndarray:
+    """The point where the straight step from ``inside`` (on the map) to ``outside`` (off it) leaves the map.
+
+    Args:
+        inside: shape (2,), a point with |x| <= MAP_X and |y| <= MAP_Y.
+        outside: shape (2,), a point off the map.
+
+    Returns:
+        array (2,) on the map's edge, on the segment between the two points.
+
+    Raises:
+        ValueError: if ``inside`` is off the map or ``outside`` is on it.
+    """
+    a, b = np.asarray(inside, dtype=float), np.asarray(outside, dtype=float)
+    if not on_map(a) or on_map(b):
+        raise ValueError("inside must be on the map and outside off it")
+    d = b - a
+    fractions = [(np.sign(d[i]) * limit - a[i]) / d[i] for i, limit in ((0, MAP_X), (1, MAP_Y)) if d[i] != 0]
+    return a + min(f for f in fractions if f >= 0) * d
 
 
 def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
@@ -56,11 +77,14 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax.plot(shown[:, 0], shown[:, 1], "o-", color=colour, ms=3, lw=1)
     ax.plot(*path[0], "ks", ms=6, label=f"start {CLIFF_START}")
     if left is not None:
-        last = path[-2]
-        direction = (path[-1] - last) / np.linalg.norm(path[-1] - last)
-        ax.annotate("", xy=last + direction * 2.2, xytext=last,
-                    arrowprops={"arrowstyle": "-|>", "color": "tab:red", "lw": 2})
-        ax.text(0, -MAP_Y * 0.85, f"flung off the map at step {left}", ha="center", color="tab:red", fontsize=9)
+        last, landing = path[-2], path[-1]
+        edge = map_exit(last, landing)
+        ax.annotate("", xy=edge, xytext=last, arrowprops={"arrowstyle": "-|>", "color": "tab:red", "lw": 2})
+        ax.text(*(edge - 0.15 * np.sign(edge)), f"→ ({landing[0]:.2f}, {landing[1]:.2f})", color="tab:red",
+                fontsize=8, ha="right" if edge[0] > 0 else "left", va="bottom" if edge[1] < 0 else "top",
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
+        ax.text(0, -MAP_Y * 0.85, f"flung off the map at step {left}", ha="center", color="tab:red", fontsize=9,
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
     ax.set_xlim(-MAP_X, MAP_X)
     ax.set_ylim(-MAP_Y, MAP_Y)
     ax.set_aspect("equal")

@@ -10,7 +10,7 @@ from ..translation_corpus import load_pairs
 from .panel import TryPanel
 
 #: Source lengths of the test sentences offered in the dropdown (the first test sentence of each length).
-EXAMPLE_LENGTHS = (4, 6, 9, 13, 18, 24, 31, 38, 46)
+EXAMPLE_LENGTHS = (3, 6, 9, 13, 18, 24, 31, 38, 48)
 MODES = ("free running", "teacher forcing")
 
 
@@ -69,8 +69,10 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     fig = Figure(figsize=(9.0, 4.2))
     ax = fig.add_subplot(2, 1, 1)
     H = model.hidden_size
-    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"note h_T ({H})")
-    ax.bar(np.arange(H, 2 * H), summary[H:], color="goldenrod", width=1.0, label=f"cell state c_T ({H})")
+    # h_T = o * tanh(c_T) stays in (-1, 1); the cell state is not squashed and grows with the sentence
+    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"note h_T ({H}, each in (-1, 1))")
+    ax.bar(np.arange(H, 2 * H), summary[H:], color="goldenrod", width=1.0,
+           label=f"cell state c_T ({H}, not squashed)")
     ax.axhline(0, color="0.5", lw=0.6)
     ax.set_xlim(-1, 2 * H)
     ax.set_xticks([])
@@ -101,7 +103,7 @@ def translate_try(sentence: int = 1, mode: str = "free running") -> TryPanel:
     """The translate panel: pick a test sentence, see its summary and the plain model's Hindi.
 
     Returns:
-        TryPanel with controls ``sentence`` (Dropdown over nine test sentences of 4 to 46
+        TryPanel with controls ``sentence`` (Dropdown over nine test sentences of 3 to 48
         words, labelled by length and first words) and ``mode`` (ToggleButtons: free running / teacher forcing).
     """
     model = load_translator("plain")
@@ -122,7 +124,9 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
 
     Returns:
         (Figure, readings): readings give the numbers in, the squeeze ratio and word 1's
-        weight a^(n-1), e.g. "40 numbers into 8 (5 to 1); word 1 at 0.9^4 = 0.6561".
+        weight a^(n-1), e.g. "40 numbers into 8 (5 to 1); word 1 at 0.9^4 = 0.6561". The
+        figure also writes word 1's weight above its (red) bar, "word 1: 0.6561", since
+        the bar itself is too short to see on long sentences.
     """
     total = numbers_in(n_words, word_size)
     w1 = first_word_weight(n_words, keep)
@@ -140,8 +144,11 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
     weights = keep ** (n_words - k)
     colours = ["tab:red"] + ["goldenrod"] * (n_words - 1)
     ax2.bar(k, weights, color=colours, width=0.8)
+    # word 1's bar soon becomes too short to see on this axis, so its value is written above it
+    ax2.annotate(f"word 1: {w1:.4f}", xy=(1, w1), xytext=(3, min(w1, 1.0) + 0.12), fontsize=9, color="tab:red",
+                 arrowprops={"arrowstyle": "-", "color": "tab:red", "lw": 0.8})
     ax2.set_xlim(0.4, 60.6)
-    ax2.set_ylim(0, 1.05)
+    ax2.set_ylim(0, 1.25)
     ax2.set_xlabel("word k")
     ax2.set_title(f"word k speaks at {keep}^(n-k); red = word 1", fontsize=10)
     fig.tight_layout()

@@ -140,6 +140,7 @@ CANDIDATES = {
     "the train": "too short: every piece matches",
     "the the the the": "repeats: why matches are clipped",
     "the train is delayed": "the right meaning in other words",
+    "the train is not running late": "the opposite meaning in the reference's words",
 }
 
 
@@ -202,16 +203,23 @@ def bleu_try(candidate: str = "the train is late") -> TryPanel:
     """The BLEU panel: pick a candidate (or type one) and see its matches, p1, p2, BP and BLEU-2.
 
     The dropdown alone drives every precomputed state (for the website); the text box
-    below it, live in Jupyter only, overrides the dropdown while it holds any words, and
-    is cleared when a candidate is picked from the dropdown.
+    below it, live in Jupyter only, overrides the dropdown while it holds any words. It
+    is cleared when another candidate is picked from the dropdown, and by the *clear*
+    button (picking the candidate already shown changes nothing, so the dropdown alone
+    could not bring it back).
 
     Returns:
         TryPanel with one control, ``candidate`` (Dropdown over :data:`CANDIDATES`), and
-        an extra ``ipywidgets.Text`` as the attribute ``own_text``.
+        two extra widgets outside the listed controls: an ``ipywidgets.Text`` as the
+        attribute ``own_text`` and an ``ipywidgets.Button`` as ``clear_button``.
+
+    Raises:
+        ValueError: for a candidate not in :data:`CANDIDATES`.
     """
     if candidate not in CANDIDATES:
         raise ValueError(f"candidate must be one of {list(CANDIDATES)}, got {candidate!r}")
     own = widgets.Text(value="", placeholder="or type your own candidate", description="your own")
+    clear = widgets.Button(description="clear", tooltip="empty the box and grade the candidate picked above")
     dropdown = widgets.Dropdown(options=list(CANDIDATES), value=candidate, description="candidate")
 
     def draw(values):
@@ -225,7 +233,9 @@ def bleu_try(candidate: str = "the train is late") -> TryPanel:
 
     dropdown.observe(picked, names="value")
     own.observe(lambda _change: panel.redraw(), names="value")
+    clear.on_click(picked)
     panel.own_text = own
+    panel.clear_button = clear
     children = list(panel.children)
-    panel.children = tuple(children[:2] + [own] + children[2:])
+    panel.children = tuple(children[:2] + [widgets.HBox([own, clear])] + children[2:])
     return panel
