@@ -197,6 +197,9 @@ def test_search_finds_the_chapter(browser, server, query, target):
     try:
         link = page.locator(f'#search-results a[href*="{Path(target).name}.html"]').first
         link.wait_for(timeout=15000)
+        # the results page fetches every result for its snippet; leaving before those
+        # fetches end would abort them (and count as failed requests)
+        page.wait_for_load_state("networkidle")
         link.click()
         page.wait_for_load_state("load")
         assert page.url.split("?")[0].split("#")[0].endswith(f"{target}.html")
