@@ -1119,7 +1119,7 @@ def problem_16(n) -> Problem:
         parts=parts, steps=steps,
         remember=("BLEU-2 is $\\mathrm{BP}\\cdot\\sqrt{p_1p_2}$: clip the counts, penalise short candidates, "
                   "and read a single sentence's score as a count of shared pieces, never as a verdict on "
-                  "its meaning; BLEU is trusted only as an average over many sentences."),
+                  "its meaning; the score earns trust only when it is averaged over a whole test set."),
         numbers=n)
 
 
