@@ -1,13 +1,14 @@
 # Machines with Memory: the two jobs a fresh machine runs (see README.md).
 #   make book   set up .venv, execute every chapter and build the site into _build/html
 #   make test   set up .venv and run the whole test suite (what CI runs)
+#   make exercises   rebuild the practice problems from exercises/problems.py (README, "For teachers")
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test setup clean
+.PHONY: book test setup clean exercises
 
 setup: $(STAMP)
 
@@ -26,6 +27,11 @@ book: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The instructor notebook, nbgrader's student version and solutions, the answer key and
+# the website's practice pages, all from the numbers in exercises/problems.py.
+exercises: $(STAMP)
+	$(BIN)/python scripts/make_exercises.py
 
 clean:
 	rm -rf _build

@@ -1,10 +1,87 @@
-"""nbgrader configuration of the course's practice problems.
+"""nbgrader configuration of the course's practice problems (nbgrader 0.9).
 
-This folder is an nbgrader course directory: instructor versions of the assignments
-live in source/, and release/, submitted/, autograded/ and feedback/ are generated
-by nbgrader's own commands. The sixteen practice problems arrive with their own issue.
+This folder is an nbgrader course directory. source/practice/ holds the instructor
+version, generated from problems.py by `make exercises` (which also runs nbgrader's
+generate_assignment and generate_solution); release/, submitted/, autograded/,
+feedback/, solution/ and gradebook.db are made by nbgrader's own commands, run from
+this folder (see the README, "For teachers").
 """
+import os
+
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
 c.CourseDirectory.course_id = "machines-with-memory"
-c.CourseDirectory.root = "."
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+
+# Where released assignments and submissions are exchanged: nbgrader's default,
+# /usr/local/share/nbgrader/exchange (create it once, writable by everyone), unless
+# NBGRADER_EXCHANGE names another folder, e.g. for a trial run on one machine.
+if os.environ.get("NBGRADER_EXCHANGE"):
+    c.Exchange.root = os.environ["NBGRADER_EXCHANGE"]
+
+# Grading. Every answer is a few lines of arithmetic, so a cell that runs for more than
+# 15 seconds is stuck (an endless loop): nbgrader interrupts it, records the timeout as
+# that cell's error and goes on with the next cell, so only that part loses its points.
+c.Execute.timeout = 15
+c.Execute.interrupt_on_timeout = True
+# Stop each notebook's kernel at once when grading ends, instead of waiting for it.
+c.Execute.shutdown_kernel = "immediate"
+# Errors in the feedback in Python's plain format (the cell, the line, the error): the
+# same information as IPython's coloured context, at a fraction of the cost, which counts
+# when an untouched notebook raises in every answer cell.
+c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:", "--InteractiveShell.xmode=Plain"]
+
+# A student who deleted a test cell gets it back (and graded); edited test cells and
+# read-only cells are always restored from source/ before grading (nbgrader's default).
+c.OverwriteCells.add_missing_cells = True
+
+# A student who duplicates an answer or test cell also copies its nbgrader metadata.
+# nbgrader's DeduplicateIds keeps the last copy and leaves the others with empty nbgrader
+# metadata, which add_missing_cells (above) cannot read (nbgrader 0.9.6 stops that
+# student's grading with KeyError 'grade_id'). Dropping the empty metadata first lets the
+# copies run as ordinary cells and the notebook be graded.
+from nbgrader.preprocessors import (  # noqa: E402
+    CheckCellMetadata, ClearOutput, DeduplicateIds, NbGraderPreprocessor, OverwriteCells, OverwriteKernelspec)
+
+
+class DropEmptyNbgraderMetadata(NbGraderPreprocessor):
+    """Remove the empty ``nbgrader`` metadata that DeduplicateIds leaves on duplicated cells."""
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.metadata.get("nbgrader") == {}:
+            del cell.metadata["nbgrader"]
+        return cell, resources
+
+
+c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, DropEmptyNbgraderMetadata,
+                                      OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
+
+# The grading pass, as nbgrader's default but without a second CheckCellMetadata: the
+# sanitizing pass above has just checked the same metadata, and the check (jsonschema on
+# every cell) costs a noticeable part of a second per student.
+from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+from nbgrader.preprocessors import AssignLatePenalties, Execute, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
+
+c.Autograde.autograde_preprocessors = [Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
+                                       SaveAutoGrades, AssignLatePenalties]
+
+# The gradebook is an SQLite file that nbgrader commits to about a hundred times per
+# student; with SQLite's default journal every commit waits for the disk twice. Write-ahead
+# logging with synchronous=NORMAL (SQLite's recommended pairing) commits without waiting:
+# an application crash loses nothing, a power cut at worst the last grades written, and
+# the file never corrupts. It needs a local disk: if the course folder is on a network
+# filesystem (NFS), set MWM_GRADEBOOK_WAL=0.
+if os.environ.get("MWM_GRADEBOOK_WAL", "1") != "0":
+    import sqlite3
+
+    import sqlalchemy
+    from sqlalchemy.engine import Engine
+
+    if not getattr(sqlalchemy, "_mwm_gradebook_wal", False):  # register once per process
+        @sqlalchemy.event.listens_for(Engine, "connect")
+        def _write_ahead_log(dbapi_connection, connection_record):
+            if isinstance(dbapi_connection, sqlite3.Connection):
+                dbapi_connection.execute("PRAGMA journal_mode=WAL")
+                dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+        sqlalchemy._mwm_gradebook_wal = True

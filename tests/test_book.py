@@ -31,7 +31,7 @@ def _build(source: Path, out: Path, config: dict) -> subprocess.CompletedProcess
 
 def _chapters_in_toc():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    return [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    return [c["file"] for part in toc["parts"] for c in part["chapters"] if c["file"].startswith("chapters/")]
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +89,26 @@ def test_a_failing_notebook_fails_the_build(tmp_path):
     result = _build(book, tmp_path / "out", config)
     assert result.returncode != 0
     assert "broken cell" in result.stdout + result.stderr
+
+
+PRACTICE_PAGES = sorted(p.stem for p in (ROOT / "practice").glob("problem-*.md"))
+
+
+def test_practice_part_offers_the_student_notebook(site):
+    html = (site / "practice" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="([^"]*_downloads/[^"]*practice\.ipynb)"', html)
+    assert links, "the practice index links the student notebook"
+    notebook = (site / "practice" / links[0]).resolve()
+    assert notebook.is_file()
+    assert notebook.read_bytes() == (ROOT / "practice" / "downloads" / "practice.ipynb").read_bytes()
+    for page in PRACTICE_PAGES:
+        assert f'href="{page}.html"' in html, page
+
+
+@pytest.mark.parametrize("page", PRACTICE_PAGES)
+def test_practice_page_states_the_problem_with_its_solution_folded(site, page):
+    html = (site / "practice" / f"{page}.html").read_text(encoding="utf-8")
+    assert re.search(r"<details[^>]*dropdown", html) or 'class="dropdown' in html, "the solution is folded away"
+    assert "Worked solution" in html and "_downloads/" in html
+    assert 'class="math notranslate nohighlight"' in html
+    assert "$" not in _visible_text(html), "a $ left in the text: maths that did not parse"

@@ -38,6 +38,7 @@ def _pages():
 
 PAGES = _pages()
 CHAPTERS = [p for p in PAGES if p.startswith("chapters/")]
+PRACTICE = sorted(f"practice/{p.stem}" for p in (ROOT / "practice").glob("problem-*.md"))
 
 
 def _need_browser():
@@ -196,6 +197,9 @@ def test_search_finds_the_chapter(browser, server, query, target):
     try:
         link = page.locator(f'#search-results a[href*="{Path(target).name}.html"]').first
         link.wait_for(timeout=15000)
+        # the results page fetches every result for its snippet; leaving before those
+        # fetches end would abort them (and count as failed requests)
+        page.wait_for_load_state("networkidle")
         link.click()
         page.wait_for_load_state("load")
         assert page.url.split("?")[0].split("#")[0].endswith(f"{target}.html")
@@ -211,3 +215,23 @@ def test_each_chapter_offers_its_notebook(site):
         assert "Run it locally" in html and f"_downloads/" in html and name in html, doc
         downloads = list((site / "_downloads").rglob(name))
         assert downloads and downloads[0].stat().st_size > 1000, doc
+
+
+@pytest.mark.parametrize("doc", PRACTICE)
+def test_practice_page_renders_and_folds_its_solution(browser, server, doc):
+    visit = Visit(browser, server, f"{doc}.html")
+    page = visit.page
+    try:
+        assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
+        assert page.locator("mjx-merror").count() == 0, "a formula MathJax could not read"
+        raw = page.evaluate("() => document.querySelector('article').innerText")
+        assert "$" not in raw, "maths left unrendered"
+        dropdown = page.locator("details.sd-dropdown")
+        assert dropdown.count() == 1 and dropdown.get_attribute("open") is None, "the solution starts folded"
+        assert not dropdown.locator(".sd-summary-content").is_visible()
+        dropdown.locator("summary").click()
+        assert dropdown.locator(".sd-summary-content").is_visible()
+        assert page.locator('a[href*="_downloads/"][href$="practice.ipynb"]').count() >= 1
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()

@@ -17,6 +17,7 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (§12)
 * :mod:`mwm.charlm`   a character language model: teacher-forced surprise, greedy and sampled talk (§5)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
+* :mod:`mwm.grading`  one-line answer checks for the practice problems' test cells (``exercises/``)
 
 numpy is the reference implementation; PyTorch is used only to check it and to train.
 """

@@ -1,0 +1,1262 @@
+"""The sixteen practice problems of "Machines with Memory": their numbers, statements and solutions.
+
+THE NUMBERS LIVE HERE, IN ``NUMBERS`` BELOW, AND NOWHERE ELSE. To change a problem,
+edit its entry and run ``make exercises``: the instructor notebook (with its expected
+values), the student version, the solution notebook, the answer key and the website's
+practice pages are all rebuilt from it, and every expected value is computed afresh
+by the course library ``mwm``.
+
+Each problem is built by a function ``problem_N(numbers)`` that computes the answers
+with ``mwm`` and returns a :class:`Problem`: the statement, the code cell that gives the
+numbers to the student, one :class:`Part` per graded part (its question, the variables
+the student sets, the points, the solution code) and the worked solution's steps.
+Statements and steps are Markdown with ``$...$`` maths; solution code is ordinary Python
+that reads the given variables, so it stays right when the numbers change.
+
+The problems follow the unit's practice arena (problems 1-16, seed 000), restated in
+the course's own words with every part kept.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+# --------------------------------------------------------------------------------------
+# The numbers. Change them here, then run `make exercises`.
+# --------------------------------------------------------------------------------------
+NUMBERS: dict[int, dict[str, Any]] = {
+    1: dict(w=0.8, u=1.0, b=0.0, h0=0.0, xs=[1.0, -1.0, 0.5]),
+    2: dict(W=[[0.5, -0.5], [0.0, 1.0]], U=[[1.0], [2.0]], b=[0.0, -1.0], h0=[1.0, 0.0], xs=[0.5, 0.0]),
+    3: dict(hidden=64, inputs=32, tags=12),
+    4: dict(context="the chai is", words=["hot", "sweet", "ready", "cold"], scores=[3.0, 1.0, 0.0, -1.0],
+            truth="sweet", other="hot"),
+    5: dict(scores=[2.0, 0.0], temperatures=[1.0, 0.5, 2.0], p_now=[0.8, 0.2], p_wanted=[0.6, 0.4]),
+    6: dict(w=0.8, u=1.0, b=0.0, h0=0.0, xs=[1.0, 0.0, 0.0]),
+    7: dict(length=2500, k=50, blame_from=130, pair_across=(30, 70), pair_inside=(60, 90)),
+    8: dict(w_fade=0.8, eps=1e-3, w_grow=1.2, big=1000.0),
+    9: dict(A=[[0.6, 0.2], [0.2, 0.6]], B=[[1.1, 0.3], [0.3, 1.1]], v=[1.0, 0.0], steps=10),
+    10: dict(limit=4.0, lr=0.1, g_long=[6.0, -8.0, 0.0], g_short=[1.0, 2.0, 2.0]),
+    11: dict(c_prev=2.0, forget=2.0, input=0.0, output=1.0, candidate=1.0),
+    12: dict(runs={"A": [1, 0.42, 0.176, 0.0741, 0.0311, 0.0131],
+                   "B": [1, 2.1, 4.41, 9.26, 19.4, 40.8],
+                   "C": [1, 0.97, 0.941, 0.913, 0.885, 0.859]},
+             ahead=20, limit=5.0, far=100, share=0.5),
+    13: dict(h_prev=-0.5, x=2.0, update_score=1.0, reset_score=-1.0, w_input=1.0, w_old=2.0),
+    14: dict(w=0.5, u=1.0, b=0.0, xs=[1.0, 0.0, 0.5]),
+    15: dict(first={"the": 0.6, "my": 0.4},
+             second={"the": {"tea": 0.3, "chai": 0.3, "cup": 0.4}, "my": {"chai": 0.8, "tea": 0.2}},
+             beam_width=2),
+    16: dict(reference="we drink chai every morning",
+             candidates={"A": "each morning we drink chai", "B": "we drink chai every evening",
+                         "C": "we drink chai"},
+             keeps_meaning="A"),
+}
+
+#: How the problems are grouped into nbgrader assignments and notebooks (see README, "For teachers").
+ASSIGNMENT = "practice"
+NOTEBOOK = "practice"
+
+
+# --------------------------------------------------------------------------------------
+# The shape of a problem
+# --------------------------------------------------------------------------------------
+@dataclass
+class Answer:
+    """One value the student sets, how it is checked and how the key prints it.
+
+    kind: "number", "vector" (a list of numbers, any shape given by ``expected``),
+    "integer", "choice" (one of ``options``), "bool" or "function" (checked on ``cases``).
+    ``decimals`` / ``sig`` give the printed precision, which sets the tolerance
+    (``mwm.grading.tolerance``).
+    """
+
+    name: str
+    kind: str
+    expected: Any
+    decimals: int | None = 4
+    sig: int | None = None
+    options: tuple = ()
+    cases: tuple = ()       # for functions: ((args, expected), ...)
+    n_args: int | None = None
+    what: str = ""          # the format the student is asked for, e.g. "a number"
+
+    def shown(self) -> str:
+        """The answer as the key prints it."""
+        e = self.expected
+        if self.kind == "number":
+            return fmt(e, self.decimals, self.sig)
+        if self.kind == "vector":
+            return fmt_list(e, self.decimals, self.sig)
+        if self.kind == "integer":
+            return f"{int(e):,}".replace(",", "\\,")
+        if self.kind == "choice":
+            return f"“{e}”"
+        if self.kind == "bool":
+            return str(bool(e))
+        if self.kind == "function":
+            return "; ".join(f"{self.name}({', '.join(map(_plain, args))}) = {_plain(want)}"
+                             for args, want in self.cases)
+        raise ValueError(f"unknown answer kind {self.kind!r}")
+
+
+@dataclass
+class Part:
+    """A graded part: its question, the answers it asks for, its points and the solution code."""
+
+    letter: str
+    question: str                 # Markdown, one or two sentences
+    answers: list[Answer]
+    solution: str                 # Python for the answer cell's solution region
+    points: int = 1
+
+
+@dataclass
+class Problem:
+    number: int
+    title: str
+    level: str                    # easy, medium, hard
+    practises: str                # what the problem trains, one line
+    statement: str                # Markdown: the set-up, before the parts
+    given: str                    # Python: the numbers, as the student's notebook defines them
+    parts: list[Part]
+    steps: list[str]              # Markdown: the worked solution, one paragraph per step
+    remember: str                 # Markdown: the one thing to keep
+    numbers: dict = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return f"p{self.number:02d}"
+
+    @property
+    def answers(self) -> list[Answer]:
+        return [a for p in self.parts for a in p.answers]
+
+    @property
+    def points(self) -> int:
+        return sum(p.points for p in self.parts)
+
+
+class LibraryMissing(ImportError):
+    """Raised by a problem whose expected values need a part of ``mwm`` that is not there yet."""
+
+
+# --------------------------------------------------------------------------------------
+# Formatting helpers (Markdown maths and Python literals)
+# --------------------------------------------------------------------------------------
+def fmt(x, decimals=4, sig=None) -> str:
+    """A number as the text prints it: fixed decimals, or significant figures (1.2 \\times 10^{-8})."""
+    x = float(x)
+    if decimals is not None:
+        s = f"{x:.{decimals}f}"
+        return s.lstrip("-") if float(s) == 0 else s
+    if sig is not None:
+        if x != 0 and not 1e-3 <= abs(x) < 1e4:
+            mant, exp = f"{x:.{sig - 1}e}".split("e")
+            return f"{mant}\\times 10^{{{int(exp)}}}"
+        return f"{x:.{sig}g}"
+    return f"{x:g}"
+
+
+def fmt_list(xs, decimals=4, sig=None) -> str:
+    arr = np.asarray(xs, dtype=float)
+    if arr.ndim == 2:
+        return "(" + ", ".join(fmt_list(row, decimals, sig) for row in arr) + ")"
+    return "(" + ",\\ ".join(fmt(x, decimals, sig) for x in arr) + ")"
+
+
+def _plain(x) -> str:
+    if isinstance(x, float):
+        return f"{x:g}"
+    return str(x)
+
+
+def lit(x) -> str:
+    """A Python literal for a number, a list of numbers or a string, as short as exact."""
+    if isinstance(x, (bool, np.bool_)):
+        return repr(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return repr(int(x))
+    if isinstance(x, (float, np.floating)):
+        r = repr(float(x))
+        return r[:-2] if r.endswith(".0") and abs(x) < 1e15 else r
+    if isinstance(x, str):
+        return repr(x)
+    if isinstance(x, np.ndarray):
+        return lit(x.tolist())
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(lit(v) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{lit(k)}: {lit(v)}" for k, v in x.items()) + "}"
+    raise TypeError(f"no literal for {type(x).__name__}")
+
+
+def num(x) -> str:
+    """A given number in maths: 0.8, 1, -0.5 (no trailing zeros, no -0)."""
+    x = float(x) + 0.0
+    return f"{x:g}"
+
+
+def tex_vec(v) -> str:
+    return "(" + ",\\ ".join(num(x) for x in np.ravel(v)) + ")"
+
+
+def tex_matrix(M) -> str:
+    rows = " \\\\ ".join(" & ".join(num(x) for x in row) for row in np.atleast_2d(M))
+    return f"\\begin{{pmatrix}} {rows} \\end{{pmatrix}}"
+
+
+def signed(x, decimals=4) -> str:
+    """``+ 0.5`` or ``- 0.5``, for writing a sum term by term."""
+    s = fmt(abs(x), decimals)
+    return f"- {s}" if x < 0 else f"+ {s}"
+
+
+def par(x, decimals=4) -> str:
+    """A number in parentheses when negative: 0.8 \\times (-0.3720)."""
+    s = fmt(x, decimals)
+    return f"({s})" if float(x) < 0 else s
+
+
+# --------------------------------------------------------------------------------------
+# The problems
+# --------------------------------------------------------------------------------------
+def problem_1(n) -> Problem:
+    from mwm import scalar_rnn
+
+    w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], n["xs"]
+    hs = scalar_rnn(xs, w=w, u=u, b=b, h0=h0)
+    prev = [h0, *hs[:-1]]
+    sums = [w * p + u * x + b for p, x in zip(prev, xs)]
+    ordinal = ["first", "second", "third"]
+    parts = [
+        Part(letter, f"The note after the {ordinal[t]} input, $h_{t + 1}$. Store it in `h{t + 1}`.",
+             [Answer(f"h{t + 1}", "number", float(hs[t]), what="a number")],
+             f"# Step {t + 1}: shrink the old note by w, add the new input, squash.\n"
+             f"h{t + 1} = np.tanh(w * {'h0' if t == 0 else f'h{t}'} + u * xs[{t}] + b)\n"
+             f"print(f\"h{t + 1} = {{h{t + 1}:.4f}}\")")
+        for t, letter in enumerate("abc")
+    ]
+    steps = [
+        f"**Input 1.** Before anything is read the note is $h_0={num(h0)}$, so "
+        f"$h_1=\\tanh({num(w)}\\cdot {num(h0)} + {num(u)}\\cdot {num(xs[0])} + {num(b)})"
+        f"=\\tanh({fmt(sums[0])})\\approx {fmt(hs[0])}$.",
+    ]
+    for t in (1, 2):
+        steps.append(
+            f"**Input {t + 1}.** Shrink the note: ${num(w)}\\times {par(hs[t - 1])} = {fmt(w * hs[t - 1])}$. "
+            f"Add $u\\,x_{t + 1} + b = {fmt(u * xs[t] + b)}$ to get ${fmt(sums[t])}$, "
+            f"and squash: $h_{t + 1}=\\tanh({fmt(sums[t])})\\approx {fmt(hs[t])}$.")
+    return Problem(
+        1, "A forward pass by hand", "easy", "one step of the one-number cell, three times over",
+        statement=(
+            "A recurrent cell whose note is a single number has recurrent weight "
+            f"$w={num(w)}$, input weight $u={num(u)}$ and shift $b={num(b)}$; its note starts at "
+            f"$h_0={num(h0)}$. It reads the inputs $x_1={num(xs[0])}$, $x_2={num(xs[1])}$, "
+            f"$x_3={num(xs[2])}$ in that order, updating its note each time with "
+            "$h_t=\\tanh(w\\,h_{t-1}+u\\,x_t+b)$. Give every answer to four decimals."),
+        given=f"w, u, b, h0 = {lit(w)}, {lit(u)}, {lit(b)}, {lit(h0)}\nxs = {lit(xs)}",
+        parts=parts, steps=steps,
+        remember=("Every step does the same three things: it shrinks the old note by $w$, adds the "
+                  "new input, and squashes the sum into $(-1, 1)$. One input of the opposite sign "
+                  "is enough to flip the note's sign."),
+        numbers=n)
+
+
+def problem_2(n) -> Problem:
+    from mwm import rnn_forward
+
+    W, U, b, h0, xs = (np.array(n[k], dtype=float) for k in ("W", "U", "b", "h0", "xs"))
+    hs = rnn_forward(xs.reshape(-1, 1), W, U, b, h0=h0)
+    pieces = []
+    prev = h0
+    for t in range(2):
+        Wh, Ux = W @ prev, U @ xs[t:t + 1]
+        pieces.append((Wh, Ux, Wh + Ux + b))
+        prev = hs[t]
+    steps = []
+    for t, (Wh, Ux, total) in enumerate(pieces):
+        hp = "\\boldsymbol h_0" if t == 0 else "\\boldsymbol h_1"
+        steps.append(
+            f"**({'ab'[t]}) The three pieces.** $W{hp}={fmt_list(Wh)}$, $U x_{t + 1}={fmt_list(Ux)}$ and "
+            f"$\\boldsymbol b={tex_vec(b)}$. Added up: ${fmt_list(total)}$.")
+        steps.append(
+            f"**({'ab'[t]}) Squash each entry.** $\\boldsymbol h_{t + 1}=\\tanh{fmt_list(total)}"
+            f"\\approx {fmt_list(hs[t])}$.")
+    return Problem(
+        2, "One step with matrices", "easy", "the vector cell, entry by entry",
+        statement=(
+            "A cell keeps a note of two numbers and reads inputs of one number. Its weights and "
+            "starting note are\n\n"
+            f"$$W={tex_matrix(W)},\\quad U={tex_matrix(U)},\\quad \\boldsymbol b={tex_matrix(b.reshape(-1, 1))},"
+            f"\\quad \\boldsymbol h_0={tex_matrix(h0.reshape(-1, 1))},$$\n\n"
+            "and each step computes $\\boldsymbol h_t=\\tanh(W\\boldsymbol h_{t-1}+U x_t+\\boldsymbol b)$, "
+            "with $\\tanh$ taken entry by entry. Give each note as a list of two numbers, to four decimals."),
+        given=f"W = np.array({lit(W)})\nU = np.array({lit(U)})\nb = np.array({lit(b)})\n"
+              f"h0 = np.array({lit(h0)})\nxs = {lit(xs)}",
+        parts=[
+            Part("a", f"The note $\\boldsymbol h_1$ after the input $x_1={num(xs[0])}$. Store it in `h1`.",
+                 [Answer("h1", "vector", hs[0].tolist(), what="two numbers")],
+                 "# Three pieces: the old note through W, the input through U, the shift; add, squash.\n"
+                 "h1 = np.tanh(W @ h0 + U @ [xs[0]] + b)\nprint(\"h1 =\", h1.round(4))"),
+            Part("b", f"The note $\\boldsymbol h_2$ after the input $x_2={num(xs[1])}$. Store it in `h2`.",
+                 [Answer("h2", "vector", hs[1].tolist(), what="two numbers")],
+                 "# The same three pieces, now starting from h1.\n"
+                 "h2 = np.tanh(W @ h1 + U @ [xs[1]] + b)\nprint(\"h2 =\", h2.round(4))"),
+        ],
+        steps=steps,
+        remember=("The shift $\\boldsymbol b$ is added at every step, whatever the input: with an input "
+                  "of zero, the old note and the shift alone decide the new note."),
+        numbers=n)
+
+
+def problem_3(n) -> Problem:
+    from mwm import cell_param_count, readout_param_count, stack_param_count
+
+    h, d, k = n["hidden"], n["inputs"], n["tags"]
+    one = cell_param_count(h, d)
+    two_way = stack_param_count(h, d, bidirectional=True)
+    floor2 = cell_param_count(h, h)
+    two_floors = stack_param_count(h, d, num_layers=2)
+    lstm, gru = cell_param_count(h, d, "lstm"), cell_param_count(h, d, "gru")
+    lstm2 = stack_param_count(h, d, "lstm", bidirectional=True)
+    head = readout_param_count(2 * h, k)
+    tagger = lstm2 + head
+
+    def g(x):
+        return f"{x:,}".replace(",", "\\,")
+
+    return Problem(
+        3, "Counting weights", "medium", "the block $h(h+d)+h$, with directions, floors and gates",
+        statement=(
+            f"A word tagger reads word vectors of $d={d}$ numbers and keeps notes of $h={h}$ numbers. "
+            "For each design below, count the numbers it learns: every weight and every shift. "
+            "Each answer is a whole number."),
+        given=f"h, d, tags = {h}, {d}, {k}",
+        parts=[
+            Part("a", "One plain recurrent cell. Store the count in `plain`.",
+                 [Answer("plain", "integer", one, what="a whole number")],
+                 "# W is h x h, U is h x d, b has h entries.\nplain = h * h + h * d + h\nprint(plain)"),
+            Part("b", "A two-way reader made of plain cells. Store it in `two_way`.",
+                 [Answer("two_way", "integer", two_way, what="a whole number")],
+                 "# Two independent cells of the same shape, one per direction.\n"
+                 "two_way = 2 * plain\nprint(two_way)"),
+            Part("c", "Two floors of one-way plain cells, the upper floor reading the lower floor's notes. "
+                      "Store it in `two_floors`.",
+                 [Answer("two_floors", "integer", two_floors, what="a whole number")],
+                 "# Floor 2 reads notes of h numbers instead of words of d numbers.\n"
+                 "two_floors = plain + (h * h + h * h + h)\nprint(two_floors)"),
+            Part("d", "The same job done by gated cells reading in one direction: an LSTM, and (separately) "
+                      "a GRU. Store the two counts in `lstm` and `gru`.",
+                 [Answer("lstm", "integer", lstm, what="a whole number"),
+                  Answer("gru", "integer", gru, what="a whole number")],
+                 "# An LSTM has four blocks of the plain cell's shape, a GRU three.\n"
+                 "lstm = 4 * plain\ngru = 3 * plain\nprint(lstm, gru)"),
+            Part("e", f"The full tagger: a two-way LSTM, and above it a read-out that turns each word's two-way "
+                      f"note into scores for {k} tags. Include the read-out's matrix $V$ and shift "
+                      "$\\boldsymbol c$. Store the count in `tagger`.",
+                 [Answer("tagger", "integer", tagger, what="a whole number")],
+                 "# Two LSTMs, then a read-out from the 2h-number two-way note to the tags.\n"
+                 "tagger = 2 * lstm + (tags * 2 * h + tags)\nprint(tagger)", points=2),
+        ],
+        steps=[
+            f"**(a) One block.** $P=h(h+d)+h={h}\\cdot {h + d}+{h}={g(h * (h + d))}+{h}={g(one)}$.",
+            f"**(b) Two directions.** Two separate cells of the same shape: $2P={g(two_way)}$.",
+            f"**(c) Two floors.** The upper floor reads {h}-number notes, not {d}-number words: "
+            f"${h}\\cdot({h}+{h})+{h}={g(floor2)}$. With the lower floor, ${g(one)}+{g(floor2)}={g(two_floors)}$.",
+            f"**(d) Gates.** An LSTM is four blocks, $4P={g(lstm)}$; a GRU is three, $3P={g(gru)}$.",
+            f"**(e) The tagger.** Two LSTMs give $2\\cdot{g(lstm)}={g(lstm2)}$. Each word's note now has "
+            f"$2h={2 * h}$ numbers, so $V$ is ${k}\\times{2 * h}$ and $\\boldsymbol c$ has {k} entries: "
+            f"${g(k * 2 * h)}+{k}={g(head)}$. In all, ${g(lstm2)}+{g(head)}={g(tagger)}$.",
+        ],
+        remember=("Every design here is assembled from one block, $h(h+d)+h$. Count the blocks, then check "
+                  "the width of what each block takes in: a word has $d$ numbers, a one-way note $h$, a "
+                  "two-way note $2h$."),
+        numbers=n)
+
+
+def problem_4(n) -> Problem:
+    from mwm import readout_gradient, softmax, surprise
+
+    words, scores = n["words"], np.array(n["scores"], dtype=float)
+    t, o = words.index(n["truth"]), words.index(n["other"])
+    p = softmax(scores)
+    loss_t, loss_o = surprise(p, t)[0], surprise(p, o)[0]
+    blame = readout_gradient(p, t)
+    e = np.exp(scores)
+    score_list = ", ".join(f"“{w}” {num(s)}" for w, s in zip(words, scores))
+    quoted = ", ".join(f"“{w}”" for w in words)
+    return Problem(
+        4, "Read-out and loss", "easy", "softmax, the surprise $-\\ln p$, and prediction minus truth",
+        statement=(
+            f"A language model has just read “{n['context']}”. Its read-out scores the possible next "
+            f"words as follows: {score_list}. Keep the words in this order ({quoted}) in every list "
+            "you give."),
+        given=f"words = {lit(words)}\nscores = np.array({lit(scores)})",
+        parts=[
+            Part("a", "The probabilities of the four words, to four decimals. Store the list in `probs`.",
+                 [Answer("probs", "vector", p.tolist(), what="four numbers")],
+                 "# Exponentiate each score, add them up, divide.\n"
+                 "probs = np.exp(scores) / np.exp(scores).sum()\nprint(probs.round(4))"),
+            Part("b", f"Suppose the word that really came next is “{n['truth']}”. How large is the loss at "
+                      f"this step? How large would it be had “{n['other']}” come next instead? Three decimals; "
+                      "store them in `loss_true` and `loss_other`.",
+                 [Answer("loss_true", "number", float(loss_t), decimals=3, what="a number"),
+                  Answer("loss_other", "number", float(loss_o), decimals=3, what="a number")],
+                 "# The loss of one step is the surprise -ln p of the true word.\n"
+                 f"loss_true = -np.log(probs[words.index({n['truth']!r})])\n"
+                 f"loss_other = -np.log(probs[words.index({n['other']!r})])\n"
+                 "print(round(loss_true, 3), round(loss_other, 3))"),
+            Part("c", "The blame the read-out sends back to its four scores (prediction minus truth), "
+                      "to four decimals. Store the list in `blame`.",
+                 [Answer("blame", "vector", blame.tolist(), what="four numbers")],
+                 "# Subtract the one-hot truth from the prediction.\n"
+                 f"truth = np.zeros(len(words)); truth[words.index({n['truth']!r})] = 1\n"
+                 "blame = probs - truth\nprint(blame.round(4))"),
+        ],
+        steps=[
+            "**Exponentiate.** " + ", ".join(f"$e^{{{num(s)}}}\\approx {fmt(v)}$" for s, v in zip(scores, e))
+            + f"; together $\\approx {fmt(e.sum())}$.",
+            "**(a) Divide.** " + ", ".join(f"{w} $\\approx {fmt(q)}$" for w, q in zip(words, p)) + ".",
+            f"**(b) Surprise.** The loss is $-\\ln {fmt(p[t])}\\approx {fmt(loss_t, 3)}$. Had the truth been "
+            f"“{n['other']}”, it would have been $-\\ln {fmt(p[o])}\\approx {fmt(loss_o, 3)}$.",
+            f"**(c) Prediction minus truth.** Take 1 away from the entry of “{n['truth']}”: "
+            f"${fmt_list(blame)}$.",
+        ],
+        remember=("Confidence in the wrong word is what costs: the loss is small only when the true word "
+                  "got a large share. The blame lowers every score in proportion to its probability and "
+                  "raises the true word's by one minus its probability."),
+        numbers=n)
+
+
+def problem_5(n) -> Problem:
+    from mwm import softmax
+
+    scores, Ts = np.array(n["scores"], dtype=float), n["temperatures"]
+    firsts = [float(softmax(scores, T)[0]) for T in Ts]
+    p_now, p_want = n["p_now"], n["p_wanted"]
+    gap = math.log(p_now[0] / p_now[1])           # score gap that gives p_now at T = 1
+    T_new = gap / math.log(p_want[0] / p_want[1])  # the same gap, divided by T, gives p_wanted
+    assert np.allclose(softmax([gap, 0.0], T_new), p_want), "the temperature must give the wanted shares"
+    cold = softmax([gap, 0.0], 1e-9)
+    Tlist = ", ".join(f"$T={num(T)}$" for T in Ts)
+    return Problem(
+        5, "Temperature, forwards and backwards", "medium", "$p_i\\propto e^{s_i/T}$, and the ratio rule run backwards",
+        statement=(
+            f"A model chooses between two next words with scores ${num(scores[0])}$ and ${num(scores[1])}$, "
+            "and divides the scores by a temperature $T$ before the softmax."),
+        given=f"scores = np.array({lit(scores)})\ntemperatures = {lit(Ts)}\n"
+              f"p_now, p_wanted = {lit(p_now)}, {lit(p_want)}",
+        parts=[
+            Part("a", f"The first word's probability at {Tlist}, in that order, to four decimals. "
+                      "Store the list in `p_first`.",
+                 [Answer("p_first", "vector", firsts, what=f"{len(Ts)} numbers")],
+                 "# Divide the scores by T, then softmax; keep the first word's share.\n"
+                 "p_first = [float(np.exp(scores[0] / T) / np.exp(scores / T).sum()) for T in temperatures]\n"
+                 "print(np.round(p_first, 4))"),
+            Part("b", f"A second model gives its two words the probabilities ${num(p_now[0])}$ and "
+                      f"${num(p_now[1])}$ at $T=1$. At which temperature would it give them "
+                      f"${num(p_want[0])}$ and ${num(p_want[1])}$? Three decimals; store it in `T_new`.",
+                 [Answer("T_new", "number", T_new, decimals=3, what="a number")],
+                 "# At T = 1 the ratio of the shares is e^gap; at T it is e^(gap / T).\n"
+                 "gap = np.log(p_now[0] / p_now[1])\n"
+                 "T_new = gap / np.log(p_wanted[0] / p_wanted[1])\nprint(round(T_new, 3))"),
+            Part("c", "What does the second model give its two words as $T\\to 0$? "
+                      "Store the two probabilities in `p_cold`.",
+                 [Answer("p_cold", "vector", cold.tolist(), what="two numbers")],
+                 "# gap / T grows without bound: the larger score takes everything.\n"
+                 "p_cold = [1.0, 0.0]\nprint(p_cold)"),
+        ],
+        steps=[
+            "**(a) Two words make a sigmoid.** $p_1=\\dfrac{e^{s_1/T}}{e^{s_1/T}+e^{s_2/T}}"
+            f"=\\sigma\\big((s_1-s_2)/T\\big)$, so "
+            + ", ".join(f"$T={num(T)}$: $\\sigma({num((scores[0] - scores[1]) / T)})\\approx {fmt(q)}$"
+                        for T, q in zip(Ts, firsts)) + ".",
+            f"**(b) The gap.** At $T=1$ the shares stand in the ratio ${num(p_now[0])}/{num(p_now[1])}="
+            f"{num(p_now[0] / p_now[1])}=e^{{\\Delta}}$, so the score gap is "
+            f"$\\Delta=\\ln {num(p_now[0] / p_now[1])}\\approx {fmt(gap)}$.",
+            f"**(b) The temperature.** We need $e^{{\\Delta/T}}={num(p_want[0])}/{num(p_want[1])}="
+            f"{num(p_want[0] / p_want[1])}$, so $\\Delta/T=\\ln {num(p_want[0] / p_want[1])}\\approx "
+            f"{fmt(math.log(p_want[0] / p_want[1]))}$ and $T\\approx {fmt(gap)}/{fmt(math.log(p_want[0] / p_want[1]))}"
+            f"\\approx {fmt(T_new, 3)}$.",
+            "**(c) Freezing.** As $T\\to 0$ the scaled gap $\\Delta/T$ grows without limit: the shares "
+            f"tend to ${fmt_list(cold, 0)}$, which is greedy choice.",
+        ],
+        remember=("Temperature only rescales the gaps between scores. Any two shares stand in the ratio "
+                  "$e^{\\text{gap}/T}$, so the rule can be used in either direction."),
+        numbers=n)
+
+
+def problem_6(n) -> Problem:
+    from mwm import scalar_rnn
+    from mwm.bptt import scalar_bptt, step_factors
+
+    w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], n["xs"]
+    hs = scalar_rnn(xs, w=w, u=u, b=b, h0=h0)
+    factors = step_factors(hs, w)                  # dh_t / dh_{t-1}, t = 1..3
+    d32, d21 = float(factors[2]), float(factors[1])
+    # blame of L = h_3 sent back by BPTT: dh[0] is dh_3/dh_1, dz[0] * u is dh_3/dx_1
+    grads = scalar_bptt(xs, hs, [0.0, 0.0, 1.0], w, u, b, h0)
+    d31, d3x1 = float(grads.dh[0]), float(grads.dz[0] * u)
+    assert np.isclose(d31, d32 * d21)
+    prev = [h0, *hs[:-1]]
+    sums = [w * p + u * x + b for p, x in zip(prev, xs)]
+    return Problem(
+        6, "Blame through time", "medium", "the backward product $\\prod w\\,(1-h_t^2)$",
+        statement=(
+            f"A one-number cell with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and $h_0={num(h0)}$ reads "
+            f"$x={tex_vec(xs)}$, using $h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$. Give every answer to four decimals."),
+        given=f"w, u, b, h0 = {lit(w)}, {lit(u)}, {lit(b)}, {lit(h0)}\nxs = {lit(xs)}",
+        parts=[
+            Part("a", "The three notes $h_1, h_2, h_3$. Store them as a list in `hs`.",
+                 [Answer("hs", "vector", hs.tolist(), what="three numbers")],
+                 "# Forward first, keeping every note: the way back needs them.\n"
+                 "hs, h = [], h0\nfor x in xs:\n    h = np.tanh(w * h + u * x + b)\n    hs.append(h)\n"
+                 "print(np.round(hs, 4))"),
+            Part("b", "The factors $\\partial h_3/\\partial h_2$ and $\\partial h_2/\\partial h_1$, and their "
+                      "product $\\partial h_3/\\partial h_1$. Store them in `dh3_dh2`, `dh2_dh1`, `dh3_dh1`.",
+                 [Answer("dh3_dh2", "number", d32, what="a number"),
+                  Answer("dh2_dh1", "number", d21, what="a number"),
+                  Answer("dh3_dh1", "number", d31, what="a number")],
+                 "# One factor per step back: dh_t/dh_(t-1) = w (1 - h_t^2); the chain multiplies them.\n"
+                 "dh3_dh2 = w * (1 - hs[2] ** 2)\ndh2_dh1 = w * (1 - hs[1] ** 2)\n"
+                 "dh3_dh1 = dh3_dh2 * dh2_dh1\nprint(round(dh3_dh2, 4), round(dh2_dh1, 4), round(dh3_dh1, 4))",
+                 points=2),
+            Part("c", "How much does $h_3$ move per unit of the first input: $\\partial h_3/\\partial x_1$? "
+                      "Store it in `dh3_dx1`.",
+                 [Answer("dh3_dx1", "number", d3x1, what="a number")],
+                 "# h1 = tanh(w h0 + u x1 + b), so dh1/dx1 = u (1 - h1^2); then on to h3.\n"
+                 "dh3_dx1 = dh3_dh1 * u * (1 - hs[0] ** 2)\nprint(round(dh3_dx1, 4))"),
+        ],
+        steps=[
+            "**(a) Forward.** " + "; ".join(
+                f"$h_{t + 1}=\\tanh({fmt(sums[t])})\\approx {fmt(hs[t])}$" for t in range(3)) + ".",
+            f"**(b) One factor per step.** $\\partial h_3/\\partial h_2={num(w)}\\,(1-{fmt(hs[2])}^2)\\approx "
+            f"{fmt(d32)}$ and $\\partial h_2/\\partial h_1={num(w)}\\,(1-{fmt(hs[1])}^2)\\approx {fmt(d21)}$.",
+            f"**(b) Multiply.** $\\partial h_3/\\partial h_1\\approx {fmt(d32)}\\times {fmt(d21)}\\approx {fmt(d31)}$.",
+            f"**(c) Down to the input.** Since $h_1=\\tanh(w\\,h_0+u\\,x_1+b)$, "
+            f"$\\partial h_1/\\partial x_1=u\\,(1-h_1^2)\\approx {fmt(u * (1 - hs[0] ** 2))}$, and "
+            f"$\\partial h_3/\\partial x_1\\approx {fmt(d31)}\\times {fmt(u * (1 - hs[0] ** 2))}\\approx {fmt(d3x1)}$.",
+        ],
+        remember=("Blame walking back through time is a product with one factor $w\\,(1-h_t^2)$ per step: "
+                  "the weight and how saturated each note is decide together how much survives."),
+        numbers=n)
+
+
+def problem_7(n) -> Problem:
+    from mwm.bptt import chunk_count, chunk_of
+
+    N, k, t = n["length"], n["k"], n["blame_from"]
+    (a1, a2), (b1, b2) = n["pair_across"], n["pair_inside"]
+    chunks = chunk_count(N, k)
+    m, first, last = chunk_of(t, k)
+    learn = [chunk_of(a1, k)[0] == chunk_of(a2, k)[0], chunk_of(b1, k)[0] == chunk_of(b2, k)[0]]
+    full, longest = N - 1, k - 1     # steps from the last character to the first; inside one chunk
+    cases = tuple(((NN, kk), chunk_count(NN, kk)) for NN, kk in [(10, 3), (N, k), (N + 1, k), (7, 7), (1, 5), (999, 10)])
+
+    def say(pair, ok):
+        i, j = pair
+        mi, mj = chunk_of(i, k)[0], chunk_of(j, k)[0]
+        if ok:
+            lo, hi = chunk_of(i, k)[1:]
+            return f"Characters {i} and {j} share chunk {mi} (characters {lo} to {hi}), so that dependence is learnable."
+        return (f"Character {i} sits in chunk {mi}, character {j} in chunk {mj}; the cut after character "
+                f"{chunk_of(i, k)[2]} separates them, and that dependence cannot be learned.")
+
+    yes_no = lambda ok: "yes" if ok else "no"  # noqa: E731
+    return Problem(
+        7, "Truncated backprop through time", "medium", "which links a truncated run can learn, and which it cannot",
+        statement=(
+            f"A text of {N} characters is trained with truncated BPTT in chunks of $k={k}$ characters: "
+            f"characters 1 to {k}, then {k + 1} to {2 * k}, and so on. The note flows on across the cuts; the "
+            "blame does not."),
+        given=f"N, k = {N}, {k}\nblame_from = {t}\npair_1, pair_2 = {lit(list(n['pair_across']))}, {lit(list(n['pair_inside']))}",
+        parts=[
+            Part("a", "The number of chunks for a text of $N$ characters, as a Python function `n_chunks(N, k)`; "
+                      "and its value for this text, in `chunks`.",
+                 [Answer("n_chunks", "function", None, cases=cases, n_args=2, what="a function"),
+                  Answer("chunks", "integer", chunks, what="a whole number")],
+                 "# ceil(N / k): whole chunks, and one more for a leftover piece.\n"
+                 "def n_chunks(N, k):\n    return -(-N // k)\n"
+                 "chunks = n_chunks(N, k)\nprint(chunks)", points=2),
+            Part("b", f"Walking back from character {t}, where does its blame stop? Store that character's "
+                      "number in `reaches_back_to`.",
+                 [Answer("reaches_back_to", "integer", first, what="a whole number")],
+                 "# Find the chunk of the character; its blame stops at the chunk's first character.\n"
+                 "chunk = -(-blame_from // k)\nreaches_back_to = (chunk - 1) * k + 1\nprint(chunk, reaches_back_to)"),
+            Part("c", f"Could this run learn that character {a2} depends on character {a1}? That character "
+                      f"{b2} depends on character {b1}? Store `True` or `False` in `learn_pair_1` and "
+                      "`learn_pair_2`.",
+                 [Answer("learn_pair_1", "bool", learn[0], what="True or False"),
+                  Answer("learn_pair_2", "bool", learn[1], what="True or False")],
+                 "# A link can be learned only if both characters sit in the same chunk.\n"
+                 "same_chunk = lambda i, j: -(-i // k) == -(-j // k)\n"
+                 "learn_pair_1 = same_chunk(*pair_1)\nlearn_pair_2 = same_chunk(*pair_2)\n"
+                 "print(learn_pair_1, learn_pair_2)"),
+            Part("d", "Without truncation, the final character's blame would travel all the way to character 1. "
+                      "How many steps is that trip, and how many steps is the longest trip in the truncated run? "
+                      "Store them in `full_steps` and `truncated_steps`.",
+                 [Answer("full_steps", "integer", full, what="a whole number"),
+                  Answer("truncated_steps", "integer", longest, what="a whole number")],
+                 "# From character N back to 1 is N - 1 steps; inside a chunk at most k - 1.\n"
+                 "full_steps = N - 1\ntruncated_steps = k - 1\nprint(full_steps, truncated_steps)"),
+        ],
+        steps=[
+            f"**(a) Count the chunks.** $\\lceil N/k\\rceil$ chunks; here $\\lceil {N}/{k}\\rceil={chunks}$.",
+            f"**(b) Find the chunk.** Character {t} is in chunk $\\lceil {t}/{k}\\rceil={m}$, which holds "
+            f"characters {first} to {last}. Its blame gets as far as character {first}, {t - first} steps "
+            "back, and the cut stops it there.",
+            f"**(c) Same chunk or not.** {say((a1, a2), learn[0])} {say((b1, b2), learn[1])} "
+            f"So: {yes_no(learn[0])}, then {yes_no(learn[1])}.",
+            f"**(d) Walk lengths.** Full BPTT goes from character {N} back to character 1: {full} steps. "
+            f"Truncated, the longest walk stays inside one chunk: at most $k-1={longest}$ steps.",
+        ],
+        remember=("Cutting the walk into chunks keeps each update cheap, at a price: only dependences that fit "
+                  "inside one chunk can be learned. The forward note, though, still carries everything before it."),
+        numbers=n)
+
+
+def problem_11(n) -> Problem:
+    from mwm.lstm import lstm_step
+
+    c_prev = n["c_prev"]
+    scores = {"f": n["forget"], "i": n["input"], "o": n["output"], "g": n["candidate"]}
+    # a one-number LSTM whose gate scores are exactly the given numbers: zero weights, the scores as shifts
+    weights = {}
+    for k, s in scores.items():
+        weights.update({f"W_{k}": [[0.0]], f"U_{k}": [[0.0]], f"b_{k}": [s]})
+    h, c, cache = lstm_step([0.0], [c_prev], [0.0], weights)
+    f, i, o, g = (float(cache[k][0]) for k in "fiog")
+    c, h = float(c[0]), float(h[0])
+    return Problem(
+        11, "One LSTM step", "medium", "sigmoid gates, a tanh candidate, the lane and the note",
+        statement=(
+            f"A one-number LSTM carries the cell state $c_{{t-1}}={num(c_prev)}$. Before their squashing "
+            f"functions, its scores come out as: forget ${num(scores['f'])}$, input ${num(scores['i'])}$, "
+            f"output ${num(scores['o'])}$, candidate ${num(scores['g'])}$. The gates use the sigmoid, the "
+            "candidate uses $\\tanh$, and $c_t=f\\,c_{t-1}+i\\,g$, $h_t=o\\tanh c_t$. Four decimals throughout."),
+        given=f"c_prev = {lit(c_prev)}\nforget_score, input_score, output_score, candidate_score = "
+              f"{lit(scores['f'])}, {lit(scores['i'])}, {lit(scores['o'])}, {lit(scores['g'])}",
+        parts=[
+            Part("a", "The forget, input and output gates and the candidate. Store them in `f_t`, `i_t`, `o_t`, "
+                      "`g_t`.",
+                 [Answer("f_t", "number", f, what="a number"), Answer("i_t", "number", i, what="a number"),
+                  Answer("o_t", "number", o, what="a number"), Answer("g_t", "number", g, what="a number")],
+                 "# Gates: sigmoids of their scores. Candidate: tanh of its score.\n"
+                 "sigmoid = lambda a: 1 / (1 + np.exp(-a))\n"
+                 "f_t, i_t, o_t = sigmoid(forget_score), sigmoid(input_score), sigmoid(output_score)\n"
+                 "g_t = np.tanh(candidate_score)\nprint(round(f_t, 4), round(i_t, 4), round(o_t, 4), round(g_t, 4))",
+                 points=2),
+            Part("b", "The new cell state $c_t$ and the new note $h_t$. Store them in `c_t` and `h_t`.",
+                 [Answer("c_t", "number", c, what="a number"), Answer("h_t", "number", h, what="a number")],
+                 "# The lane: keep part of the old cell state, add part of the candidate. Then read it out.\n"
+                 "c_t = f_t * c_prev + i_t * g_t\nh_t = o_t * np.tanh(c_t)\nprint(round(c_t, 4), round(h_t, 4))"),
+        ],
+        steps=[
+            f"**The gates.** $f=\\sigma({num(scores['f'])})\\approx {fmt(f)}$, $i=\\sigma({num(scores['i'])})"
+            f"\\approx {fmt(i)}$, $o=\\sigma({num(scores['o'])})\\approx {fmt(o)}$.",
+            f"**The candidate.** $g=\\tanh({num(scores['g'])})\\approx {fmt(g)}$.",
+            f"**The cell state.** $c_t={fmt(f)}\\cdot {num(c_prev)}+{fmt(i)}\\cdot {fmt(g)}\\approx "
+            f"{fmt(f * c_prev)}+{fmt(i * g)}={fmt(c)}$.",
+            f"**The note.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
+            f"{fmt(np.tanh(c))}\\approx {fmt(h)}$.",
+        ],
+        remember=("Nothing squashes the cell state on its lane, so it may grow past 1. Only the note $h_t$ is "
+                  "squashed, when the output gate reads the lane out."),
+        numbers=n)
+
+
+def problem_13(n) -> Problem:
+    from mwm.gru import blend, gru_draft, gru_step
+
+    hp, x, zs, rs, wx, wo = (n[k] for k in ("h_prev", "x", "update_score", "reset_score", "w_input", "w_old"))
+    # a one-number GRU whose gate scores are the given numbers (zero weights, the scores as shifts)
+    weights = {"W_z": [[0.0]], "U_z": [[0.0]], "b_z": [zs], "W_r": [[0.0]], "U_r": [[0.0]], "b_r": [rs],
+               "W_h": [[wo]], "U_h": [[wx]], "b_h": [0.0]}
+    h, cache = gru_step([hp], [x], weights)
+    z, r, draft, h = float(cache["z"][0]), float(cache["r"][0]), float(cache["candidate"][0]), float(h[0])
+    draft_open = float(gru_draft([hp], 1.0, [[wo]], [wx * x])[0])
+    h_open = float(blend(hp, draft_open, z))
+    direction = "higher" if draft > draft_open else "lower"
+    return Problem(
+        13, "One GRU step", "medium", "the two GRU gates in their places: $r$ inside the draft, $z$ in the blend",
+        statement=(
+            f"A one-number GRU holds the note $h_{{t-1}}={num(hp)}$ and reads the input $x={num(x)}$. Its update "
+            f"score is ${num(zs)}$ and its reset score ${num(rs)}$ (before the sigmoid). The draft weighs the "
+            f"input by ${num(wx)}$ and the consulted old note by ${num(wo)}$: "
+            f"$\\tilde h_t=\\tanh({num(wx)}\\,x+{num(wo)}\\,r\\,h_{{t-1}})$, and the new note is the blend "
+            "$h_t=(1-z)\\,h_{t-1}+z\\,\\tilde h_t$. Four decimals throughout."),
+        given=f"h_prev, x = {lit(hp)}, {lit(x)}\nupdate_score, reset_score = {lit(zs)}, {lit(rs)}\n"
+              f"w_input, w_old = {lit(wx)}, {lit(wo)}",
+        parts=[
+            Part("a", "The gates $z$ and $r$, the draft $\\tilde h_t$ and the new note $h_t$. Store them in `z_t`, "
+                      "`r_t`, `draft` and `h_t`.",
+                 [Answer("z_t", "number", z, what="a number"), Answer("r_t", "number", r, what="a number"),
+                  Answer("draft", "number", draft, what="a number"), Answer("h_t", "number", h, what="a number")],
+                 "# Squash the scores; the reset gate scales the old note inside the draft; then blend.\n"
+                 "sigmoid = lambda a: 1 / (1 + np.exp(-a))\n"
+                 "z_t, r_t = sigmoid(update_score), sigmoid(reset_score)\n"
+                 "draft = np.tanh(w_input * x + w_old * r_t * h_prev)\n"
+                 "h_t = (1 - z_t) * h_prev + z_t * draft\n"
+                 "print(round(z_t, 4), round(r_t, 4), round(draft, 4), round(h_t, 4))", points=2),
+            Part("b", "Work the draft and the note again with the reset gate wide open, $r=1$ (store them in "
+                      "`draft_open` and `h_open`). Did the reset gate of part (a) make the draft “higher” or "
+                      "“lower”? Store the word in `draft_was`.",
+                 [Answer("draft_open", "number", draft_open, what="a number"),
+                  Answer("h_open", "number", h_open, what="a number"),
+                  Answer("draft_was", "choice", direction, options=("higher", "lower"), what="“higher” or “lower”")],
+                 "# The same step with r = 1: the draft now sees the whole old note.\n"
+                 "draft_open = np.tanh(w_input * x + w_old * 1.0 * h_prev)\n"
+                 "h_open = (1 - z_t) * h_prev + z_t * draft_open\n"
+                 "draft_was = 'higher' if draft > draft_open else 'lower'\n"
+                 "print(round(draft_open, 4), round(h_open, 4), draft_was)", points=2),
+        ],
+        steps=[
+            f"**The gates.** $z=\\sigma({num(zs)})\\approx {fmt(z)}$ and $r=\\sigma({num(rs)})\\approx {fmt(r)}$.",
+            f"**The draft.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {par(hp, 1)}={fmt(r * hp)}$; times ${num(wo)}$: "
+            f"${fmt(wo * r * hp)}$; with the input's ${fmt(wx * x)}$ the sum is ${fmt(wx * x + wo * r * hp)}$, and "
+            f"$\\tilde h_t=\\tanh({fmt(wx * x + wo * r * hp)})\\approx {fmt(draft)}$.",
+            f"**The blend.** $h_t\\approx {fmt(1 - z)}\\cdot {par(hp, 1)}+{fmt(z)}\\cdot {fmt(draft)}\\approx "
+            f"{fmt((1 - z) * hp)}+{fmt(z * draft)}={fmt(h)}$.",
+            f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}+{num(wo)}\\cdot {par(hp, 1)})"
+            f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(draft_open)}$ and $h_t\\approx {fmt((1 - z) * hp)}+"
+            f"{fmt(z * draft_open)}={fmt(h_open)}$. The mostly shut reset gate of (a) let the draft see little of "
+            f"the old note, so the draft came out {direction} (${fmt(draft)}$ against ${fmt(draft_open)}$).",
+        ],
+        remember=("Two dials in two places: the reset gate sets how much of the old note enters the draft, the "
+                  "update gate how much of the draft enters the note. Whatever they do, the old note still "
+                  "passes through the factor $1-z$."),
+        numbers=n)
+
+
+def problem_14(n) -> Problem:
+    from mwm.readers import bidirectional_forward
+
+    w, u, b, xs = n["w"], n["u"], n["b"], n["xs"]
+    cell = {"W": [[w]], "U": [[u]], "b": [b]}
+    notes = bidirectional_forward(np.reshape(xs, (-1, 1)), cell, cell, cell="rnn")
+    fwd, bwd = notes[:, 0], notes[:, 1]
+    changed = np.array(xs, dtype=float)
+    changed[-1] += 1.0
+    moved = np.abs(bidirectional_forward(changed.reshape(-1, 1), cell, cell, cell="rnn")[0] - notes[0]) > 1e-12
+    which = {(False, True): "backward", (True, False): "forward", (True, True): "both", (False, False): "neither"}[
+        tuple(bool(m) for m in moved)]
+    T = len(xs)
+    f_sums = [w * p + u * x + b for p, x in zip([0.0, *fwd[:-1]], xs)]
+    b_sums = [w * p + u * x + b for p, x in zip([*bwd[1:], 0.0], xs)]
+    return Problem(
+        14, "Reading both ways", "medium", "one cell run in two directions, and which half knows what",
+        statement=(
+            f"Two one-number plain cells, each with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and a starting note of 0, "
+            f"read the inputs $x={tex_vec(xs)}$: the forward cell from left to right, the backward cell from right "
+            "to left. Four decimals throughout."),
+        given=f"w, u, b = {lit(w)}, {lit(u)}, {lit(b)}\nxs = {lit(xs)}",
+        parts=[
+            Part("a", "The forward notes $\\overrightarrow h_1, \\overrightarrow h_2, \\overrightarrow h_3$. "
+                      "Store them as a list in `fwd`.",
+                 [Answer("fwd", "vector", fwd.tolist(), what=f"{T} numbers")],
+                 "# Left to right, from a note of 0.\nfwd, h = [], 0.0\nfor x in xs:\n"
+                 "    h = np.tanh(w * h + u * x + b)\n    fwd.append(h)\nprint(np.round(fwd, 4))"),
+            Part("b", "The backward notes, listed in word order: $\\overleftarrow h_1, \\overleftarrow h_2, "
+                      "\\overleftarrow h_3$. Store them in `bwd`.",
+                 [Answer("bwd", "vector", bwd.tolist(), what=f"{T} numbers")],
+                 "# Right to left, from a note of 0; then put the notes back in word order.\nbwd, h = [], 0.0\n"
+                 "for x in reversed(xs):\n    h = np.tanh(w * h + u * x + b)\n    bwd.append(h)\n"
+                 "bwd = bwd[::-1]\nprint(np.round(bwd, 4))"),
+            Part("c", "Word 2's two-way note, forward half first. Store it in `word2`.",
+                 [Answer("word2", "vector", notes[1].tolist(), what="two numbers")],
+                 "# Put the two halves side by side.\nword2 = [fwd[1], bwd[1]]\nprint(np.round(word2, 4))"),
+            Part("d", "If $x_3$ changed, which half of word 1's two-way note would change: “forward”, “backward”, "
+                      "“both” or “neither”? Store the word in `changes`.",
+                 [Answer("changes", "choice", which, options=("forward", "backward", "both", "neither"),
+                         what="one of the four words")],
+                 "# The forward half of word 1 has read x1 only; the backward half has read x3, x2, x1.\n"
+                 f"changes = {which!r}\nprint(changes)"),
+        ],
+        steps=[
+            "**(a) Forward, from word 1.** " + "; ".join(
+                f"$\\overrightarrow h_{t + 1}=\\tanh({fmt(f_sums[t])})\\approx {fmt(fwd[t])}$" for t in range(T)) + ".",
+            "**(b) Backward, from the last word.** " + "; ".join(
+                f"$\\overleftarrow h_{t + 1}=\\tanh({fmt(b_sums[t])})\\approx {fmt(bwd[t])}$"
+                for t in reversed(range(T))) + ".",
+            f"**(c) Word 2.** $(\\overrightarrow h_2,\\overleftarrow h_2)\\approx {fmt_list(notes[1])}$.",
+            "**(d) Who has read $x_3$.** $\\overrightarrow h_1$ depends on $x_1$ alone, so it cannot move; "
+            f"$\\overleftarrow h_1$ has read $x_3$, $x_2$ and $x_1$. Only the {which} half changes.",
+        ],
+        remember=("The same cell, run the other way: the forward half of a word's note knows what came before it, "
+                  "the backward half knows what comes after."),
+        numbers=n)
+
+
+def problem_8(n) -> Problem:
+    from mwm.dynamics import first_step_below
+
+    w, eps, w2, big = n["w_fade"], n["eps"], n["w_grow"], n["big"]
+    T_fade = first_step_below(w, eps)
+    T_grow = first_step_below(1 / w2, 1 / big)     # w2^T > big  <=>  (1/w2)^T < 1/big
+    assert w ** T_fade < eps <= w ** (T_fade - 1) and w2 ** T_grow > big >= w2 ** (T_grow - 1)
+    cases = tuple(((f, e), first_step_below(f, e))
+                  for f, e in [(0.5, 0.01), (0.9, 0.5), (0.99, 0.1), (0.3, 1e-6), (w, eps)])
+    for (f, e), T in cases:  # no case sits on a boundary, where rounding could decide
+        bound = math.log(e) / math.log(f)
+        assert abs(bound - round(bound)) > 1e-6 and T == math.floor(bound) + 1
+    return Problem(
+        8, "Fade or explode", "medium", "turning “how many steps?” into a division with logarithms",
+        statement=(
+            "In the loop $h_t=w\\,h_{t-1}$ the blame that travels back $T$ steps is multiplied by $w^T$."),
+        given=f"w_fade, eps = {lit(w)}, {lit(eps)}\nw_grow, big = {lit(w2)}, {lit(big)}",
+        parts=[
+            Part("a", "For $0<w<1$, write a formula for the first $T$ at which $w^T$ falls below "
+                      "$\\varepsilon$. Write it as a Python function `first_below(w, eps)` that returns that "
+                      "whole number.",
+                 [Answer("first_below", "function", None, cases=cases, n_args=2, what="a function")],
+                 "# w^T < eps  <=>  T ln w < ln eps  <=>  T > ln eps / ln w  (ln w < 0 flips the sign).\n"
+                 "def first_below(w, eps):\n"
+                 "    return int(np.floor(np.log(eps) / np.log(w))) + 1\n"
+                 "print(first_below(w_fade, eps))", points=2),
+            Part("b", f"Use it for $w={num(w)}$ and $\\varepsilon={num(eps)}$. Store the step in `T_fade`.",
+                 [Answer("T_fade", "integer", T_fade, what="a whole number")],
+                 "T_fade = first_below(w_fade, eps)\nprint(T_fade)"),
+            Part("c", f"For $w={num(w2)}$, the first $T$ at which $w^T$ exceeds ${num(big)}$. "
+                      "Store it in `T_explode`.",
+                 [Answer("T_explode", "integer", T_grow, what="a whole number")],
+                 "# w^T > big  <=>  T > ln big / ln w  (ln w > 0: no flip).\n"
+                 "T_explode = int(np.floor(np.log(big) / np.log(w_grow))) + 1\nprint(T_explode)"),
+        ],
+        steps=[
+            "**(a) Take logarithms.** $w^T<\\varepsilon \\iff T\\ln w<\\ln\\varepsilon \\iff "
+            "T>\\dfrac{\\ln\\varepsilon}{\\ln w}$; the inequality turns round because $\\ln w<0$. The first "
+            "whole number past that bound is $T=\\lfloor \\ln\\varepsilon/\\ln w\\rfloor+1$.",
+            f"**(b) Fading.** $\\ln {num(eps)}/\\ln {num(w)}\\approx {fmt(math.log(eps))}/{fmt(math.log(w))}"
+            f"\\approx {fmt(math.log(eps) / math.log(w), 2)}$, so $T={T_fade}$. Check: "
+            f"${num(w)}^{{{T_fade - 1}}}\\approx {fmt(w ** (T_fade - 1), None, 3)}$ is not yet below, "
+            f"${num(w)}^{{{T_fade}}}\\approx {fmt(w ** T_fade, None, 3)}$ is.",
+            f"**(c) Exploding.** ${num(w2)}^T>{num(big)} \\iff T>\\ln {num(big)}/\\ln {num(w2)}\\approx "
+            f"{fmt(math.log(big))}/{fmt(math.log(w2))}\\approx {fmt(math.log(big) / math.log(w2), 2)}$, so "
+            f"$T={T_grow}$. Check: ${num(w2)}^{{{T_grow - 1}}}\\approx {fmt(w2 ** (T_grow - 1), 1)}$, "
+            f"${num(w2)}^{{{T_grow}}}\\approx {fmt(w2 ** T_grow, 1)}$.",
+        ],
+        remember=(f"Mild factors are merciless over a few dozen steps: ${num(w)}$ loses a factor of "
+                  f"${num(1 / eps)}$ in {T_fade} steps, and ${num(w2)}$ gains a factor of ${num(big)}$ "
+                  f"in {T_grow}."),
+        numbers=n)
+
+
+def problem_9(n) -> Problem:
+    from mwm.dynamics import eigen_split, matrix_powers, spectral_radius
+
+    v, T = np.array(n["v"], dtype=float), n["steps"]
+    out = {}
+    for name in ("A", "B"):
+        M = np.array(n[name], dtype=float)
+        values, directions, coefs = eigen_split(M, v)
+        assert np.all(directions[:, 0] != 0), "each eigen-direction needs a non-zero first entry"
+        directions = directions / directions[:, :1]           # first entry 1, as the problem asks
+        coefs = np.linalg.solve(directions.T, v)              # v = coefs @ directions
+        radius = spectral_radius(M)
+        out[name] = dict(M=M, values=values, directions=directions, coefs=coefs, radius=radius,
+                         memory="fades" if radius < 1 else "explodes",
+                         power=matrix_powers(M, v, T)[-1])
+    A, B = out["A"], out["B"]
+    step_lines = []
+    for name, d in out.items():
+        parts = [f"${name}\\,{tex_vec(e)}={tex_vec(d['M'] @ e)}={num(l)}\\,{tex_vec(e)}$"
+                 for l, e in zip(d["values"], d["directions"])]
+        word = "below" if d["memory"] == "fades" else "above"
+        step_lines.append(
+            f"**(a) {name}.** " + " and ".join(parts) + f": eigenvalues ${num(d['values'][0])}$ and "
+            f"${num(d['values'][1])}$, so $|\\lambda|_{{\\max}}={num(d['radius'])}$ is {word} 1 and the memory "
+            f"{d['memory']}.")
+    split = " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(A["coefs"], A["directions"]))
+    step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${tex_vec(v)}={split}$ (the same split serves both "
+                      "matrices when they share their directions).")
+    for name, d, dec in (("A", A, 4), ("B", B, 2)):
+        terms = [c * l ** T for c, l in zip(d["coefs"], d["values"])]
+        expansion = " + ".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\,{tex_vec(e)}"
+                               for c, l, e in zip(d["coefs"], d["values"], d["directions"]))
+        sizes = "$ and $".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\approx {fmt(t, 6 if abs(t) < 1 else 4)}"
+                               for c, l, t in zip(d["coefs"], d["values"], terms))
+        step_lines.append(f"**(b) ${name}^{{{T}}}\\boldsymbol v$.** ${name}^{{{T}}}\\boldsymbol v={expansion}$, with "
+                          f"${sizes}$: ${name}^{{{T}}}\\boldsymbol v\\approx {fmt_list(d['power'], dec)}$.")
+    choice = ("fades", "explodes")
+    return Problem(
+        9, "Eigenvalues decide", "medium", "splitting a note along eigen-directions and powering each part",
+        statement=(
+            f"Two recurrent matrices: $A={tex_matrix(A['M'])}$ and $B={tex_matrix(B['M'])}$. A note is fed "
+            "through each of them again and again (no input, no squashing)."),
+        given=f"A = np.array({lit(A['M'])})\nB = np.array({lit(B['M'])})\nv = np.array({lit(v)})\nsteps = {T}",
+        parts=[
+            Part("a", "For each matrix: its eigenvalues, largest first; its eigen-directions, one per row in the "
+                      "same order, each scaled so that its first entry is 1; and whether a note fed through it "
+                      "again and again “fades” or “explodes”. Store them in `eig_A`, `dirs_A`, `memory_A` and "
+                      "`eig_B`, `dirs_B`, `memory_B` (four decimals).",
+                 [Answer("eig_A", "vector", A["values"].tolist(), what="two numbers"),
+                  Answer("dirs_A", "vector", A["directions"].tolist(), what="two rows of two numbers"),
+                  Answer("memory_A", "choice", A["memory"], options=choice, what="“fades” or “explodes”"),
+                  Answer("eig_B", "vector", B["values"].tolist(), what="two numbers"),
+                  Answer("dirs_B", "vector", B["directions"].tolist(), what="two rows of two numbers"),
+                  Answer("memory_B", "choice", B["memory"], options=choice, what="“fades” or “explodes”")],
+                 "# Eigen-pairs with numpy; sort by size, largest first; scale each direction to start with 1.\n"
+                 "def eigen(M):\n    values, vectors = np.linalg.eig(M)\n"
+                 "    order = np.argsort(-np.abs(values))\n"
+                 "    values, vectors = values[order].real, vectors[:, order].real\n"
+                 "    return values, (vectors / vectors[0]).T\n"
+                 "eig_A, dirs_A = eigen(A)\neig_B, dirs_B = eigen(B)\n"
+                 "memory_A = 'fades' if np.abs(eig_A).max() < 1 else 'explodes'\n"
+                 "memory_B = 'fades' if np.abs(eig_B).max() < 1 else 'explodes'\n"
+                 "print(eig_A, dirs_A.tolist(), memory_A)\nprint(eig_B, dirs_B.tolist(), memory_B)", points=3),
+            Part("b", f"The note after {T} steps from $\\boldsymbol v={tex_vec(v)}$: $A^{{{T}}}\\boldsymbol v$ to four "
+                      f"decimals and $B^{{{T}}}\\boldsymbol v$ to two. Store them in `A_T_v` and `B_T_v`.",
+                 [Answer("A_T_v", "vector", A["power"].tolist(), what="two numbers"),
+                  Answer("B_T_v", "vector", B["power"].tolist(), decimals=2, what="two numbers")],
+                 "# Either multiply the matrix in again and again, or power each eigen-part: both agree.\n"
+                 "A_T_v = np.linalg.matrix_power(A, steps) @ v\nB_T_v = np.linalg.matrix_power(B, steps) @ v\n"
+                 "print(A_T_v.round(4), B_T_v.round(2))", points=2),
+        ],
+        steps=step_lines,
+        remember=("After many steps the note points along the eigen-direction with the largest $|\\lambda|$, "
+                  "and its length changes like $|\\lambda|_{\\max}^t$: below 1 it fades, above 1 it explodes."),
+        numbers=n)
+
+
+def problem_10(n) -> Problem:
+    from mwm.clipping import clip_by_global_norm
+
+    c, lr = n["limit"], n["lr"]
+    g1, g2 = np.array(n["g_long"], dtype=float), np.array(n["g_short"], dtype=float)
+    clipped1, norm1 = clip_by_global_norm(g1, c)
+    clipped2, norm2 = clip_by_global_norm(g2, c)
+    change = -lr * clipped1
+
+    def length(g, norm):
+        squares = "+".join(num(x * x) for x in g)
+        return f"\\|\\boldsymbol g\\|=\\sqrt{{{squares}}}={num(norm)}"
+
+    def verdict(norm, clipped):
+        if norm > c:
+            return (f"${num(norm)}>{num(c)}$, so multiply by ${num(c)}/{num(norm)}={num(c / norm)}$: "
+                    f"$\\boldsymbol g'={tex_vec(clipped)}$, of length ${num(c)}$.")
+        return f"${num(norm)}\\le {num(c)}$, so nothing changes: $\\boldsymbol g'={tex_vec(clipped)}$."
+
+    return Problem(
+        10, "Clipping", "easy", "$\\boldsymbol g'=\\min(1, c/\\|\\boldsymbol g\\|)\\,\\boldsymbol g$",
+        statement=(
+            f"Gradients are clipped at the length $c={num(c)}$, and the weights then move by $-\\eta\\,\\boldsymbol g'$ "
+            f"with step size $\\eta={num(lr)}$. Four decimals throughout."),
+        given=f"c, lr = {lit(c)}, {lit(lr)}\ng_long = np.array({lit(g1)})\ng_short = np.array({lit(g2)})",
+        parts=[
+            Part("a", f"Clip $\\boldsymbol g={tex_vec(g1)}$ and give the change of the weights, $-\\eta\\,\\boldsymbol g'$. "
+                      "Store them in `clipped_long` and `change`.",
+                 [Answer("clipped_long", "vector", clipped1.tolist(), what="three numbers"),
+                  Answer("change", "vector", change.tolist(), what="three numbers")],
+                 "# The length first; shrink the whole vector only if it is longer than c.\n"
+                 "def clip(g, c):\n    return g * min(1.0, c / np.linalg.norm(g))\n"
+                 "clipped_long = clip(g_long, c)\nchange = -lr * clipped_long\n"
+                 "print(clipped_long, change)", points=2),
+            Part("b", f"Clip $\\boldsymbol g={tex_vec(g2)}$. Store it in `clipped_short`.",
+                 [Answer("clipped_short", "vector", clipped2.tolist(), what="three numbers")],
+                 "clipped_short = clip(g_short, c)\nprint(clipped_short)"),
+        ],
+        steps=[
+            f"**(a) The length.** ${length(g1, norm1)}$.",
+            f"**(a) Scale.** {verdict(norm1, clipped1)}",
+            f"**(a) The step.** $-{num(lr)}\\,\\boldsymbol g'={tex_vec(change)}$.",
+            f"**(b)** ${length(g2, norm2)}$: {verdict(norm2, clipped2)}",
+        ],
+        remember=("Clipping multiplies the whole gradient by one number, so its direction survives: "
+                  f"${num(clipped1[0])}:{num(clipped1[1])}$ is still ${num(g1[0])}:{num(g1[1])}$."),
+        numbers=n)
+
+
+def problem_15(n) -> Problem:
+    from mwm.decoding import ProbabilityTree, beam_search, exhaustive_search, greedy_decode
+
+    first, second, k = n["first"], n["second"], n["beam_width"]
+    tree = ProbabilityTree({(): first, **{(w,): nxt for w, nxt in second.items()}})
+    greedy = greedy_decode(tree.model)
+    beam = beam_search(tree.model, k, trace=True)
+    outputs = exhaustive_search(tree.model, max_length=3)
+    words = [tree.words(h.tokens) for h in outputs]
+    g_words, g_prob = tree.words(greedy.tokens), greedy.probability
+    b_words, b_prob = tree.words(beam.best.tokens), beam.best.probability
+    kept_first = [tree.words(c.tokens) for c in beam.steps[0] if c.kept]
+    grown = [(tree.words(c.tokens), math.exp(c.log_prob)) for c in beam.steps[1]]
+    kept = [w for (w, _), c in zip(grown, beam.steps[1]) if c.kept]
+
+    def after(w):
+        return ", ".join(f"“{x}” ${num(p)}$" for x, p in second[w].items())
+
+    g1 = g_words.split()[0]
+    return Problem(
+        15, "Greedy against beam", "medium", "an output's probability as a product, and keeping the $k$ best",
+        statement=(
+            "A decoder writes a two-word output. For the first word it offers "
+            + ", ".join(f"“{w}” ${num(p)}$" for w, p in first.items()) + ". "
+            + " ".join(f"After “{w}” it offers {after(w)}." for w in second)
+            + " The output ends after its second word."),
+        given=f"first = {lit(first)}\nsecond = {lit(second)}\nbeam_width = {k}",
+        parts=[
+            Part("a", "What does greedy decoding write, and with what probability (four decimals)? Store the two "
+                      "words as one string in `greedy_words` and the probability in `greedy_prob`.",
+                 [Answer("greedy_words", "choice", g_words, options=tuple(words), what="a string of two words"),
+                  Answer("greedy_prob", "number", g_prob, what="a number")],
+                 "# Greedy: the likeliest first word, then the likeliest word after it.\n"
+                 "w1 = max(first, key=first.get)\nw2 = max(second[w1], key=second[w1].get)\n"
+                 "greedy_words, greedy_prob = f'{w1} {w2}', first[w1] * second[w1][w2]\n"
+                 "print(greedy_words, round(greedy_prob, 2))"),
+            Part("b", f"What does beam search of width {k} write, and with what probability? Store them in "
+                      "`beam_words` and `beam_prob`.",
+                 [Answer("beam_words", "choice", b_words, options=tuple(words), what="a string of two words"),
+                  Answer("beam_prob", "number", b_prob, what="a number")],
+                 "# By hand: keep both first words, grow each by every next word, keep the best two of the\n"
+                 "# five outputs. The course's beam search does the same on the tree of probabilities:\n"
+                 "from mwm.decoding import ProbabilityTree, beam_search\n"
+                 "tree = ProbabilityTree({(): first, **{(w,): nxt for w, nxt in second.items()}})\n"
+                 "best = beam_search(tree.model, beam_width).best\n"
+                 "beam_words, beam_prob = tree.words(best.tokens), best.probability\n"
+                 "print(beam_words, round(beam_prob, 2))"),
+            Part("c", "The log-scores (natural logarithms of the two outputs' probabilities), three decimals. "
+                      "Store them in `greedy_log` and `beam_log`.",
+                 [Answer("greedy_log", "number", greedy.log_prob, decimals=3, what="a number"),
+                  Answer("beam_log", "number", beam.best.log_prob, decimals=3, what="a number")],
+                 "greedy_log, beam_log = np.log(greedy_prob), np.log(beam_prob)\n"
+                 "print(round(greedy_log, 3), round(beam_log, 3))"),
+        ],
+        steps=[
+            f"**(a) Greedy.** It takes “{g1}” (${num(first[g1])}$), then the likeliest word after it, "
+            f"“{g_words.split()[1]}” (${num(second[g1][g_words.split()[1]])}$): "
+            f"${num(first[g1])}\\times {num(second[g1][g_words.split()[1]])}={fmt(g_prob, 2)}$.",
+            f"**(b) Grow the beam.** The {k} first words kept are " + ", ".join(f"“{w}”" for w in kept_first)
+            + "; grown by every next word they give " + ", ".join(f"“{w}” ${fmt(p, 2)}$" for w, p in grown) + ".",
+            f"**(b) Keep the best {k}.** " + " and ".join(f"“{w}” (${fmt(dict(grown)[w], 2)}$)" for w in kept)
+            + f". The winner is “{b_words}”.",
+            f"**(c) Log-scores.** $\\ln {fmt(g_prob, 2)}\\approx {fmt(greedy.log_prob, 3)}$ and "
+            f"$\\ln {fmt(b_prob, 2)}\\approx {fmt(beam.best.log_prob, 3)}$.",
+        ],
+        remember=("A first word that looks slightly worse can open onto a much surer second word. Greedy "
+                  "decoding never looks there; a beam that keeps a second candidate does."),
+        numbers=n)
+
+
+def problem_16(n) -> Problem:
+    from mwm.bleu import bleu_details, matched_positions
+
+    ref, cands = n["reference"], n["candidates"]
+    names = list(cands)
+    scores = {k: bleu_details(c, ref, max_n=2) for k, c in cands.items()}
+    top = max(names, key=lambda k: scores[k].score)
+    r = len(ref.split())
+    ref_words = ref.split()
+    ref_pairs = [" ".join(ref_words[i:i + 2]) for i in range(r - 1)]
+
+    def ticks(cand, order):
+        words = cand.split()
+        pieces = [" ".join(words[i:i + order]) for i in range(len(words) - order + 1)]
+        marks = matched_positions(cand, ref, order)
+        return ", ".join(f"“{p}” {'✓' if m else '✗'}" for p, m in zip(pieces, marks))
+
+    def frac(m, t):
+        return f"{m}/{t}"
+
+    steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($r={r}$), and its pairs: "
+             + ", ".join(f"“{p}”" for p in ref_pairs) + "."]
+    parts = []
+    for letter, k in zip("abc", names):
+        sc = scores[k]
+        c = sc.candidate_length
+        bp_factor = f"{fmt(sc.brevity_penalty)}\\cdot " if c < r else ""
+        bp_text = (f"$c=r={r}$, so $\\mathrm{{BP}}=1$" if c == r else f"$c={c}>r={r}$, so $\\mathrm{{BP}}=1$" if c > r else
+                   f"$c={c}<r={r}$, so $\\mathrm{{BP}}=e^{{1-{r}/{c}}}\\approx {fmt(sc.brevity_penalty)}$")
+        steps.append(
+            f"**({letter}) Candidate {k}.** Words: {ticks(cands[k], 1)}: $p_1={frac(sc.matches[0], sc.totals[0])}$. "
+            f"Pairs: {ticks(cands[k], 2)}: $p_2={frac(sc.matches[1], sc.totals[1])}$. {bp_text}. "
+            f"BLEU-2 $={bp_factor}\\sqrt{{{num(sc.precisions[0])}\\cdot {num(sc.precisions[1])}}}"
+            f"\\approx {fmt(sc.score)}$.")
+        parts.append(Part(
+            letter, f"Candidate {k}: “{cands[k]}”. Its $p_1$, $p_2$, brevity penalty and BLEU-2, to four decimals. "
+                    f"Store them in `p1_{k}`, `p2_{k}`, `bp_{k}`, `bleu_{k}`.",
+            [Answer(f"p1_{k}", "number", sc.precisions[0], what="a number"),
+             Answer(f"p2_{k}", "number", sc.precisions[1], what="a number"),
+             Answer(f"bp_{k}", "number", sc.brevity_penalty, what="a number"),
+             Answer(f"bleu_{k}", "number", sc.score, what="a number")],
+            f"# Counted by hand: {sc.matches[0]} of its {sc.totals[0]} words and {sc.matches[1]} of its "
+            f"{sc.totals[1]} pairs appear in the reference; c = {c}, r = {r}.\n"
+            f"p1_{k}, p2_{k} = {sc.matches[0]} / {sc.totals[0]}, {sc.matches[1]} / {sc.totals[1]}\n"
+            f"bp_{k} = min(1.0, np.exp(1 - {r} / {c}))\n"
+            f"bleu_{k} = bp_{k} * np.sqrt(p1_{k} * p2_{k})\n"
+            f"print(round(p1_{k}, 4), round(p2_{k}, 4), round(bp_{k}, 4), round(bleu_{k}, 4))"))
+    steps.append(
+        f"**(d) Meaning against score.** Only {n['keeps_meaning']} says what the reference says. "
+        f"Yet {top} scores highest (" + ", ".join(f"{k} ${fmt(scores[k].score)}$" for k in names) + "): "
+        "BLEU counts the words and pairs a candidate shares with the reference; a wrong word costs one word "
+        "and a pair or two, whatever it does to the meaning.")
+    parts.append(Part(
+        "d", "Which candidate keeps the meaning of the reference, and which scores highest? Store the letters in "
+             "`keeps_meaning` and `scores_highest`. Does a single sentence's BLEU tell you whether its meaning is "
+             "right? Store `True` or `False` in `bleu_judges_meaning`.",
+        [Answer("keeps_meaning", "choice", n["keeps_meaning"], options=tuple(names), what="a letter"),
+         Answer("scores_highest", "choice", top, options=tuple(names), what="a letter"),
+         Answer("bleu_judges_meaning", "bool", False, what="True or False")],
+        f"# {n['keeps_meaning']} says the same thing in another order; the others change or drop a fact.\n"
+        f"keeps_meaning = {n['keeps_meaning']!r}\n"
+        "bleus = {" + ", ".join(f"{k!r}: bleu_{k}" for k in names) + "}\n"
+        "scores_highest = max(bleus, key=bleus.get)\n"
+        "bleu_judges_meaning = False   # it counts shared pieces, not meaning\n"
+        "print(keeps_meaning, scores_highest, bleu_judges_meaning)", points=2))
+    for p in parts[:3]:
+        p.points = 2
+    return Problem(
+        16, "BLEU-2", "hard", "precision with clipped counts, a penalty for short candidates, and a "
+                              "geometric mean",
+        statement=(
+            f"The reference translation is “{ref}”. Score three candidates with BLEU-2: "
+            "$\\mathrm{BLEU}\\text{-}2=\\mathrm{BP}\\cdot\\sqrt{p_1\\,p_2}$, where $p_1$ and $p_2$ are the "
+            "candidate's clipped precisions of single words and of pairs of neighbouring words, and "
+            "$\\mathrm{BP}=\\min(1, e^{1-r/c})$ for a candidate of $c$ words and a reference of $r$."),
+        given=f"reference = {ref!r}\ncandidates = {lit(cands)}",
+        parts=parts, steps=steps,
+        remember=("BLEU-2 is $\\mathrm{BP}\\cdot\\sqrt{p_1p_2}$: clip the counts, penalise short candidates, "
+                  "and read a single sentence's score as a count of shared pieces, never as a verdict on "
+                  "its meaning; the score earns trust only when it is averaged over a whole test set."),
+        numbers=n)
+
+
+ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
+
+
+def problem_12(n) -> Problem:
+    runs = {k: np.array(v, dtype=float) for k, v in n["runs"].items()}
+    names = list(runs)
+    ahead, limit, far, share = n["ahead"], n["limit"], n["far"], n["share"]
+    steps_recorded = {k: len(v) - 1 for k, v in runs.items()}
+    # the factor per step of a geometric sequence: the k-th root of last / first
+    factor = {k: float((v[-1] / v[0]) ** (1 / (len(v) - 1))) for k, v in runs.items()}
+    predicted = {k: factor[k] ** ahead for k in names}
+    lstm_run = min(names, key=lambda k: abs(math.log(factor[k])))
+    plain = [k for k in names if k != lstm_run]
+    small_run = min(plain, key=lambda k: factor[k])
+    big_run = max(plain, key=lambda k: factor[k])
+    assert factor[small_run] < 1 < factor[big_run], "one plain run should fade and one explode"
+    from mwm.clipping import clip_by_global_norm
+
+    longest = runs[big_run][-1]
+    clipped, length = clip_by_global_norm(np.array([longest]), limit)   # a gradient of that length
+    scale = float(clipped[0] / longest)
+    f_min = share ** (1 / far)
+    lane_far = factor[lstm_run] ** far
+    table = "| run | " + " | ".join(f"$k={i}$" for i in range(len(runs[names[0]]))) + " |\n"
+    table += "|---|" + "---|" * len(runs[names[0]]) + "\n"
+    for k in names:
+        table += f"| {k} | " + " | ".join(f"${x:g}$" for x in runs[k]) + " |\n"
+    opts_run = tuple(names)
+    fixes = ("gates", "clipping")
+    return Problem(
+        12, "Diagnose the runs", "hard", "spotting a constant ratio, and naming the training run behind it",
+        statement=(
+            "Someone trained three recurrent models on one task and, for each, logged how big the blame was "
+            "when it reached the note $k$ steps before the end:\n\n" + table),
+        given="runs = {\n" + "".join(f"    {k!r}: {lit(runs[k])},\n" for k in names) + "}\n"
+              f"ahead, limit, far, share = {ahead}, {lit(limit)}, {far}, {lit(share)}",
+        parts=[
+            Part("a", "Each run's factor per step, to three decimals: the ratio of neighbouring entries is "
+                      f"nearly constant, so take the {ORDINAL[steps_recorded[names[0]]]} root of the last "
+                      "entry over the first. Store them in " + ", ".join(f"`factor_{k}`" for k in names) + ".",
+                 [Answer(f"factor_{k}", "number", factor[k], decimals=3, what="a number") for k in names],
+                 "# Neighbouring entries keep the same ratio: take the root of last / first.\n"
+                 + "".join(f"factor_{k} = (runs[{k!r}][-1] / runs[{k!r}][0]) ** (1 / (len(runs[{k!r}]) - 1))\n"
+                           for k in names)
+                 + "print(" + ", ".join(f"round(factor_{k}, 3)" for k in names) + ")"),
+            Part("b", f"Predict the blame {ahead} steps back for each run: three significant figures for "
+                      f"{' and '.join(plain)}, three decimals for {lstm_run}. Store them in "
+                      + ", ".join(f"`far_{k}`" for k in names) + ".",
+                 [Answer(f"far_{k}", "number", predicted[k], decimals=None if k != lstm_run else 3,
+                         sig=3 if k != lstm_run else None, what="a number") for k in names],
+                 "# Raise each factor to the power of the number of steps.\n"
+                 + "".join(f"far_{k} = factor_{k} ** ahead\n" for k in names)
+                 + "print(" + ", ".join(f"f'{{far_{k}:.3g}}'" for k in names) + ")"),
+            Part("c", "Behind the three runs are an LSTM, a plain cell whose recurrent weights are small, and a "
+                      "plain cell whose recurrent weights are large. Match them: store the run letters in "
+                      "`lstm_run`, `small_run` and `big_run`. Which first aid does each plain cell need most, “gates” or “clipping”? "
+                      "Store the answers in `fix_small` and `fix_big`.",
+                 [Answer("lstm_run", "choice", lstm_run, options=opts_run, what="a run letter"),
+                  Answer("small_run", "choice", small_run, options=opts_run, what="a run letter"),
+                  Answer("big_run", "choice", big_run, options=opts_run, what="a run letter"),
+                  Answer("fix_small", "choice", "gates", options=fixes, what="“gates” or “clipping”"),
+                  Answer("fix_big", "choice", "clipping", options=fixes, what="“gates” or “clipping”")],
+                 f"# Near 1: the LSTM's lane. Below 1: fading, small weights. Above 1: exploding, big weights.\n"
+                 f"lstm_run, small_run, big_run = {lstm_run!r}, {small_run!r}, {big_run!r}\n"
+                 "fix_small = 'gates'      # fading needs a path that does not shrink\n"
+                 "fix_big = 'clipping'     # exploding needs its steps capped first\n"
+                 "print(lstm_run, small_run, big_run, fix_small, fix_big)", points=2),
+            Part("d", f"If run {big_run}'s last value, ${runs[big_run][-1]:g}$, were the length of the whole "
+                      f"gradient, by what factor would clipping at $c={num(limit)}$ scale it? Four decimals; "
+                      "store it in `clip_scale`.",
+                 [Answer("clip_scale", "number", scale, what="a number")],
+                 f"# Clipping multiplies the gradient by min(1, c / length).\n"
+                 f"clip_scale = min(1.0, limit / runs[{big_run!r}][-1])\nprint(round(clip_scale, 4))"),
+            Part("e", f"Run {lstm_run}'s lane keeps a factor $f$ per step. What is the smallest $f$ that still "
+                      f"delivers at least {share:g} of the blame from {far} steps back? Five decimals; store it "
+                      "in `f_min`.",
+                 [Answer("f_min", "number", f_min, decimals=5, what="a number")],
+                 f"# f ** far >= share  <=>  f >= share ** (1 / far).\n"
+                 "f_min = share ** (1 / far)\nprint(round(f_min, 5))"),
+        ],
+        steps=[
+            "**(a) One ratio per run.** Neighbouring entries keep an almost constant ratio, and the root "
+            "averages it: " + ", ".join(
+                f"{k}: $({runs[k][-1]:g}" + ("" if runs[k][0] == 1 else f"/{runs[k][0]:g}")
+                + f")^{{1/{steps_recorded[k]}}}\\approx {fmt(factor[k], 3)}$" for k in names) + ".",
+            f"**(b) Twenty steps.** " + ", ".join(
+                f"{k}: ${fmt(factor[k], 4)}^{{{ahead}}}\\approx "
+                f"{fmt(predicted[k], None if k != lstm_run else 3, 3 if k != lstm_run else None)}$" for k in names)
+            + " (with the factors rounded to two decimals the answers hardly move, "
+            + ", ".join(f"${fmt(factor[k], 2)}^{{{ahead}}}\\approx "
+                        f"{fmt(round(factor[k], 2) ** ahead, None if k != lstm_run else 3, 3 if k != lstm_run else None)}$"
+                        for k in names) + ").",
+            f"**(c) Which is which.** {lstm_run} keeps its blame nearly steady, about ${fmt(factor[lstm_run], 2)}$ "
+            f"per step: the LSTM's lane with a forget gate near 1. {small_run} fades ($|\\lambda|<1$): the plain "
+            f"cell with small weights, which needs gates (an LSTM or a GRU). {big_run} explodes ($|\\lambda|>1$): "
+            "the plain cell with large weights, which needs clipping first (and would gain from gates too).",
+            f"**(d) Clipping.** ${runs[big_run][-1]:g}>{num(limit)}$, so the gradient is scaled by "
+            f"${num(limit)}/{runs[big_run][-1]:g}\\approx {fmt(scale)}$.",
+            f"**(e) The lane.** We need $f^{{{far}}}\\ge {share:g}$, that is $f\\ge {share:g}^{{1/{far}}}"
+            f"=e^{{\\ln {share:g}/{far}}}\\approx {fmt(f_min, 5)}$. Run {lstm_run}'s ${fmt(factor[lstm_run], 2)}$ "
+            f"is far short of that: ${fmt(factor[lstm_run], 2)}^{{{far}}}\\approx {fmt(lane_far, 3)}$.",
+        ],
+        remember=("Blame through time is a geometric sequence, and one ratio tells its story: below 1 it "
+                  "fades, above 1 it explodes, close to 1 it travels far."),
+        numbers=n)
+
+
+#: problem number -> builder. Builders whose library is not merged yet raise ImportError.
+BUILDERS: dict[int, Callable[[dict], Problem]] = {
+    1: problem_1, 2: problem_2, 3: problem_3, 4: problem_4, 5: problem_5, 6: problem_6, 7: problem_7,
+    8: problem_8, 9: problem_9, 10: problem_10, 11: problem_11, 12: problem_12, 13: problem_13, 14: problem_14,
+    15: problem_15, 16: problem_16,
+}
+
+
+def build(number: int, numbers: dict | None = None) -> Problem:
+    """Build problem ``number`` from ``numbers`` (default: :data:`NUMBERS`), computing its answers with mwm."""
+    numbers = NUMBERS if numbers is None else numbers
+    if number not in BUILDERS:
+        raise LibraryMissing(f"problem {number} has no builder yet")
+    try:
+        return BUILDERS[number](numbers[number])
+    except ImportError as exc:
+        raise LibraryMissing(f"problem {number} waits on {exc}") from exc
+
+
+def build_all(numbers: dict | None = None, *, skip_missing: bool = True) -> tuple[list[Problem], dict[int, str]]:
+    """Build every problem; return (problems, {number: why it is missing})."""
+    problems, missing = [], {}
+    for number in range(1, 17):
+        try:
+            problems.append(build(number, numbers))
+        except LibraryMissing as exc:
+            if not skip_missing:
+                raise
+            missing[number] = str(exc)
+    return problems, missing

@@ -1,0 +1,602 @@
+"""Regenerate the practice problems from their numbers: one command for teachers.
+
+Usage (from the project root; ``make exercises`` runs the first form):
+
+    .venv/bin/python scripts/make_exercises.py            # rebuild everything
+    .venv/bin/python scripts/make_exercises.py --check    # rebuild in a temporary folder and
+                                                          # compare with the committed files
+
+Everything is rebuilt from ``exercises/problems.py`` (the numbers live in its
+``NUMBERS``; every expected value is computed by ``mwm``):
+
+1. ``exercises/source/practice/practice.ipynb``: the instructor version. Each problem
+   has a statement, a cell giving its numbers, and per part an answer cell (the worked
+   solution between ``### BEGIN SOLUTION`` / ``### END SOLUTION``) and a test cell
+   (format checks, the first part's value, and the other parts' values between
+   ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS``), with nbgrader metadata: unique
+   grade ids, points per part. It is executed, so the solutions' outputs are stored.
+2. nbgrader's own ``generate_assignment`` writes the student version to
+   ``exercises/release/practice/`` (and records the assignment in ``exercises/gradebook.db``).
+3. nbgrader's own ``generate_solution`` writes ``exercises/solution/practice/practice.ipynb``;
+   the worked solutions, step by step, are then added under each problem.
+4. ``exercises/solution/answer-key.html``: every answer and every worked solution on one page.
+5. The website's practice pages, ``practice/*.md``, and the student notebook they offer
+   for download, ``practice/downloads/practice.ipynb``.
+
+release/, solution/ and gradebook.db are build outputs (git ignores them); source/ and
+practice/ are committed, and ``--check`` (run by the tests) fails if they are stale.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import filecmp
+import html
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "exercises"
+SITE = ROOT / "practice"
+KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+# --------------------------------------------------------------------------------------
+# Loading the problems
+# --------------------------------------------------------------------------------------
+def load_problems_module(path: Path = COURSE / "problems.py"):
+    """Import ``exercises/problems.py`` (it is not part of an installed package)."""
+    spec = importlib.util.spec_from_file_location("mwm_practice_problems", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+# --------------------------------------------------------------------------------------
+# Cells
+# --------------------------------------------------------------------------------------
+def _meta(grade_id: str, *, grade=False, solution=False, locked=False, points=None) -> dict:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3,
+            "solution": solution, "task": False}
+    if grade:
+        meta["points"] = points
+    return {"nbgrader": meta}
+
+
+def _markdown(grade_id, text, **kw):
+    cell = nbformat.v4.new_markdown_cell(text, metadata=_meta(grade_id, **kw))
+    cell.id = grade_id
+    return cell
+
+
+def _code(grade_id, source, **kw):
+    cell = nbformat.v4.new_code_cell(source, metadata=_meta(grade_id, **kw))
+    cell.id = grade_id
+    return cell
+
+
+def _precision(a) -> str:
+    if a.sig is not None:
+        return f", decimals=None, sig={a.sig}"
+    if a.decimals != 4:
+        return f", decimals={a.decimals}"
+    return ""
+
+
+def check_call(a, lit, with_value: bool) -> str:
+    """The line of a test cell that checks answer ``a`` (format only, or format and value)."""
+    if a.kind == "number":
+        value = f", {lit(a.expected)}{_precision(a)}" if with_value else ""
+        return f"check_number({a.name!r}, {a.name}{value})"
+    if a.kind == "vector":
+        if with_value:
+            return f"check_vector({a.name!r}, {a.name}, {lit(a.expected)}{_precision(a)})"
+        import numpy as np
+
+        shape = np.shape(a.expected)
+        return f"check_vector({a.name!r}, {a.name}, shape={shape[0] if len(shape) == 1 else shape})"
+    if a.kind == "integer":
+        return f"check_integer({a.name!r}, {a.name}{', ' + lit(a.expected) if with_value else ''})"
+    if a.kind == "choice":
+        return f"check_choice({a.name!r}, {a.name}, {lit(list(a.options))}{', ' + lit(a.expected) if with_value else ''})"
+    if a.kind == "bool":
+        return f"check_bool({a.name!r}, {a.name}{', ' + lit(a.expected) if with_value else ''})"
+    if a.kind == "function":
+        cases = ""
+        if with_value:
+            chosen = a.cases if with_value == "all" else a.cases[:1]
+            cases = ", [" + ", ".join(f"({lit(list(args))}, {lit(want)})" for args, want in chosen) + "]"
+        return f"check_function({a.name!r}, {a.name}{cases}, n_args={a.n_args}{_precision(a) if a.decimals is not None and a.decimals != 4 else ''})"
+    raise ValueError(f"unknown answer kind {a.kind!r}")
+
+
+CHECKERS = {"number": "check_number", "vector": "check_vector", "integer": "check_integer",
+            "choice": "check_choice", "bool": "check_bool", "function": "check_function"}
+
+
+def test_source(problem, part, first: bool, lit) -> str:
+    """The test cell of a part: visible format checks (and values for the first part), hidden values."""
+    names = sorted({CHECKERS[a.kind] for a in part.answers})
+    pts = f"{part.points} point{'s' if part.points != 1 else ''}"
+    lines = []
+    if first:
+        lines.append(f"# Problem {problem.number} ({part.letter}): checks of your answer ({pts})")
+    else:
+        lines.append(f"# Problem {problem.number} ({part.letter}): checks of the format ({pts}); "
+                     "the value is checked when your work is graded")
+    lines.append(f"from mwm.grading import {', '.join(names)}")
+    if first:
+        for a in part.answers:
+            # a function's first case is visible; all its cases are checked when graded
+            lines.append(check_call(a, lit, True))
+        hidden = [check_call(a, lit, "all") for a in part.answers if a.kind == "function" and len(a.cases) > 1]
+    else:
+        lines += [check_call(a, lit, False) for a in part.answers]
+        hidden = [check_call(a, lit, "all" if a.kind == "function" else True) for a in part.answers]
+    if hidden:
+        lines += ["### BEGIN HIDDEN TESTS", *hidden, "### END HIDDEN TESTS"]
+    return "\n".join(lines)
+
+
+def _answers_line(part) -> str:
+    return "set " + ", ".join(f"{a.name} ({a.what})" for a in part.answers)
+
+
+def statement_markdown(problem, heading="##") -> str:
+    parts = "\n".join(f"**({p.letter})** {p.question} *[{p.points} point{'s' if p.points != 1 else ''}]*\n"
+                      for p in problem.parts)
+    return (f"{heading} Problem {problem.number}. {problem.title}\n\n"
+            f"*{problem.level.capitalize()}: {problem.practises}.*\n\n"
+            f"{problem.statement}\n\n{parts}")
+
+
+def problem_cells(problem, lit) -> list:
+    """The instructor cells of one problem (statement, given numbers, answer and test per part)."""
+    s = problem.slug
+    names = [a.name for a in problem.answers if a.kind != "function"]
+    funcs = [a.name for a in problem.answers if a.kind == "function"]
+    reset = ""
+    if names:
+        reset += "\n" + " = ".join(names) + " = None  # your answers: set them in the cells below"
+    if funcs:
+        reset += "\n" + " = ".join(funcs) + " = None  # your function: define it below"
+    cells = [
+        _markdown(f"{s}-statement", statement_markdown(problem), locked=True),
+        _code(f"{s}-given", f"# Problem {problem.number}: the given numbers (run this cell first)\n"
+                            f"{problem.given}{reset}", locked=True),
+    ]
+    for i, part in enumerate(problem.parts):
+        cells.append(_code(
+            f"{s}-{part.letter}-answer",
+            f"# Problem {problem.number} ({part.letter}): {_answers_line(part)}\n"
+            f"### BEGIN SOLUTION\n{part.solution}\n### END SOLUTION",
+            solution=True))
+        cells.append(_code(f"{s}-{part.letter}-test", test_source(problem, part, i == 0, lit),
+                           grade=True, locked=True, points=part.points))
+    return cells
+
+
+HEADER = """# Practice problems: Machines with Memory
+
+{intro}
+
+**How to work.** Run the first code cell, then take the problems in order. Each problem starts with
+a cell that sets its numbers; run it. In each answer cell, replace the two lines
+`# YOUR CODE HERE` and `raise NotImplementedError()` with your working, ending with the variable named
+in the cell's first line, then run the check cell below it. A check you can see tests that every
+answer has the right form (a number, a list of two numbers, a whole number, one of the listed
+words) and tests the value of each problem's first part; the other values are tested when your
+work is graded, part by part, so a slip costs only that part. Give numbers at the precision the
+question asks for, or better; more digits never hurt.
+
+Before you submit, restart the kernel and run every cell (or press *Validate*), so that your
+answers do not depend on cells run out of order.
+
+{contents}
+"""
+
+
+def header_markdown(problems, intro: str) -> str:
+    contents = "\n".join(f"{p.number}. {p.title} ({p.level}, {p.points} points)" for p in problems)
+    total = sum(p.points for p in problems)
+    return HEADER.format(intro=intro, contents=f"**The problems** ({total} points in all):\n\n{contents}")
+
+
+def new_notebook(cells) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": dict(KERNEL), "language_info": {"name": "python"}}
+    nb.cells = cells
+    return nb
+
+
+IMPORTS = "import numpy as np"
+
+
+def source_notebooks(problems, lit, layout: str = "single") -> dict[str, nbformat.NotebookNode]:
+    """The instructor notebooks: ``layout="single"`` puts every problem in ``practice.ipynb``;
+    ``"per-problem"`` writes one notebook per problem (``p01.ipynb`` ...), for the benchmark."""
+    intro_all = ("Sixteen problems on the whole course, from easy to hard: a forward pass by hand, "
+                 "a step with matrices, counting weights, a read-out and its loss, temperature, blame "
+                 "through time, truncation, fading and exploding, eigenvalues, clipping, an LSTM step, "
+                 "diagnosing training runs, a GRU step, reading both ways, greedy against beam search, "
+                 "and BLEU.")
+    if layout == "single":
+        cells = [_markdown("header", header_markdown(problems, intro_all), locked=True),
+                 _code("imports", IMPORTS, locked=True)]
+        for p in problems:
+            cells += problem_cells(p, lit)
+        return {"practice": new_notebook(cells)}
+    if layout == "per-problem":
+        out = {}
+        for p in problems:
+            cells = [_markdown(f"{p.slug}-header", header_markdown([p], f"Problem {p.number} of the practice set."),
+                               locked=True),
+                     _code(f"{p.slug}-imports", IMPORTS, locked=True)] + problem_cells(p, lit)
+            out[p.slug] = new_notebook(cells)
+        return out
+    raise ValueError(f"layout must be 'single' or 'per-problem', got {layout!r}")
+
+
+def execute(nb, cwd: Path, timeout: int = 120) -> nbformat.NotebookNode:
+    """Run a notebook top to bottom in a fresh kernel and keep only deterministic metadata."""
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                            store_widget_state=False, resources={"metadata": {"path": str(cwd)}})
+    client.execute()
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce(cell.outputs)
+    nb.metadata = {"kernelspec": dict(KERNEL), "language_info": {"name": "python"}}
+    return nb
+
+
+def _coalesce(outputs):
+    """Join consecutive pieces of the same stream: how a print is split depends on timing."""
+    merged = []
+    for out in outputs:
+        if merged and out.output_type == "stream" and merged[-1].output_type == "stream" \
+                and merged[-1].name == out.name:
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
+def write_notebook(nb, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+
+
+def write_source(course: Path, problems, lit, layout="single", run=True, assignment="practice") -> list[Path]:
+    """Write (and execute) the instructor notebooks into ``course/source/<assignment>/``."""
+    folder = course / "source" / assignment
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    paths = []
+    for name, nb in source_notebooks(problems, lit, layout).items():
+        if run:
+            execute(nb, folder)
+        path = folder / f"{name}.ipynb"
+        write_notebook(nb, path)
+        paths.append(path)
+    return paths
+
+
+# --------------------------------------------------------------------------------------
+# nbgrader, in this process
+# --------------------------------------------------------------------------------------
+def course_config(course: Path, **overrides):
+    """The course's ``nbgrader_config.py`` with ``overrides`` ({"Exchange.root": ...}) on top."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config.CourseDirectory.root = str(course)
+    extra = Config()
+    for key, value in overrides.items():
+        section, name = key.rsplit(".", 1)
+        extra[section][name] = value
+    config.merge(extra)
+    return config
+
+
+def _venv_on_path() -> None:
+    # nbgrader runs the `alembic` command when it creates a gradebook; it sits beside python.
+    bindir = str(Path(sys.executable).parent)
+    if bindir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
+
+
+def course_api(course: Path, **overrides):
+    """An ``NbGraderAPI`` for the course folder ``course``, configured by its nbgrader_config.py."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    _venv_on_path()
+    config = course_config(course, **overrides)
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+
+
+def _ok(result: dict, what: str) -> dict:
+    if not result.get("success"):
+        raise RuntimeError(f"nbgrader {what} failed:\n{result.get('error', '')}\n{result.get('log', '')[-3000:]}")
+    return result
+
+
+def generate_assignment(course: Path, assignment="practice") -> None:
+    _ok(course_api(course).generate_assignment(assignment, force=True), "generate_assignment")
+
+
+def generate_solution(course: Path, assignment="practice") -> None:
+    from nbgrader.converters import GenerateSolution
+    from nbgrader.utils import capture_log
+
+    api = course_api(course)
+    api.coursedir.assignment_id = assignment
+    app = GenerateSolution(coursedir=api.coursedir, parent=api)
+    app.force = True
+    _ok(capture_log(app), "generate_solution")
+
+
+# --------------------------------------------------------------------------------------
+# Worked solutions, answer key, website pages
+# --------------------------------------------------------------------------------------
+def answers_markdown(problem) -> str:
+    lines = []
+    for part in problem.parts:
+        shown = "; ".join(f"`{a.name}` = {_math(a)}" for a in part.answers)
+        lines.append(f"({part.letter}) {shown}")
+    return "**Answers.** " + ". ".join(lines) + "."
+
+
+def _math(a) -> str:
+    s = a.shown()
+    if a.kind in ("number", "vector", "integer"):
+        return f"${s}$"
+    return s
+
+
+def solution_markdown(problem, heading="###") -> str:
+    steps = "\n\n".join(problem.steps)
+    return (f"{heading} Worked solution of problem {problem.number}\n\n{steps}\n\n"
+            f"{answers_markdown(problem)}\n\n**Remember.** {problem.remember}")
+
+
+def add_worked_solutions(path: Path, problems) -> None:
+    """Insert a Markdown cell with the worked solution after each problem's last test cell."""
+    nb = nbformat.read(path, as_version=4)
+    by_slug = {p.slug: p for p in problems}
+    cells = []
+    for cell in nb.cells:
+        cells.append(cell)
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        m = re.fullmatch(r"(p\d\d)-([a-z])-test", gid)
+        if m and m.group(2) == by_slug[m.group(1)].parts[-1].letter:
+            md = nbformat.v4.new_markdown_cell(solution_markdown(by_slug[m.group(1)]))
+            md.id = f"{m.group(1)}-worked"
+            cells.append(md)
+    nb.cells = cells
+    nbformat.write(nb, path)
+
+
+KEY_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem;
+       line-height: 1.5; color: #222; }
+h1 { font-size: 1.8rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 1rem 0; }
+td, th { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: left; vertical-align: top; }
+code { background: #f3f3f3; padding: 0 0.2rem; }
+.level { color: #555; font-style: italic; }
+.steps { background: #f8f8f4; padding: 0.5rem 1rem; border-left: 3px solid #c9b458; }
+"""
+
+
+def _md_to_html(text: str) -> str:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark").enable("table").use(
+        dollarmath_plugin, renderer=lambda content, opts: (
+            f"\\[{html.escape(content)}\\]" if opts.get("display_mode") else f"\\({html.escape(content)}\\)"))
+    return md.render(text)
+
+
+MATHJAX_CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-svg-full.js"
+
+
+def copy_mathjax(folder: Path) -> str:
+    """Put MathJax (the copy the website build uses) beside the answer key; return the script's address.
+
+    Falls back to MathJax's CDN address when that package is not installed.
+    """
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("sphinx-mathjax-offline")
+        source = Path(dist.locate_file("sphinx-mathjax-offline/static/mathjax/tex-svg-full.js"))
+    except metadata.PackageNotFoundError:
+        return MATHJAX_CDN
+    if not source.is_file():
+        return MATHJAX_CDN
+    (folder / "mathjax").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, folder / "mathjax" / "tex-svg-full.js")
+    return "mathjax/tex-svg-full.js"
+
+
+def answer_key_html(problems, missing: dict, mathjax: str = MATHJAX_CDN) -> str:
+    """One page with every answer (a table) and every problem's worked solution."""
+    rows = []
+    for p in problems:
+        for part in p.parts:
+            for a in part.answers:
+                rows.append(f"<tr><td>{p.number}</td><td>({part.letter})</td><td><code>{a.name}</code></td>"
+                            f"<td>{_md_to_html(_math(a))}</td><td>{part.points if a is part.answers[0] else ''}</td></tr>")
+    body = ["<h1>Practice problems: answer key</h1>",
+            f"<p>{len(problems)} problems, {sum(p.points for p in problems)} points. Generated by "
+            "<code>make exercises</code> from <code>exercises/problems.py</code>; every value is computed by "
+            "the course library <code>mwm</code>. Tolerances follow the printed precision (four decimals: "
+            "&plusmn;0.0005).</p>"]
+    if missing:
+        body.append("<p><strong>Not yet generated:</strong> " + "; ".join(
+            f"problem {k}: {html.escape(v)}" for k, v in sorted(missing.items())) + "</p>")
+    body.append("<h2>All answers</h2><table><tr><th>problem</th><th>part</th><th>variable</th>"
+                "<th>answer</th><th>points</th></tr>" + "".join(rows) + "</table>")
+    for p in problems:
+        body.append(f'<h2 id="{p.slug}">Problem {p.number}. {html.escape(p.title)}</h2>')
+        body.append(f'<p class="level">{p.level.capitalize()}: {_md_to_html(p.practises)[3:-5]}</p>')
+        body.append(_md_to_html(p.statement))
+        body.append(_md_to_html("\n\n".join(f"**({q.letter})** {q.question}" for q in p.parts)))
+        body.append('<div class="steps">' + _md_to_html("\n\n".join(p.steps)) + "</div>")
+        body.append(_md_to_html(answers_markdown(p)))
+        body.append(_md_to_html(f"**Remember.** {p.remember}"))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>Practice problems: answer key</title>"
+            f"<style>{KEY_STYLE}</style>"
+            "<script>MathJax = {tex: {inlineMath: [['\\\\(', '\\\\)']]}};</script>"
+            f"<script async src=\"{mathjax}\"></script>"
+            "</head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+DOWNLOAD = "downloads/practice.ipynb"
+
+
+def page_name(problem) -> str:
+    return f"problem-{problem.number:02d}"
+
+
+def site_pages(problems, missing: dict) -> dict[str, str]:
+    """The website's practice pages (MyST Markdown), by file name under ``practice/``."""
+    total = sum(p.points for p in problems)
+    listing = "\n".join(f"{p.number}. [{p.title}]({page_name(p)}.md) ({p.level})" for p in problems)
+    waiting = ""
+    if missing:
+        waiting = ("\n\nStill to come: " + ", ".join(f"problem {k}" for k in sorted(missing))
+                   + " (their answers need library code that is not in the course yet).\n")
+    pages = {"index.md": f"""# Practice problems
+
+Sixteen problems that go over the whole course, from one step of
+$h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$ worked by hand to the BLEU score of a translation. Each
+page below states one problem and keeps its worked solution folded away: try the problem
+first, then open the solution.
+
+To be graded, work in the student notebook, which holds every problem with cells for your
+answers and checks you can run yourself:
+{{download}}`download practice.ipynb <{DOWNLOAD}>` ({total} points in all). Open it in
+JupyterLab from the course folder (so that `mwm` can be imported), answer in the cells marked
+`# YOUR CODE HERE`, and run the check below each answer. In a course that runs nbgrader,
+fetch and submit it as the README's "For students" section explains.
+
+{listing}{waiting}
+"""}
+    for p in problems:
+        parts = "\n".join(f"**({q.letter})** {q.question}\n" for q in p.parts)
+        steps = "\n\n".join(p.steps)
+        pages[f"{page_name(p)}.md"] = f"""# Problem {p.number}. {p.title}
+
+*{p.level.capitalize()}: {p.practises}.* Work it in the
+{{download}}`student notebook <{DOWNLOAD}>`, where your answers are checked.
+
+{p.statement}
+
+{parts}
+::::{{dropdown}} Worked solution
+{steps}
+
+{answers_markdown(p)}
+::::
+
+```{{admonition}} Remember
+{p.remember}
+```
+"""
+    return pages
+
+
+# --------------------------------------------------------------------------------------
+# The whole build
+# --------------------------------------------------------------------------------------
+def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False) -> dict:
+    """Rebuild source, release, solution, answer key and website pages; return a summary."""
+    mod = load_problems_module()
+    problems, missing = mod.build_all(numbers)
+    say = (lambda *a: None) if quiet else print
+    say(f"{len(problems)} problems built with mwm" + (f"; waiting: {sorted(missing)}" if missing else ""))
+    write_source(course, problems, mod.lit)
+    say(f"instructor version: {course / 'source' / 'practice' / 'practice.ipynb'}")
+    generate_assignment(course)
+    release = course / "release" / "practice" / "practice.ipynb"
+    say(f"student version (nbgrader generate_assignment): {release}")
+    generate_solution(course)
+    solution = course / "solution" / "practice" / "practice.ipynb"
+    add_worked_solutions(solution, problems)
+    say(f"solution notebook (nbgrader generate_solution): {solution}")
+    key = course / "solution" / "answer-key.html"
+    key.write_text(answer_key_html(problems, missing, copy_mathjax(key.parent)), encoding="utf-8")
+    say(f"answer key: {key}")
+    if site.exists():
+        for old in site.glob("*.md"):
+            old.unlink()
+    (site / "downloads").mkdir(parents=True, exist_ok=True)
+    for name, text in site_pages(problems, missing).items():
+        (site / name).write_text(text, encoding="utf-8")
+    shutil.copyfile(release, site / DOWNLOAD)
+    say(f"website pages: {site}/ ({len(problems) + 1} pages and the student notebook)")
+    for k, why in sorted(missing.items()):
+        say(f"  not generated: {why}")
+    return {"problems": problems, "missing": missing, "release": release, "solution": solution, "key": key}
+
+
+COMMITTED = ["exercises/source", "practice"]
+
+
+def check(quiet=False) -> list[str]:
+    """Rebuild into a temporary copy and list committed files that differ from what the build makes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        course = tmp / "exercises"
+        course.mkdir()
+        shutil.copy(COURSE / "nbgrader_config.py", course)
+        build(course, tmp / "practice", quiet=quiet)
+        stale = []
+        for rel in COMMITTED:
+            ours, fresh = ROOT / rel, tmp / rel
+            names = {p.relative_to(ours) for p in ours.rglob("*") if p.is_file()} | \
+                    {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
+            for name in sorted(names):
+                if name.name == ".gitkeep":
+                    continue
+                a, b = ours / name, fresh / name
+                if not (a.is_file() and b.is_file() and filecmp.cmp(a, b, shallow=False)):
+                    stale.append(str(Path(rel) / name))
+        return stale
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true",
+                    help="rebuild in a temporary folder and report committed files that are stale")
+    args = ap.parse_args(argv)
+    if args.check:
+        stale = check()
+        if stale:
+            print("stale (run `make exercises` and commit):\n  " + "\n  ".join(stale))
+            return 1
+        print("exercises/source and practice/ are up to date")
+        return 0
+    build()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
