@@ -135,6 +135,13 @@ def test_static_twin_is_self_contained_html():
     assert '"mode":"grid"' in html and "mwm-try-data" in html
 
 
+def test_static_twin_names_what_only_jupyter_can_do():
+    assert "Run the chapter in Jupyter" not in static_html(W.window_try())
+    bleu = static_html(W.bleu_try())
+    assert "Run the chapter in Jupyter to type a candidate of your own" in bleu
+    assert "Run the chapter in Jupyter to press play" in static_html(W.step_machine_try())
+
+
 def test_display_carries_the_twin_only_when_building_the_site(monkeypatch):
     panel = W.next_word_try()
     monkeypatch.delenv("MWM_STATIC_PANELS", raising=False)

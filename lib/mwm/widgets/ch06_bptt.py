@@ -150,7 +150,8 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
         ``play`` attribute: an ipywidgets.Play (1-10, one step every ``PLAY_INTERVAL_MS``)
         shown first in the row of controls and linked to the step slider in the browser.
         Pressed at step 10 it starts again from step 1. It is not in ``controls``, so the
-        website's static twin lists the slider's values and leaves the button out.
+        website's static twin lists the slider's values, leaves the button out and says
+        (``live_only``) that playing needs Jupyter.
     """
     controls = {
         "step": widgets.IntSlider(value=step, min=1, max=N_STEPS, description="step"),
@@ -161,6 +162,7 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
     play = widgets.Play(value=controls["step"].value, min=1, max=N_STEPS, interval=PLAY_INTERVAL_MS,
                         description="play the steps")
     panel.play = play
+    panel.live_only = "press play and watch the steps run by themselves"
     panel.play_link = widgets.jslink((play, "value"), (controls["step"], "value"))
     row = panel.children[1]                       # the row of controls (TryPanel puts it under the title)
     row.children = (play,) + tuple(row.children)

@@ -211,7 +211,8 @@ def bleu_try(candidate: str = "the train is late") -> TryPanel:
     Returns:
         TryPanel with one control, ``candidate`` (Dropdown over :data:`CANDIDATES`), and
         two extra widgets outside the listed controls: an ``ipywidgets.Text`` as the
-        attribute ``own_text`` and an ``ipywidgets.Button`` as ``clear_button``.
+        attribute ``own_text`` and an ``ipywidgets.Button`` as ``clear_button``; ``live_only``
+        tells the website's static twin to say that typing needs Jupyter.
 
     Raises:
         ValueError: for a candidate not in :data:`CANDIDATES`.
@@ -236,6 +237,7 @@ def bleu_try(candidate: str = "the train is late") -> TryPanel:
     clear.on_click(picked)
     panel.own_text = own
     panel.clear_button = clear
+    panel.live_only = "type a candidate of your own into the box under the menu"
     children = list(panel.children)
     panel.children = tuple(children[:2] + [widgets.HBox([own, clear])] + children[2:])
     return panel

@@ -51,12 +51,17 @@ class TryPanel(widgets.VBox):
     Attributes:
         controls: the mapping given. ``image``: the ipywidgets.Image with the PNG.
         readings: the ipywidgets.HTML under the figure.
+        live_only: None, or a phrase naming what the panel does only in Jupyter (extra
+            widgets outside ``controls``, such as a text box), e.g. "type your own
+            candidate". The website's static twin tells the reader to run the chapter
+            for it.
     """
 
     def __init__(self, title: str, controls: Mapping[str, widgets.ValueWidget],
                  draw: Callable[[dict], tuple[Figure, str]], **kwargs):
         self.title = title
         self.controls = dict(controls)
+        self.live_only: str | None = None
         self._draw = draw
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.readings = widgets.HTML()

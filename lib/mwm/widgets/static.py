@@ -238,6 +238,8 @@ def static_html(panel) -> str:
     if fixed:
         names = ", ".join(c["label"] for c in fixed)
         notes.append(f"The {names} box keeps its first value here: run the chapter in Jupyter to type your own.")
+    if getattr(panel, "live_only", None):
+        notes.append(f"Run the chapter in Jupyter to {panel.live_only}: that part of the panel is live only there.")
     if not notes:
         notes.append("Every setting was drawn when this page was built; in Jupyter the panel is live.")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
