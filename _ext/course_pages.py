@@ -23,7 +23,9 @@ def _note(docname: str, source: str) -> nodes.Element:
     ref = addnodes.download_reference("", "", refdoc=docname, reftarget=name, refexplicit=True)
     ref += nodes.literal(text=name)
     para += ref
-    para += nodes.Text(", or clone the course and run its set-up command (see its README), then open it with ")
+    para += nodes.Text(", or clone the course, run ")
+    para += nodes.literal(text="make setup")
+    para += nodes.Text(" in its folder (see its README), then open it with ")
     para += nodes.literal(text=f".venv/bin/jupyter lab chapters/{name}")
     para += nodes.Text(". There every panel is live; on this page the panels replay figures drawn when the site was built.")
     note = nodes.admonition(classes=["tip", "run-locally"])
