@@ -16,6 +16,14 @@ def test_first_word_fades_0_7616_0_3634_0_1797():
     assert hs[1] == pytest.approx(np.tanh(0.5 * np.tanh(1.0)))
 
 
+def test_changing_the_first_of_five_words_barely_moves_h5():
+    h5 = {name: scalar_rnn(xs, w=0.5, u=1)[-1] for name, xs in
+          {"as read": [1.0, -1.0, 0.5, 0.0, 2.0], "reversed": [2.0, 0.0, 0.5, -1.0, 1.0],
+           "word 1 changed": [-1.0, -1.0, 0.5, 0.0, 2.0]}.items()}
+    assert [round(h5[k], 4) for k in ("as read", "reversed", "word 1 changed")] == [0.9677, 0.6049, 0.9651]
+    assert round(abs(h5["as read"] - h5["word 1 changed"]), 4) == 0.0027
+
+
 def test_w_equal_1_lasts_longer():
     hs = scalar_rnn([1, 0], w=1, u=1)
     np.testing.assert_allclose(hs, [0.7616, 0.6420], atol=5e-5)

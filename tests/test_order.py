@@ -52,6 +52,16 @@ def test_at_90_degrees_no_other_order_lands_on_sentence_a():
     assert not any(np.allclose(v, a) for v in others.values())
     # ...but two of the other orders collide with each other at (-1, 1).
     assert finals["dog man bites"].tolist() == finals["bites dog man"].tolist() == [-1, 1]
+    # the collision is the toy's: W^2 = -I at 90 degrees, and bites = dog + man
+    np.testing.assert_allclose(turn_matrix(90) @ turn_matrix(90), -np.eye(2), atol=1e-12)
+    np.testing.assert_array_equal(TOY_VECTORS["bites"], TOY_VECTORS["dog"] + TOY_VECTORS["man"])
+
+
+def test_at_60_degrees_all_six_orders_differ():
+    notes = [running_note(list(p), turn_matrix(60))[-1] for p in itertools.permutations(["dog", "bites", "man"])]
+    assert len({tuple(n.round(6)) for n in notes}) == 6
+    gaps = [np.linalg.norm(a - b) for a, b in itertools.combinations(notes, 2)]
+    assert min(gaps) > 0.5  # well apart, not a rounding accident
 
 
 def test_note_is_sum_of_stamped_words():
