@@ -82,6 +82,8 @@ class Answer:
     cases: tuple = ()       # for functions: ((args, expected), ...)
     n_args: int | None = None
     what: str = ""          # the format the student is asked for, e.g. "a number"
+    signature: str = ""     # for functions: how the key names it, e.g. "n_chunks(N, k)"
+    formula: str = ""       # for functions: the rule in maths (no dollars), e.g. "\\lceil N/k\\rceil"
 
     def shown(self) -> str:
         """The answer as the key prints it."""
@@ -97,8 +99,9 @@ class Answer:
         if self.kind == "bool":
             return str(bool(e))
         if self.kind == "function":
-            return "; ".join(f"{self.name}({', '.join(map(_plain, args))}) = {_plain(want)}"
-                             for args, want in self.cases)
+            # one worked case; the key prints the formula beside it (``formula``)
+            args, want = self.cases[0]
+            return f"{self.name}({', '.join(map(_plain, args))}) = {_plain(want)}"
         raise ValueError(f"unknown answer kind {self.kind!r}")
 
 
@@ -174,14 +177,17 @@ def _plain(x) -> str:
 
 
 def lit(x) -> str:
-    """A Python literal for a number, a list of numbers or a string, as short as exact."""
+    """A Python literal for a number, a list of numbers or a string.
+
+    A float keeps its point (``6.0``, not ``6``), so that an array built from given numbers
+    is an array of floats and an update in place does not truncate.
+    """
     if isinstance(x, (bool, np.bool_)):
         return repr(bool(x))
     if isinstance(x, (int, np.integer)):
         return repr(int(x))
     if isinstance(x, (float, np.floating)):
-        r = repr(float(x))
-        return r[:-2] if r.endswith(".0") and abs(x) < 1e15 else r
+        return repr(float(x))
     if isinstance(x, str):
         return repr(x)
     if isinstance(x, np.ndarray):
@@ -218,6 +224,18 @@ def par(x, decimals=4) -> str:
     """A number in parentheses when negative: 0.8 \\times (-0.3720)."""
     s = fmt(x, decimals)
     return f"({s})" if float(x) < 0 else s
+
+
+def sci(x, sig=3) -> str:
+    """A number in scientific notation, always: 1.24\\times 10^{-3} (so numbers compared side by side match)."""
+    mant, exp = f"{float(x):.{sig - 1}e}".split("e")
+    return f"{mant}\\times 10^{{{int(exp)}}}"
+
+
+def and_list(items) -> str:
+    """“a”, “a and b”, “a, b and c”."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # --------------------------------------------------------------------------------------
@@ -343,13 +361,15 @@ def problem_3(n) -> Problem:
                  [Answer("two_way", "integer", two_way, what="a whole number")],
                  "# Two independent cells of the same shape, one per direction.\n"
                  "two_way = 2 * plain\nprint(two_way)"),
-            Part("c", "Two floors of one-way plain cells, the upper floor reading the lower floor's notes. "
-                      "Store it in `two_floors`.",
+            Part("c", "A one-way reader built two floors high from plain cells, where the cell on top takes "
+                      "in the notes written by the cell below it. Store it in `two_floors`.",
                  [Answer("two_floors", "integer", two_floors, what="a whole number")],
                  "# Floor 2 reads notes of h numbers instead of words of d numbers.\n"
                  "two_floors = plain + (h * h + h * h + h)\nprint(two_floors)"),
             Part("d", "The same job done by gated cells reading in one direction: an LSTM, and (separately) "
-                      "a GRU. Store the two counts in `lstm` and `gru`.",
+                      "a GRU. Count each gate block as the plain cell was counted, with one weight block and "
+                      "one shift (PyTorch keeps two shift vectors per block; count one). Store the two counts "
+                      "in `lstm` and `gru`.",
                  [Answer("lstm", "integer", lstm, what="a whole number"),
                   Answer("gru", "integer", gru, what="a whole number")],
                  "# An LSTM has four blocks of the plain cell's shape, a GRU three.\n"
@@ -363,8 +383,8 @@ def problem_3(n) -> Problem:
         ],
         steps=[
             f"**(a) One block.** $P=h(h+d)+h={h}\\cdot {h + d}+{h}={g(h * (h + d))}+{h}={g(one)}$.",
-            f"**(b) Two directions.** Two separate cells of the same shape: $2P={g(two_way)}$.",
-            f"**(c) Two floors.** The upper floor reads {h}-number notes, not {d}-number words: "
+            f"**(b) Two directions.** One cell per direction, each as large as the plain cell: $2P={g(two_way)}$.",
+            f"**(c) Two floors.** What the upper floor takes in is a note of {h} numbers instead of a word of {d}: "
             f"${h}\\cdot({h}+{h})+{h}={g(floor2)}$. With the lower floor, ${g(one)}+{g(floor2)}={g(two_floors)}$.",
             f"**(d) Gates.** An LSTM is four blocks, $4P={g(lstm)}$; a GRU is three, $3P={g(gru)}$.",
             f"**(e) The tagger.** Two LSTMs give $2\\cdot{g(lstm)}={g(lstm2)}$. Each word's note now has "
@@ -386,7 +406,7 @@ def problem_4(n) -> Problem:
     loss_t, loss_o = surprise(p, t)[0], surprise(p, o)[0]
     blame = readout_gradient(p, t)
     e = np.exp(scores)
-    score_list = ", ".join(f"“{w}” {num(s)}" for w, s in zip(words, scores))
+    score_list = ", ".join(f"“{w}” ${num(s)}$" for w, s in zip(words, scores))
     quoted = ", ".join(f"“{w}”" for w in words)
     return Problem(
         4, "Read-out and loss", "easy", "softmax, the surprise $-\\ln p$, and prediction minus truth",
@@ -569,20 +589,21 @@ def problem_7(n) -> Problem:
     return Problem(
         7, "Truncated backprop through time", "medium", "which links a truncated run can learn, and which it cannot",
         statement=(
-            f"A text of {N} characters is trained with truncated BPTT in chunks of $k={k}$ characters: "
+            f"For truncated BPTT, a text of {N} characters is cut into chunks of $k={k}$ characters: "
             f"characters 1 to {k}, then {k + 1} to {2 * k}, and so on. The note flows on across the cuts; the "
             "blame does not."),
         given=f"N, k = {N}, {k}\nblame_from = {t}\npair_1, pair_2 = {lit(list(n['pair_across']))}, {lit(list(n['pair_inside']))}",
         parts=[
-            Part("a", "The number of chunks for a text of $N$ characters, as a Python function `n_chunks(N, k)`; "
-                      "and its value for this text, in `chunks`.",
-                 [Answer("n_chunks", "function", None, cases=cases, n_args=2, what="a function"),
+            Part("a", "Write a Python function `n_chunks(N, k)` that counts the chunks a text of $N$ characters "
+                      "is cut into, and store its value for this text in `chunks`.",
+                 [Answer("n_chunks", "function", None, cases=cases, n_args=2, what="a function",
+                         signature="n_chunks(N, k)", formula="\\lceil N/k\\rceil"),
                   Answer("chunks", "integer", chunks, what="a whole number")],
                  "# ceil(N / k): whole chunks, and one more for a leftover piece.\n"
                  "def n_chunks(N, k):\n    return -(-N // k)\n"
                  "chunks = n_chunks(N, k)\nprint(chunks)", points=2),
-            Part("b", f"Walking back from character {t}, where does its blame stop? Store that character's "
-                      "number in `reaches_back_to`.",
+            Part("b", f"Starting at character {t}, blame travels towards the start of the text. Which is the "
+                      "earliest character its blame reaches? Store that character's number in `reaches_back_to`.",
                  [Answer("reaches_back_to", "integer", first, what="a whole number")],
                  "# Find the chunk of the character; its blame stops at the chunk's first character.\n"
                  "chunk = -(-blame_from // k)\nreaches_back_to = (chunk - 1) * k + 1\nprint(chunk, reaches_back_to)"),
@@ -655,12 +676,12 @@ def problem_11(n) -> Problem:
                  "c_t = f_t * c_prev + i_t * g_t\nh_t = o_t * np.tanh(c_t)\nprint(round(c_t, 4), round(h_t, 4))"),
         ],
         steps=[
-            f"**The gates.** $f=\\sigma({num(scores['f'])})\\approx {fmt(f)}$, $i=\\sigma({num(scores['i'])})"
+            f"**(a) The gates.** $f=\\sigma({num(scores['f'])})\\approx {fmt(f)}$, $i=\\sigma({num(scores['i'])})"
             f"\\approx {fmt(i)}$, $o=\\sigma({num(scores['o'])})\\approx {fmt(o)}$.",
-            f"**The candidate.** $g=\\tanh({num(scores['g'])})\\approx {fmt(g)}$.",
-            f"**The cell state.** $c_t={fmt(f)}\\cdot {num(c_prev)}+{fmt(i)}\\cdot {fmt(g)}\\approx "
+            f"**(a) The candidate.** $g=\\tanh({num(scores['g'])})\\approx {fmt(g)}$.",
+            f"**(b) The cell state.** $c_t={fmt(f)}\\cdot {num(c_prev)}+{fmt(i)}\\cdot {fmt(g)}\\approx "
             f"{fmt(f * c_prev)}+{fmt(i * g)}={fmt(c)}$.",
-            f"**The note.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
+            f"**(b) The note.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
             f"{fmt(np.tanh(c))}\\approx {fmt(h)}$.",
         ],
         remember=("Nothing squashes the cell state on its lane, so it may grow past 1. Only the note $h_t$ is "
@@ -680,8 +701,10 @@ def problem_13(n) -> Problem:
     draft_open = float(gru_draft([hp], 1.0, [[wo]], [wx * x])[0])
     h_open = float(blend(hp, draft_open, z))
     direction = "higher" if draft > draft_open else "lower"
+    hp_ = f"({num(hp)})" if hp < 0 else num(hp)        # the old note, in parentheses when negative
     return Problem(
-        13, "One GRU step", "medium", "the two GRU gates in their places: $r$ inside the draft, $z$ in the blend",
+        13, "One GRU step", "medium", "where each GRU gate acts: the reset gate shapes the draft, the update "
+                                      "gate mixes the draft with the old note",
         statement=(
             f"A one-number GRU holds the note $h_{{t-1}}={num(hp)}$ and reads the input $x={num(x)}$. Its update "
             f"score is ${num(zs)}$ and its reset score ${num(rs)}$ (before the sigmoid). The draft weighs the "
@@ -703,7 +726,7 @@ def problem_13(n) -> Problem:
                  "print(round(z_t, 4), round(r_t, 4), round(draft, 4), round(h_t, 4))", points=2),
             Part("b", "Work the draft and the note again with the reset gate wide open, $r=1$ (store them in "
                       "`draft_open` and `h_open`). Did the reset gate of part (a) make the draft “higher” or "
-                      "“lower”? Store the word in `draft_was`.",
+                      "“lower” than it would be with $r=1$? Store the word in `draft_was`.",
                  [Answer("draft_open", "number", draft_open, what="a number"),
                   Answer("h_open", "number", h_open, what="a number"),
                   Answer("draft_was", "choice", direction, options=("higher", "lower"), what="“higher” or “lower”")],
@@ -714,20 +737,23 @@ def problem_13(n) -> Problem:
                  "print(round(draft_open, 4), round(h_open, 4), draft_was)", points=2),
         ],
         steps=[
-            f"**The gates.** $z=\\sigma({num(zs)})\\approx {fmt(z)}$ and $r=\\sigma({num(rs)})\\approx {fmt(r)}$.",
-            f"**The draft.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {par(hp, 1)}={fmt(r * hp)}$; times ${num(wo)}$: "
+            f"**(a) The gates.** $z=\\sigma({num(zs)})\\approx {fmt(z)}$ and $r=\\sigma({num(rs)})\\approx {fmt(r)}$.",
+            f"**(a) The draft.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {hp_}={fmt(r * hp)}$; times ${num(wo)}$: "
             f"${fmt(wo * r * hp)}$; with the input's ${fmt(wx * x)}$ the sum is ${fmt(wx * x + wo * r * hp)}$, and "
             f"$\\tilde h_t=\\tanh({fmt(wx * x + wo * r * hp)})\\approx {fmt(draft)}$.",
-            f"**The blend.** $h_t\\approx {fmt(1 - z)}\\cdot {par(hp, 1)}+{fmt(z)}\\cdot {fmt(draft)}\\approx "
+            f"**(a) The blend.** $h_t\\approx (1-{fmt(z)})\\cdot {hp_}+{fmt(z)}\\cdot {fmt(draft)}\\approx "
             f"{fmt((1 - z) * hp)}+{fmt(z * draft)}={fmt(h)}$.",
-            f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}+{num(wo)}\\cdot {par(hp, 1)})"
-            f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(draft_open)}$ and $h_t\\approx {fmt((1 - z) * hp)}+"
-            f"{fmt(z * draft_open)}={fmt(h_open)}$. The mostly shut reset gate of (a) let the draft see little of "
-            f"the old note, so the draft came out {direction} (${fmt(draft)}$ against ${fmt(draft_open)}$).",
+            f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}+{num(wo)}\\cdot {hp_})"
+            f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(draft_open)}$ and $h_t\\approx (1-{fmt(z)})\\cdot {hp_}"
+            f"+{fmt(z)}\\cdot {fmt(draft_open)}\\approx {fmt((1 - z) * hp)}+{fmt(z * draft_open)}={fmt(h_open)}$.",
+            f"**(b) What the gate did.** In (a) only a share $r\\approx {fmt(r)}$ of the old note ${num(hp)}$ "
+            f"went into the draft; with $r=1$ all of it goes in, and the draft moves from ${fmt(draft)}$ to "
+            f"${fmt(draft_open)}$. So the reset gate of (a) made the draft {direction} than it would be "
+            "with $r=1$.",
         ],
-        remember=("Two dials in two places: the reset gate sets how much of the old note enters the draft, the "
-                  "update gate how much of the draft enters the note. Whatever they do, the old note still "
-                  "passes through the factor $1-z$."),
+        remember=("Each gate has its own place: the reset gate filters the old note before the draft is made, "
+                  "and the update gate weighs the draft against the old note in the blend. Whatever the gates "
+                  "do, a share $1-z$ of the old note goes straight into the new one."),
         numbers=n)
 
 
@@ -803,15 +829,16 @@ def problem_8(n) -> Problem:
         bound = math.log(e) / math.log(f)
         assert abs(bound - round(bound)) > 1e-6 and T == math.floor(bound) + 1
     return Problem(
-        8, "Fade or explode", "medium", "turning “how many steps?” into a division with logarithms",
+        8, "Fade or explode", "medium", "solving $w^T<\\varepsilon$ for the number of steps $T$ with logarithms",
         statement=(
             "In the loop $h_t=w\\,h_{t-1}$ the blame that travels back $T$ steps is multiplied by $w^T$."),
         given=f"w_fade, eps = {lit(w)}, {lit(eps)}\nw_grow, big = {lit(w2)}, {lit(big)}",
         parts=[
-            Part("a", "For $0<w<1$, write a formula for the first $T$ at which $w^T$ falls below "
-                      "$\\varepsilon$. Write it as a Python function `first_below(w, eps)` that returns that "
-                      "whole number.",
-                 [Answer("first_below", "function", None, cases=cases, n_args=2, what="a function")],
+            Part("a", "For $0<w<1$, find a formula for the smallest whole $T$ with $w^T<\\varepsilon$, and "
+                      "write it as a Python function `first_below(w, eps)` that returns that whole number.",
+                 [Answer("first_below", "function", None, cases=cases, n_args=2, what="a function",
+                         signature="first_below(w, eps)",
+                         formula="\\lfloor \\ln\\varepsilon/\\ln w\\rfloor+1")],
                  "# w^T < eps  <=>  T ln w < ln eps  <=>  T > ln eps / ln w  (ln w < 0 flips the sign).\n"
                  "def first_below(w, eps):\n"
                  "    return int(np.floor(np.log(eps) / np.log(w))) + 1\n"
@@ -829,18 +856,18 @@ def problem_8(n) -> Problem:
             "**(a) Take logarithms.** $w^T<\\varepsilon \\iff T\\ln w<\\ln\\varepsilon \\iff "
             "T>\\dfrac{\\ln\\varepsilon}{\\ln w}$; the inequality turns round because $\\ln w<0$. The first "
             "whole number past that bound is $T=\\lfloor \\ln\\varepsilon/\\ln w\\rfloor+1$.",
-            f"**(b) Fading.** $\\ln {num(eps)}/\\ln {num(w)}\\approx {fmt(math.log(eps))}/{fmt(math.log(w))}"
-            f"\\approx {fmt(math.log(eps) / math.log(w), 2)}$, so $T={T_fade}$. Check: "
-            f"${num(w)}^{{{T_fade - 1}}}\\approx {fmt(w ** (T_fade - 1), None, 3)}$ is not yet below, "
-            f"${num(w)}^{{{T_fade}}}\\approx {fmt(w ** T_fade, None, 3)}$ is.",
+            f"**(b) Fading.** $\\ln {num(eps)}/\\ln {num(w)}\\approx {fmt(math.log(eps))}/{par(math.log(w))}"
+            f"\\approx {fmt(math.log(eps) / math.log(w), 2)}$, so $T={T_fade}$. Check against "
+            f"$\\varepsilon={sci(eps)}$: ${num(w)}^{{{T_fade - 1}}}\\approx {sci(w ** (T_fade - 1))}$ is not yet "
+            f"below it, ${num(w)}^{{{T_fade}}}\\approx {sci(w ** T_fade)}$ is.",
             f"**(c) Exploding.** ${num(w2)}^T>{num(big)} \\iff T>\\ln {num(big)}/\\ln {num(w2)}\\approx "
-            f"{fmt(math.log(big))}/{fmt(math.log(w2))}\\approx {fmt(math.log(big) / math.log(w2), 2)}$, so "
+            f"{fmt(math.log(big))}/{par(math.log(w2))}\\approx {fmt(math.log(big) / math.log(w2), 2)}$, so "
             f"$T={T_grow}$. Check: ${num(w2)}^{{{T_grow - 1}}}\\approx {fmt(w2 ** (T_grow - 1), 1)}$, "
             f"${num(w2)}^{{{T_grow}}}\\approx {fmt(w2 ** T_grow, 1)}$.",
         ],
-        remember=(f"Mild factors are merciless over a few dozen steps: ${num(w)}$ loses a factor of "
-                  f"${num(1 / eps)}$ in {T_fade} steps, and ${num(w2)}$ gains a factor of ${num(big)}$ "
-                  f"in {T_grow}."),
+        remember=(f"A factor that looks harmless compounds fast. Repeated {T_fade} times, ${num(w)}$ leaves "
+                  f"less than ${num(eps)}$ of the blame; repeated {T_grow} times, ${num(w2)}$ multiplies it by "
+                  f"more than ${num(big)}$. The logarithm turns each of these counts into one division."),
         numbers=n)
 
 
@@ -869,9 +896,15 @@ def problem_9(n) -> Problem:
             f"**(a) {name}.** " + " and ".join(parts) + f": eigenvalues ${num(d['values'][0])}$ and "
             f"${num(d['values'][1])}$, so $|\\lambda|_{{\\max}}={num(d['radius'])}$ is {word} 1 and the memory "
             f"{d['memory']}.")
-    split = " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(A["coefs"], A["directions"]))
-    step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${tex_vec(v)}={split}$ (the same split serves both "
-                      "matrices when they share their directions).")
+    def split(d):
+        return f"{tex_vec(v)}=" + " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(d["coefs"], d["directions"]))
+
+    if np.allclose(A["directions"], B["directions"]):
+        step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${split(A)}$. This one split serves $A$ and $B$ alike, "
+                          "because both matrices have these eigen-directions.")
+    else:
+        step_lines.append(f"**(b) Split $\\boldsymbol v$.** Along the eigen-directions of $A$: ${split(A)}$; "
+                          f"along those of $B$: ${split(B)}$.")
     for name, d, dec in (("A", A, 4), ("B", B, 2)):
         terms = [c * l ** T for c, l in zip(d["coefs"], d["values"])]
         expansion = " + ".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\,{tex_vec(e)}"
@@ -916,8 +949,10 @@ def problem_9(n) -> Problem:
                  "print(A_T_v.round(4), B_T_v.round(2))", points=2),
         ],
         steps=step_lines,
-        remember=("After many steps the note points along the eigen-direction with the largest $|\\lambda|$, "
-                  "and its length changes like $|\\lambda|_{\\max}^t$: below 1 it fades, above 1 it explodes."),
+        remember=("Fed through one matrix step after step, a note keeps mostly its part along the "
+                  "eigen-direction of largest $|\\lambda|$, since every other part shrinks in comparison. Its "
+                  "length then scales like $|\\lambda|_{\\max}^t$, dying out when that is under 1 and "
+                  "blowing up when it is over 1."),
         numbers=n)
 
 
@@ -978,7 +1013,7 @@ def problem_15(n) -> Problem:
     greedy = greedy_decode(tree.model)
     beam = beam_search(tree.model, k, trace=True)
     outputs = exhaustive_search(tree.model, max_length=3)
-    words = [tree.words(h.tokens) for h in outputs]
+    options = tuple(sorted(tree.words(h.tokens) for h in outputs))   # alphabetical: the order gives nothing away
     g_words, g_prob = tree.words(greedy.tokens), greedy.probability
     b_words, b_prob = tree.words(beam.best.tokens), beam.best.probability
     kept_first = [tree.words(c.tokens) for c in beam.steps[0] if c.kept]
@@ -1000,15 +1035,15 @@ def problem_15(n) -> Problem:
         parts=[
             Part("a", "What does greedy decoding write, and with what probability (four decimals)? Store the two "
                       "words as one string in `greedy_words` and the probability in `greedy_prob`.",
-                 [Answer("greedy_words", "choice", g_words, options=tuple(words), what="a string of two words"),
+                 [Answer("greedy_words", "choice", g_words, options=options, what="a string of two words"),
                   Answer("greedy_prob", "number", g_prob, what="a number")],
                  "# Greedy: the likeliest first word, then the likeliest word after it.\n"
                  "w1 = max(first, key=first.get)\nw2 = max(second[w1], key=second[w1].get)\n"
                  "greedy_words, greedy_prob = f'{w1} {w2}', first[w1] * second[w1][w2]\n"
-                 "print(greedy_words, round(greedy_prob, 2))"),
-            Part("b", f"What does beam search of width {k} write, and with what probability? Store them in "
-                      "`beam_words` and `beam_prob`.",
-                 [Answer("beam_words", "choice", b_words, options=tuple(words), what="a string of two words"),
+                 "print(greedy_words, round(greedy_prob, 4))"),
+            Part("b", f"What does beam search of width {k} write, and with what probability (four decimals)? "
+                      "Store them in `beam_words` and `beam_prob`.",
+                 [Answer("beam_words", "choice", b_words, options=options, what="a string of two words"),
                   Answer("beam_prob", "number", b_prob, what="a number")],
                  "# By hand: keep both first words, grow each by every next word, keep the best two of the\n"
                  "# five outputs. The course's beam search does the same on the tree of probabilities:\n"
@@ -1016,7 +1051,7 @@ def problem_15(n) -> Problem:
                  "tree = ProbabilityTree({(): first, **{(w,): nxt for w, nxt in second.items()}})\n"
                  "best = beam_search(tree.model, beam_width).best\n"
                  "beam_words, beam_prob = tree.words(best.tokens), best.probability\n"
-                 "print(beam_words, round(beam_prob, 2))"),
+                 "print(beam_words, round(beam_prob, 4))"),
             Part("c", "The log-scores (natural logarithms of the two outputs' probabilities), three decimals. "
                       "Store them in `greedy_log` and `beam_log`.",
                  [Answer("greedy_log", "number", greedy.log_prob, decimals=3, what="a number"),
@@ -1028,15 +1063,16 @@ def problem_15(n) -> Problem:
             f"**(a) Greedy.** It takes “{g1}” (${num(first[g1])}$), then the likeliest word after it, "
             f"“{g_words.split()[1]}” (${num(second[g1][g_words.split()[1]])}$): "
             f"${num(first[g1])}\\times {num(second[g1][g_words.split()[1]])}={fmt(g_prob, 2)}$.",
-            f"**(b) Grow the beam.** The {k} first words kept are " + ", ".join(f"“{w}”" for w in kept_first)
-            + "; grown by every next word they give " + ", ".join(f"“{w}” ${fmt(p, 2)}$" for w, p in grown) + ".",
-            f"**(b) Keep the best {k}.** " + " and ".join(f"“{w}” (${fmt(dict(grown)[w], 2)}$)" for w in kept)
+            f"**(b) Grow the beam.** The {k} first words kept are " + and_list([f"“{w}”" for w in kept_first])
+            + ". Growing each by every next word gives: " + ", ".join(f"“{w}” ${fmt(p, 2)}$" for w, p in grown) + ".",
+            f"**(b) Prune to {k}.** The most probable are " + " and ".join(f"“{w}” (${fmt(dict(grown)[w], 2)}$)" for w in kept)
             + f". The winner is “{b_words}”.",
             f"**(c) Log-scores.** $\\ln {fmt(g_prob, 2)}\\approx {fmt(greedy.log_prob, 3)}$ and "
             f"$\\ln {fmt(b_prob, 2)}\\approx {fmt(beam.best.log_prob, 3)}$.",
         ],
-        remember=("A first word that looks slightly worse can open onto a much surer second word. Greedy "
-                  "decoding never looks there; a beam that keeps a second candidate does."),
+        remember=("Greedy decoding commits to the likeliest first word and never reconsiders, even when a "
+                  "runner-up would be followed by a far more certain second word. Keeping several candidates "
+                  "alive, as the beam does, is how that better whole output gets found."),
         numbers=n)
 
 
@@ -1168,7 +1204,8 @@ def problem_12(n) -> Problem:
                  + "".join(f"factor_{k} = (runs[{k!r}][-1] / runs[{k!r}][0]) ** (1 / (len(runs[{k!r}]) - 1))\n"
                            for k in names)
                  + "print(" + ", ".join(f"round(factor_{k}, 3)" for k in names) + ")"),
-            Part("b", f"Predict the blame {ahead} steps back for each run: three significant figures for "
+            Part("b", f"Using its factor, estimate how large each run's blame would be {ahead} steps before the "
+                      f"end: three significant figures for "
                       f"{' and '.join(plain)}, three decimals for {lstm_run}. Store them in "
                       + ", ".join(f"`far_{k}`" for k in names) + ".",
                  [Answer(f"far_{k}", "number", predicted[k], decimals=None if k != lstm_run else 3,
@@ -1178,7 +1215,7 @@ def problem_12(n) -> Problem:
                  + "print(" + ", ".join(f"f'{{far_{k}:.3g}}'" for k in names) + ")"),
             Part("c", "Behind the three runs are an LSTM, a plain cell whose recurrent weights are small, and a "
                       "plain cell whose recurrent weights are large. Match them: store the run letters in "
-                      "`lstm_run`, `small_run` and `big_run`. Which first aid does each plain cell need most, “gates” or “clipping”? "
+                      "`lstm_run`, `small_run` and `big_run`. Which remedy does each plain cell need most, “gates” or “clipping”? "
                       "Store the answers in `fix_small` and `fix_big`.",
                  [Answer("lstm_run", "choice", lstm_run, options=opts_run, what="a run letter"),
                   Answer("small_run", "choice", small_run, options=opts_run, what="a run letter"),
@@ -1215,18 +1252,22 @@ def problem_12(n) -> Problem:
             + ", ".join(f"${fmt(factor[k], 2)}^{{{ahead}}}\\approx "
                         f"{fmt(round(factor[k], 2) ** ahead, None if k != lstm_run else 3, 3 if k != lstm_run else None)}$"
                         for k in names) + ").",
-            f"**(c) Which is which.** {lstm_run} keeps its blame nearly steady, about ${fmt(factor[lstm_run], 2)}$ "
-            f"per step: the LSTM's lane with a forget gate near 1. {small_run} fades ($|\\lambda|<1$): the plain "
-            f"cell with small weights, which needs gates (an LSTM or a GRU). {big_run} explodes ($|\\lambda|>1$): "
-            "the plain cell with large weights, which needs clipping first (and would gain from gates too).",
+            f"**(c) Which is which.** Run {lstm_run}'s factor, ${fmt(factor[lstm_run], 2)}$, is the one closest "
+            "to 1: its blame wears away only slowly, as on an LSTM's lane whose forget gate stays near 1. "
+            f"Run {small_run}'s factor, ${fmt(factor[small_run], 2)}$, lies below 1, so its blame dies out: that "
+            "is the plain cell with small weights, and the remedy is gates (an LSTM or a GRU). "
+            f"Run {big_run}'s factor, ${fmt(factor[big_run], 2)}$, lies above 1, so its blame blows up: that is "
+            "the plain cell with large weights, which must be clipped before anything else, though gates "
+            "would help it as well.",
             f"**(d) Clipping.** ${runs[big_run][-1]:g}>{num(limit)}$, so the gradient is scaled by "
             f"${num(limit)}/{runs[big_run][-1]:g}\\approx {fmt(scale)}$.",
             f"**(e) The lane.** We need $f^{{{far}}}\\ge {share:g}$, that is $f\\ge {share:g}^{{1/{far}}}"
             f"=e^{{\\ln {share:g}/{far}}}\\approx {fmt(f_min, 5)}$. Run {lstm_run}'s ${fmt(factor[lstm_run], 2)}$ "
             f"is far short of that: ${fmt(factor[lstm_run], 2)}^{{{far}}}\\approx {fmt(lane_far, 3)}$.",
         ],
-        remember=("Blame through time is a geometric sequence, and one ratio tells its story: below 1 it "
-                  "fades, above 1 it explodes, close to 1 it travels far."),
+        remember=("When the logged blame changes by the same ratio at every step, that single ratio is the "
+                  "diagnosis. Under 1 the blame dies away and over 1 it blows up; a ratio near 1 is what lets "
+                  "it reach far back."),
         numbers=n)
 
 

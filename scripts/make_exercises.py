@@ -225,11 +225,12 @@ IMPORTS = "import numpy as np"
 def source_notebooks(problems, lit, layout: str = "single") -> dict[str, nbformat.NotebookNode]:
     """The instructor notebooks: ``layout="single"`` puts every problem in ``practice.ipynb``;
     ``"per-problem"`` writes one notebook per problem (``p01.ipynb`` ...), for the benchmark."""
-    intro_all = ("Sixteen problems on the whole course, from easy to hard: a forward pass by hand, "
-                 "a step with matrices, counting weights, a read-out and its loss, temperature, blame "
-                 "through time, truncation, fading and exploding, eigenvalues, clipping, an LSTM step, "
-                 "diagnosing training runs, a GRU step, reading both ways, greedy against beam search, "
-                 "and BLEU.")
+    intro_all = ("Sixteen problems that cover the whole course, the easier ones first: the cell's step "
+                 "worked by hand, with one number and then with matrices; counts of parameters; softmax, "
+                 "loss and temperature; blame carried back through time, cut into chunks, fading or "
+                 "exploding; eigenvalues and clipping; single steps of an LSTM and of a GRU; logged "
+                 "training runs to diagnose; reading in both directions; greedy decoding against beam "
+                 "search; and BLEU.")
     if layout == "single":
         cells = [_markdown("header", header_markdown(problems, intro_all), locked=True),
                  _code("imports", IMPORTS, locked=True)]
@@ -355,7 +356,7 @@ def generate_solution(course: Path, assignment="practice") -> None:
 def answers_markdown(problem) -> str:
     lines = []
     for part in problem.parts:
-        shown = "; ".join(f"`{a.name}` = {_math(a)}" for a in part.answers)
+        shown = "; ".join(f"`{a.signature or a.name}` = {_math(a)}" for a in part.answers)
         lines.append(f"({part.letter}) {shown}")
     return "**Answers.** " + ". ".join(lines) + "."
 
@@ -364,6 +365,8 @@ def _math(a) -> str:
     s = a.shown()
     if a.kind in ("number", "vector", "integer"):
         return f"${s}$"
+    if a.kind == "function" and a.formula:
+        return f"${a.formula}$ (e.g. {s})"
     return s
 
 
