@@ -160,7 +160,7 @@ def test_chapter_5_numbers_surprise_of_the_sentence(model):
     assert s.mean() == pytest.approx(0.218, abs=5e-4)
     assert np.exp(-s.sum()) == pytest.approx(0.0035, abs=5e-5)
     assert round(np.exp(s.sum())) == 288
-    np.testing.assert_allclose(s[[0, 13, 14, 21, 25]], [0.551, 1.956, 0.663, 0.888, 0.708], atol=5e-4)
+    np.testing.assert_allclose(s[[0, 13, 14, 18, 21, 25]], [0.551, 1.956, 0.663, 0.315, 0.888, 0.708], atol=5e-4)
     probs = lm_forward(model, SENTENCE)[0]
     guesses = decode(probs[:-1].argmax(axis=1))
     assert [t for t in range(26) if guesses[t] != SENTENCE[t]] == [25] and guesses[25] == " "
@@ -177,6 +177,11 @@ def test_chapter_5_numbers_talk(model):
                        "kochi leaves at five. tickets for mysore are sold at window eight.",
                        "kochi leas. my grandmothhr mavenexpreas oo stond wnisurd nowees on mile."]
     assert talk_sample(model, "the train to ", 0.01, dice=1).text == greedy.text[:len("the train to ") + 56]
+    cold = next_char_probs(model, "the train to ", 0.2)     # the city branch at T = 0.2: not only one face left
+    order = np.argsort(cold)[::-1]
+    assert [ALPHABET[i] for i in order[:3]] == ["p", "k", "m"]
+    np.testing.assert_allclose(cold[order[:3]], [0.390, 0.313, 0.085], atol=5e-4)
+    assert samples[0][0] == "m"                              # die #1 rolls the third face: mysore
     typo = talk_greedy(model, "the trian to ")
     assert typo.generated.startswith("luncheatfarm sureer ma naieu. ") and typo.looped
     right, wrong = text_surprise(model, "the train to ").sum(), text_surprise(model, "the trian to ").sum()
