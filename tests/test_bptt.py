@@ -79,6 +79,7 @@ def test_factor_one_half_over_four_steps_is_0_0625():
 
 
 def test_seed_003_factor_0_6_per_step():
+    # chapter 6 only points to this example now; chapter 7 runs it (tests/test_dynamics.py)
     assert round(0.6 ** 5, 3) == 0.078
     assert round(0.6 ** 10, 3) == 0.006
     assert round(0.6 ** 20, 5) == 0.00004
@@ -164,15 +165,6 @@ def test_chapter_6_step_machine_table_and_nudge():
     hs3 = scalar_rnn([1, 0, 0], 0.5, 1)
     moved = scalar_rnn([0, 0], 0.5, 1, h0=hs3[0] + 0.001)[-1] - hs3[2]
     assert round(moved, 7) == 0.0002099
-
-
-def test_chapter_6_powers_of_0_6_by_bptt():
-    for steps, expected, decimals in ((5, 0.07776, 5), (10, 0.006047, 6), (20, 0.0000366, 7)):
-        blame = np.zeros(steps + 1); blame[-1] = 1.0
-        g = scalar_bptt(np.zeros(steps + 1), np.zeros(steps + 1), blame, 0.6, 1)
-        assert g.dh[0] == pytest.approx(0.6 ** steps, rel=1e-14)
-        assert round(g.dh[0], decimals) == expected
-    assert round(0.6 / 0.6 ** 20) == 16411
 
 
 # --------------------------------------------------------------------------- lib against itself

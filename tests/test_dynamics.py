@@ -260,3 +260,14 @@ def test_chapter_7_pause_and_predict_answers():
     np.testing.assert_allclose(path[1], [0.4, 0.6], atol=1e-15)
     np.testing.assert_allclose(path[2], [0.6, 0.4], atol=1e-15)
     np.testing.assert_allclose(path[60], [0.8, 0.2], atol=1e-15)
+
+
+def test_chapter_7_proof_2_vector_form():
+    """|W^T D v| <= |W^T| |D v| <= |W| |v| for slopes in [0, 1], and |W^T| = |W| (largest stretch)."""
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        W, slopes, v = rng.normal(size=(4, 4)), rng.uniform(0, 1, 4), rng.normal(size=4)
+        stretch = np.linalg.norm(W, 2)
+        assert np.linalg.norm(W.T, 2) == pytest.approx(stretch, rel=1e-12)
+        assert np.linalg.norm(slopes * v) <= np.linalg.norm(v)
+        assert np.linalg.norm(W.T @ (slopes * v)) <= stretch * np.linalg.norm(v) * (1 + 1e-12)

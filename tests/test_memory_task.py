@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from mwm import lstm_forward, lstm_weights_from_stacked
+from mwm import gru_weights_from_torch, lstm_forward, lstm_weights_from_stacked, sigmoid
 from mwm import memory_task
 from mwm.memory_lab import lab_sentences
 
@@ -172,10 +172,28 @@ def test_starting_blame_chapter_9(script):
     # open lanes: 0.05 to 0.91 (LSTM), 0.03 to 0.17 (GRU); hundreds of times more than any closed start
     assert (round(min(ratios["LSTM, lane open"]), 2), round(max(ratios["LSTM, lane open"]), 2)) == (0.05, 0.91)
     assert (round(min(ratios["GRU, lane open"]), 2), round(max(ratios["GRU, lane open"]), 2)) == (0.03, 0.17)
-    # "hundreds to thousands of times more" than the plain cell and the default LSTM
+    # every open lane gets more than 100 times the blame of any closed plain or default-LSTM start
     closed = max(max(ratios[m]) for m in ("plain", "LSTM"))
     opened = [r for m in ("LSTM, lane open", "GRU, lane open") for r in ratios[m]]
     assert min(opened) > 100 * closed and max(opened) > 1000 * closed
+    # seed by seed, open lane over the same cell's default start: "between 55 and about 11,400 times"
+    gains = [o / c for kind in ("GRU", "LSTM") for o, c in zip(ratios[f"{kind}, lane open"], ratios[kind])]
+    assert round(min(gains)) == 55 and round(max(gains), -2) == 11400
+    assert f"{min(gains):,.0f}" == "55" and f"{max(gains):,.0f}" == "11,403"
+
+
+def test_gru_lane_open_is_a_shift_of_minus_2_on_the_course_z():
+    """Chapter 9: PyTorch's z is the share kept, the course's z_t the share written (mwm.gru)."""
+    n_h = memory_task.SETUP["hidden_size"]
+    rnn = memory_task.Reader("GRU", n_h, memory_task.MODELS["GRU, lane open"][1]).rnn
+    torch_z = (rnn.bias_ih_l0 + rnn.bias_hh_l0)[n_h:2 * n_h].detach().numpy()
+    assert np.all(torch_z == 2.0)
+    bias_hh = rnn.bias_hh_l0.detach().numpy().copy()
+    bias_hh[2 * n_h:] = 0.0          # b_hn has no course counterpart; it does not touch the update gate
+    course = gru_weights_from_torch(rnn.weight_ih_l0.detach().numpy(), rnn.weight_hh_l0.detach().numpy(),
+                                    rnn.bias_ih_l0.detach().numpy(), bias_hh)
+    assert np.all(course["b_z"] == -2.0)
+    assert round(float(1 - sigmoid(-2.0)), 4) == 0.8808 and round(float(sigmoid(2.0)), 2) == 0.88
 
 
 def test_trained_lstm_remembers_through_the_candidate(stored):

@@ -123,7 +123,7 @@ def tanh_fixed_point(w, tol=1e-15):
     Raises:
         ValueError: if ``w`` is not a finite number or ``tol`` is not positive.
 
-    Example: ``tanh_fixed_point(1.5)`` ~ 0.8586, where the seed says "near 0.86".
+    Example: ``tanh_fixed_point(1.5)`` ~ 0.8586, the note chapter 7 parks at (unit §7 rounds it to 0.86).
     """
     w = as_scalar(w, "w")
     tol = positive(tol, "tol")

@@ -1,4 +1,4 @@
-"""Chapter 9's memory lab (seed §9, "How the three cells are wired"): can a cell carry one word?
+"""Chapter 9's memory lab (unit §9, "How the three cells are wired"): can a cell carry one word?
 
 Each sentence is a list of numbers ``s_1..s_T``. The first word is chai (``s_1 = +1``)
 or coffee (``s_1 = -1``); every later word is a filler drawn uniformly from
