@@ -312,3 +312,40 @@ def test_chapter_13_sampling_shares():
     rare = ("a train", "a bus", "our bus")
     assert sum(shares[0.5].get(s, 0) for s in rare) < sum(shares[2.0][s] for s in rare) / 4
     assert max(shares[0.5], key=shares[0.5].get) == "our train"
+
+
+def _chance_at(sentence, T):
+    """Chapter 13's chance_at: the product of each step's softmax(log p / T) along the sentence."""
+    state, prev, p = TREE.initial_state, TREE.bos_id, 1.0
+    for token in TREE.ids(sentence):
+        lp, state = TREE.step(state, prev)
+        possible = np.flatnonzero(np.isfinite(lp))
+        p *= softmax(lp[possible], T)[list(possible).index(token)]
+        prev = token
+    return p
+
+
+def test_chapter_13_temperature_sharpens_each_step_not_the_sentence():
+    sentences = [TREE.words(h.tokens) for h in exhaustive_search(TREE, 3)]
+    for T in (1.0, 0.5, 0.25, 0.01):
+        assert sum(_chance_at(s, T) for s in sentences) == pytest.approx(1.0)
+    stated = {1.0: {"our train": 0.360, "the train": 0.200, "the rain": 0.150},
+              0.5: {"our train": 0.376, "the train": 0.280, "the rain": 0.158},
+              0.25: {"our train": 0.290, "the train": 0.434}}
+    for T, row in stated.items():
+        for s, p in row.items():
+            assert round(_chance_at(s, T), 3) == p, (T, s)
+    assert round(_chance_at("the train", 0.01), 3) == 1.0  # T -> 0 is greedy: "the train", not the best sentence
+    # our train at T = 0.5 exactly: first step 0.4^2 / (0.5^2 + 0.4^2 + 0.1^2), then 0.9^2 / (0.9^2 + 0.1^2)
+    assert _chance_at("our train", 0.5) == pytest.approx(0.16 / 0.42 * 0.81 / 0.82)
+    # sharpening the whole sentences instead would give p^2 / sum p^2
+    everything = exhaustive_search(TREE, 3)
+    whole = softmax(np.array([h.log_prob for h in everything]), 0.5)
+    assert TREE.words(everything[0].tokens) == "our train" and round(float(whole[0]), 3) == 0.585
+    # the sampled counts the chapter quotes: 378 draws at T = 1, 360 at T = 0.5, from one generator seeded 0
+    rng = np.random.default_rng(0)
+    counts = {}
+    for T in (0.5, 1.0, 2.0):
+        draws = [TREE.words(sample_decode(TREE, temperature=T, rng=rng).tokens) for _ in range(1000)]
+        counts[T] = draws.count("our train")
+    assert counts[1.0] == 378 and counts[0.5] == 360
