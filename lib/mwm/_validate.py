@@ -43,6 +43,24 @@ def as_array(value, name: str, *, ndim=None, shape=None, dtype=float) -> np.ndar
     return arr
 
 
+def as_sequence(xs, n_in: int, name: str = "xs") -> tuple[np.ndarray, int | None]:
+    """Check a sequence of input vectors, one sequence ``(T, d)`` or a batch ``(T, B, d)``.
+
+    Returns:
+        (xs as a float array, the batch size B or None for one sequence).
+
+    Raises:
+        ValueError: if the rank is not 2 or 3, the sequence has no step, the last axis
+            is not ``n_in`` long, or a value is not finite, naming ``name``.
+    """
+    xs = as_array(xs, name, ndim=(2, 3))
+    if xs.shape[0] == 0:
+        raise ValueError(f"{name} must contain at least one step")
+    batch = None if xs.ndim == 2 else xs.shape[1]
+    xs = as_array(xs, name, shape=(None, n_in) if batch is None else (None, batch, n_in))
+    return xs, batch
+
+
 def as_scalar(value, name: str) -> float:
     """Return ``value`` as a finite Python float; raise ``ValueError`` naming ``name`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):

@@ -38,7 +38,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, positive, positive_int
+from ._validate import as_array, as_scalar, as_sequence, positive, positive_int
 from .cell import _check_weights
 
 
@@ -209,12 +209,8 @@ def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
     """
     W, U, b = _check_weights(W, U, b)
     n_hidden, n_in = U.shape
-    xs = as_array(xs, "xs", ndim=(2, 3))
-    if xs.shape[0] == 0:
-        raise ValueError("xs must contain at least one step")
-    batch = None if xs.ndim == 2 else xs.shape[1]
+    xs, batch = as_sequence(xs, n_in)
     lead = xs.shape[:-1]
-    xs = as_array(xs, "xs", shape=(*lead, n_in))
     hs = as_array(hs, "hs", shape=(*lead, n_hidden))
     dL_dh = as_array(dL_dh, "dL_dh", shape=(*lead, n_hidden))
     state_shape = (n_hidden,) if batch is None else (batch, n_hidden)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar
+from ._validate import as_array, as_scalar, as_sequence
 
 
 def scalar_rnn(xs, w, u, b=0.0, h0=0.0) -> np.ndarray:
@@ -112,12 +112,7 @@ def rnn_forward(xs, W, U, b, h0=None) -> np.ndarray:
     """
     W, U, b = _check_weights(W, U, b)
     n_hidden, n_in = U.shape
-    xs = as_array(xs, "xs", ndim=(2, 3))
-    if xs.shape[0] == 0:
-        raise ValueError("xs must contain at least one step")
-    batch = None if xs.ndim == 2 else xs.shape[1]
-    want = (None, n_in) if batch is None else (None, batch, n_in)
-    xs = as_array(xs, "xs", shape=want)
+    xs, batch = as_sequence(xs, n_in)
     if h0 is None:
         h = np.zeros((n_hidden,) if batch is None else (batch, n_hidden))
     else:

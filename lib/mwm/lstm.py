@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, positive, positive_int
+from ._validate import as_array, as_scalar, as_sequence, positive, positive_int
 
 #: The LSTM's blocks, in PyTorch's stacking order: input, forget, candidate, output.
 LSTM_BLOCKS = ("i", "f", "g", "o")
@@ -139,11 +139,7 @@ def check_inputs(xs, n_in: int, n_hidden: int, states: dict):
     Raises:
         ValueError: for an empty sequence or a shape that disagrees, naming the argument.
     """
-    xs = as_array(xs, "xs", ndim=(2, 3))
-    if xs.shape[0] == 0:
-        raise ValueError("xs must contain at least one step")
-    batch = None if xs.ndim == 2 else xs.shape[1]
-    xs = as_array(xs, "xs", shape=(None, n_in) if batch is None else (None, batch, n_in))
+    xs, batch = as_sequence(xs, n_in)
     shape = (n_hidden,) if batch is None else (batch, n_hidden)
     out = {}
     for name, value in states.items():
