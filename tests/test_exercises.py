@@ -340,7 +340,7 @@ def test_answer_key_matches_lib_problems_1_to_5():
     np.testing.assert_allclose([a["h1"], a["h2"], a["h3"]], [0.7616, -0.3720, 0.1997], atol=5e-5)  # the seed's values
 
     a, m = _answers(2), n[2]
-    hs = rnn_forward(np.reshape(m["xs"], (-1, 1)), m["W"], m["U"], m["b"], h0=m["h0"])
+    hs = rnn_forward(np.reshape(m["xs"], (-1, 1)), m, h0=m["h0"])[0]
     np.testing.assert_allclose([a["h1"], a["h2"]], hs)
     np.testing.assert_allclose(hs, [[0.7616, 0], [0.3634, -0.7616]], atol=5e-5)
 

@@ -31,15 +31,16 @@ forget gate, candidate, output gate (i, f, g, o) in ``weight_ih`` (4H x E) and
 """
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from ._validate import as_array, as_scalar, positive_int
-from .lstm import lstm_step, lstm_weights_from_stacked
+from .gates import check_weights
+from .lstm import LSTM_BLOCKS, _lstm_step, lstm_weights_from_stacked
+from .npz import save_npz
+from .readout import _log_softmax, _softmax
 
 DATA = Path(__file__).resolve().parent / "data"
 #: The committed weight files, by model name.
@@ -126,11 +127,6 @@ class Vocab:
         return out
 
 
-def _log_softmax(z):
-    z = z - z.max()
-    return z - np.log(np.exp(z).sum())
-
-
 class Encoding(NamedTuple):
     """What the encoder hands over. ``notes``: (T, H) every encoder note h_1..h_T;
     ``h``, ``c``: (H,) the last note and cell state, together the summary."""
@@ -195,8 +191,11 @@ class Translator:
         self.params = f
         # The encoder and decoder cells are chapter 9's LSTM (trained in PyTorch's stacked
         # layout, gate order i, f, g, o; its single shift is our b).
-        self.encoder_cell = lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"])
-        self.decoder_cell = lstm_weights_from_stacked(f["dec_W_ih"], f["dec_W_hh"], f["dec_b"])
+        # Checked here, once: encode and step then run chapter 9's unchecked kernel at every word.
+        self.encoder_cell, _, _ = check_weights(lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"]),
+                                                LSTM_BLOCKS, "LSTM")
+        self.decoder_cell, _, _ = check_weights(lstm_weights_from_stacked(f["dec_W_ih"], f["dec_W_hh"], f["dec_b"]),
+                                                LSTM_BLOCKS, "LSTM")
         self.hidden_size = H
         self.summary_size = 2 * H
         #: How many numbers were learned: every weight array except the training log.
@@ -228,7 +227,7 @@ class Translator:
         h, c = np.zeros(H), np.zeros(H)
         notes = []
         for i in self._source_ids(source_words):
-            h, c, _ = lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
+            h, c, _ = _lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
             notes.append(h)
         return Encoding(np.array(notes), h, c)
 
@@ -264,12 +263,10 @@ class Translator:
                 or not 0 <= token_id < len(self.target_vocab):
             raise ValueError(f"token_id must be a whole number in [0, {len(self.target_vocab)}), got {token_id!r}")
         p = self.params
-        h, c, _ = lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
+        h, c, _ = _lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
         weights = None
         if self.attention:
-            scores = state.memory @ h
-            weights = np.exp(scores - scores.max())
-            weights /= weights.sum()
+            weights = _softmax(state.memory @ h)
             context = weights @ state.memory
             o = np.tanh(p["combine_W"] @ np.concatenate([h, context]) + p["combine_b"])
         else:
@@ -287,7 +284,9 @@ class Translator:
         """
         from .decoding import StepModel
 
-        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id)
+        # checked=False: this step returns normalised log-probabilities by construction, so the
+        # decoders skip their per-step check of a step's output.
+        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id, checked=False)
 
     def translate(self, source_words, max_words: int = 80, return_weights: bool = False):
         """Translate greedily, feeding back its own words (free running), until ``<end>``.
@@ -444,23 +443,19 @@ def load_translator(name: str = "plain", path=None) -> Translator:
 
 
 def save_weights(path, arrays) -> None:
-    """Write arrays to an ``.npz`` file byte for byte reproducibly (fixed member dates, sorted names).
+    """Write a translator's arrays to an ``.npz`` file byte for byte reproducibly (chapter 12).
 
-    ``numpy.savez`` stamps each member with the current time, so two identical runs
-    would give different bytes; this writer does not.
+    The translator's format of :func:`mwm.npz.save_npz`: members sorted by name, deflated,
+    file mode 0644 (the committed ``data/translator_*.npz`` were written so).
 
     Args:
         path: the file to write.
         arrays: mapping name -> array (numeric or str).
+
+    Raises:
+        ValueError: as :func:`mwm.npz.save_npz`.
     """
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(arrays):
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.asarray(arrays[name]), allow_pickle=False)
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, buf.getvalue())
+    save_npz(path, arrays, compress=True, sort=True, file_mode=0o644)
 
 
 def load_test_outputs(path=None):

@@ -18,7 +18,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .._validate import as_scalar, positive_int
-from ..lstm import LSTM_BLOCKS, lstm_step, sigmoid
+from ..gates import sigmoid
+from ..lstm import LSTM_BLOCKS, LSTMState, lstm_step
 from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_run, lab_sentences
 from .panel import TryPanel
 
@@ -59,7 +60,7 @@ def gates_from_scores(z_f, z_i, z_g, z_o) -> dict:
         weights[f"W_{k}"] = np.zeros((1, 1))
         weights[f"U_{k}"] = np.zeros((1, 1))
         weights[f"b_{k}"] = np.array([scores[k]])
-    _, _, cache = lstm_step(np.zeros(1), np.zeros(1), np.zeros(1), weights)
+    _, cache = lstm_step(LSTMState(np.zeros(1), np.zeros(1)), np.zeros(1), weights)
     return {k: float(cache[k][0]) for k in ("f", "i", "g", "o")}
 
 
