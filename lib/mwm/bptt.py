@@ -94,8 +94,16 @@ def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
             finite number, or ``k`` is not a whole number >= 1, naming the argument.
 
     Example (seed §6, the step machine): x = (1, 0, 0, 0), w = 0.5, u = 1, loss
-    ``1/2 (h_4 - 1)^2``: votes 0, -0.1444, -0.1588, -0.1623; dw = -0.4655; with k = 2
-    only words 3 and 4 vote: -0.3211.
+    ``1/2 (h_4 - 1)^2``; with k = 2 only words 3 and 4 vote:
+
+        >>> from mwm.cell import scalar_rnn
+        >>> hs = scalar_rnn([1, 0, 0, 0], w=0.5, u=1)
+        >>> _, dL_dh = last_note_loss(hs, 1.0)
+        >>> g = scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1)
+        >>> g.votes.round(4).tolist(), round(g.dw, 4)
+        ([0.0, -0.1444, -0.1588, -0.1623], -0.4655)
+        >>> round(scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1, k=2).dw, 4)
+        -0.3211
     """
     xs = as_array(xs, "xs", ndim=1)
     if xs.size == 0:
@@ -339,7 +347,9 @@ def chunk_of(word, k) -> tuple[int, int, int]:
     Raises:
         ValueError: if either argument is not a whole number >= 1.
 
-    Example: ``chunk_of(45, 20)`` -> (3, 41, 60).
+    Example:
+        >>> chunk_of(45, 20)
+        (3, 41, 60)
     """
     t, k = positive_int(word, "word"), positive_int(k, "k")
     m = -(-t // k)
@@ -366,7 +376,9 @@ def taught_positions(gap, k) -> list[int]:
     Raises:
         ValueError: if either argument is not a whole number >= 1.
 
-    Example: ``taught_positions(15, 20)`` -> [16, 17, 18, 19, 20], 5 positions in 20.
+    Example (5 positions in 20):
+        >>> taught_positions(15, 20)
+        [16, 17, 18, 19, 20]
     """
     gap, k = positive_int(gap, "gap"), positive_int(k, "k")
     m = -(-gap // k) + 1                       # chunk m starts after word (m-1)k >= gap

@@ -72,11 +72,14 @@ def blend(h_prev, candidate, z):
             [0, 1]. Numbers or arrays that broadcast to one shape.
 
     Returns:
-        array: lies between ``h_prev`` and ``candidate`` entry by entry. Example:
-        ``blend(0.8, -0.4, 0.25) = 0.5``.
+        array: lies between ``h_prev`` and ``candidate`` entry by entry.
 
     Raises:
         ValueError: if an entry of ``z`` is outside [0, 1] or a value is not finite.
+
+    Example:
+        >>> round(float(blend(0.8, -0.4, 0.25)), 4)
+        0.5
     """
     z = as_array(z, "z")
     if np.any((z < 0) | (z > 1)):
@@ -173,7 +176,13 @@ def gru_step(h_prev, x, weights):
         ValueError: if a weight is missing or any shape disagrees, naming the argument.
 
     Example (seed §10): h_prev = 0.5, x = 1, update score 0, reset score 2, draft
-    weights 1 and 1 -> r = 0.8808, h~ = 0.8938, h = 0.6969.
+    weights 1 and 1:
+
+        >>> w = {k: [[0.0]] if k[0] in "WU" else [0.0] for k in GRU_KEYS}
+        >>> w.update(b_r=[2.0], W_h=[[1.0]], U_h=[[1.0]])
+        >>> h, cache = gru_step([0.5], [1.0], w)
+        >>> round(float(cache["r"][0]), 4), round(float(cache["candidate"][0]), 4), round(float(h[0]), 4)
+        (0.8808, 0.8938, 0.6969)
     """
     w, n_hidden, n_in = check_weights(weights, GRU_BLOCKS, "GRU")
     x, s = check_step(x, n_in, n_hidden, h_prev=h_prev)

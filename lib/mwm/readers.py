@@ -179,11 +179,15 @@ def bidirectional_forward(xs, forward_weights, backward_weights, cell: str = "rn
 
     Returns:
         array (T, 2h) or (T, B, 2h): the forward note then the backward note at each word.
-        Example (seed §11): one-number plain cells w = 0.5, u = 1, b = 0 on x = (0, 0, 1)
-        give forward (0, 0, 0.7616) and backward (0.1797, 0.3634, 0.7616).
 
     Raises:
         ValueError: as :func:`reader_forward`.
+
+    Example (seed §11): one-number plain cells w = 0.5, u = 1, b = 0 on x = (0, 0, 1):
+        >>> cell = {"W": [[0.5]], "U": [[1.0]], "b": [0.0]}
+        >>> notes = bidirectional_forward([[0.0], [0.0], [1.0]], cell, cell)
+        >>> notes[:, 0].round(4).tolist(), notes[:, 1].round(4).tolist()
+        ([0.0, 0.0, 0.7616], [0.1797, 0.3634, 0.7616])
     """
     return reader_forward(xs, [(forward_weights, backward_weights)], cell)[0]
 

@@ -351,7 +351,9 @@ class Translator:
 def numbers_in(n_words: int, word_size: int) -> int:
     """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (seed §12).
 
-    Example: 5 words of 8 numbers -> 40; 50 words -> 400; 40 words of 100 numbers -> 4000.
+    Example:
+        >>> numbers_in(5, 8), numbers_in(50, 8), numbers_in(40, 100)
+        (40, 400, 4000)
 
     Raises:
         ValueError: if either argument is not a whole number >= 1.
@@ -394,7 +396,9 @@ def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
 def first_word_weight(n_words: int, a=0.9) -> float:
     """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (seed §12).
 
-    Examples with a = 0.9: 5 words -> 0.6561, 6 -> 0.5905, 20 -> 0.1351, 40 -> 0.0164, 50 -> 0.0057.
+    Example (a = 0.9):
+        >>> [round(first_word_weight(n), 4) for n in (5, 6, 20, 40, 50)]
+        [0.6561, 0.5905, 0.1351, 0.0164, 0.0057]
 
     Raises:
         ValueError: for ``n_words`` below 1 or ``a`` outside (0, 1).
@@ -406,8 +410,11 @@ def first_length_below(threshold=0.01, a=0.9) -> int:
     """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
 
     Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
-    is ``floor(ln threshold / ln a) + 2``. Example: threshold 0.01, a = 0.9 -> 45
-    (ln 0.01 / ln 0.9 = 43.7; 0.9^43 = 0.0108, 0.9^44 = 0.0097) (seed §12).
+    is ``floor(ln threshold / ln a) + 2`` (seed §12). Example: ln 0.01 / ln 0.9 = 43.7;
+    0.9^43 = 0.0108, 0.9^44 = 0.0097:
+
+        >>> first_length_below(0.01, 0.9)
+        45
 
     Raises:
         ValueError: if ``threshold`` or ``a`` is not strictly between 0 and 1.
@@ -477,7 +484,9 @@ def load_test_outputs(path=None):
 def length_buckets(width: int = 10, shortest: int = 3, longest: int = 48) -> list[tuple[int, int]]:
     """Ranges of source length for chapter 14's plot: ``shortest``-9, then blocks of ``width`` words.
 
-    Example: width 10 -> [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)].
+    Example:
+        >>> length_buckets(10)
+        [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)]
 
     Args:
         width: words per bucket after the first (>= 1); shortest, longest: the corpus's range.
