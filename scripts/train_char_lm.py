@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import math
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, positive, positive_int
+from ._validate import as_scalar, positive, positive_int
 from .gates import backward_block, check_blame, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The LSTM's blocks, in PyTorch's stacking order: input, forget, candidate, output.
