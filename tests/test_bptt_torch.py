@@ -28,7 +28,7 @@ def torch_bptt(xs, G, W, U, b, h0, k=None):
         h = torch.tanh(h @ Wt.T + torch.from_numpy(xs[t]) @ Ut.T + bt)
         h.retain_grad()
         hs.append(h)
-    loss = sum((h * torch.from_numpy(g)).sum() for h, g in zip(hs, G))
+    loss = sum((h * torch.from_numpy(g)).sum() for h, g in zip(hs, G, strict=False))
     loss.backward()
     dh = np.stack([h.grad.numpy() for h in hs])
     return Wt.grad.numpy(), Ut.grad.numpy(), bt.grad.numpy(), dh, h_start.grad.numpy()
@@ -59,14 +59,14 @@ def one_thread():
 
 
 def max_diff(lib, ref):
-    return max(float(np.abs(a - r).max()) for a, r in zip(lib, ref))
+    return max(float(np.abs(a - r).max()) for a, r in zip(lib, ref, strict=False))
 
 
 @pytest.mark.parametrize("seed,T,hidden,d,batch", CASES)
 def test_full_bptt_equals_autograd(seed, T, hidden, d, batch):
     xs, G, W, U, b, h0 = _problem(seed, T, hidden, d, batch)
-    hs = rnn_forward(xs, W, U, b, h0)
-    g = rnn_bptt(xs, hs, G, W, U, b, h0)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b), h0)[0]
+    g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0)
     ref = torch_bptt(xs, G, W, U, b, h0)
     assert max_diff((g.dW, g.dU, g.db, g.dh, g.dh0), ref) < TOL
 
@@ -75,14 +75,14 @@ def test_full_bptt_equals_autograd(seed, T, hidden, d, batch):
 def test_truncated_bptt_equals_autograd_with_detach(case, k):
     seed, T, hidden, d, batch = case
     xs, G, W, U, b, h0 = _problem(seed, T, hidden, d, batch)
-    hs = rnn_forward(xs, W, U, b, h0)
-    g = rnn_bptt(xs, hs, G, W, U, b, h0, k=k)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b), h0)[0]
+    g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0, k=k)
     ref = torch_bptt(xs, G, W, U, b, h0, k=k)
     assert max_diff((g.dW, g.dU, g.db, g.dh), ref[:4]) < TOL
     # autograd's h0 only hears from the first chunk, as lib's dh0 does
     assert max_diff((g.dh0,), ref[4:]) < TOL
     if k < T:   # and truncation really changed something
-        full = rnn_bptt(xs, hs, G, W, U, b, h0)
+        full = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0)
         assert np.abs(full.dW - g.dW).max() > 1e-6
 
 

@@ -51,7 +51,7 @@ def test_small_argument_approximation_w_squared():
 
 def test_vector_cell_equals_scalar_cell_for_one_number():
     xs = np.array([0.3, -1.2, 0.8, 0.1])
-    hs = rnn_forward(xs[:, None], [[0.7]], [[1.3]], [0.2], h0=[-0.4])
+    hs = rnn_forward(xs[:, None], dict(W=[[0.7]], U=[[1.3]], b=[0.2]), h0=[-0.4])[0]
     np.testing.assert_allclose(hs[:, 0], scalar_rnn(xs, 0.7, 1.3, 0.2, -0.4), rtol=0, atol=1e-15)
 
 
@@ -59,11 +59,11 @@ def test_rnn_step_returns_cache_and_matches_forward():
     rng = np.random.default_rng(1)
     W, U, b = rng.normal(size=(4, 4)), rng.normal(size=(4, 3)), rng.normal(size=4)
     xs = rng.normal(size=(5, 3))
-    hs = rnn_forward(xs, W, U, b)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
     h = np.zeros(4)
     for t in range(5):
-        h_new, cache = rnn_step(h, xs[t], W, U, b)
-        assert cache[0] is not None and np.array_equal(cache[2], h_new)
+        h_new, cache = rnn_step(h, xs[t], dict(W=W, U=U, b=b))
+        assert cache["h_prev"] is not None and np.array_equal(cache["h"], h_new)
         np.testing.assert_allclose(h_new, hs[t], atol=1e-14)
         h = h_new
 
@@ -72,10 +72,10 @@ def test_batch_equals_one_sequence_at_a_time():
     rng = np.random.default_rng(2)
     W, U, b = rng.normal(size=(3, 3)), rng.normal(size=(3, 2)), rng.normal(size=3)
     xs = rng.normal(size=(6, 4, 2))
-    hs = rnn_forward(xs, W, U, b)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
     assert hs.shape == (6, 4, 3)
     for k in range(4):
-        np.testing.assert_allclose(hs[:, k], rnn_forward(xs[:, k], W, U, b), atol=1e-14)
+        np.testing.assert_allclose(hs[:, k], rnn_forward(xs[:, k], dict(W=W, U=U, b=b))[0], atol=1e-14)
 
 
 @settings(max_examples=50, deadline=None)
@@ -104,24 +104,24 @@ def test_param_counts_of_the_unit():
 def test_bad_shapes_raise_value_errors_naming_the_argument():
     W, U, b = np.eye(4), np.ones((4, 3)), np.zeros(4)
     with pytest.raises(ValueError, match="W must have shape"):
-        rnn_forward(np.ones((5, 3)), np.ones((4, 3)), U, b)
+        rnn_forward(np.ones((5, 3)), dict(W=np.ones((4, 3)), U=U, b=b))[0]
     with pytest.raises(ValueError, match="U must have shape"):
-        rnn_forward(np.ones((5, 3)), W, np.ones((5, 3)), b)
+        rnn_forward(np.ones((5, 3)), dict(W=W, U=np.ones((5, 3)), b=b))[0]
     with pytest.raises(ValueError, match="b must have shape"):
-        rnn_forward(np.ones((5, 3)), W, U, np.zeros(3))
+        rnn_forward(np.ones((5, 3)), dict(W=W, U=U, b=np.zeros(3)))[0]
     with pytest.raises(ValueError, match="xs must have shape"):
-        rnn_forward(np.ones((5, 2)), W, U, b)
+        rnn_forward(np.ones((5, 2)), dict(W=W, U=U, b=b))[0]
     with pytest.raises(ValueError, match="x must have shape"):
-        rnn_step(np.zeros(4), np.ones(2), W, U, b)
+        rnn_step(np.zeros(4), np.ones(2), dict(W=W, U=U, b=b))
     with pytest.raises(ValueError, match="h_prev must have shape"):
-        rnn_step(np.zeros(3), np.ones(3), W, U, b)
+        rnn_step(np.zeros(3), np.ones(3), dict(W=W, U=U, b=b))
     with pytest.raises(ValueError, match="h0 must have shape"):
-        rnn_forward(np.ones((5, 3)), W, U, b, h0=np.zeros(5))
+        rnn_forward(np.ones((5, 3)), dict(W=W, U=U, b=b), h0=np.zeros(5))[0]
 
 
 def test_empty_sequence_raises():
     with pytest.raises(ValueError, match="xs must contain at least one step"):
-        rnn_forward(np.zeros((0, 3)), np.eye(4), np.ones((4, 3)), np.zeros(4))
+        rnn_forward(np.zeros((0, 3)), dict(W=np.eye(4), U=np.ones((4, 3)), b=np.zeros(4)))[0]
     with pytest.raises(ValueError, match="xs must contain at least one step"):
         scalar_rnn([], 0.5, 1)
 

@@ -1,7 +1,6 @@
 """Chapters 12 and 14 (seed §12): the toy corpus, the translator's numpy inference, its training script,
 the committed weights and outputs, and every number the two chapters state."""
 import hashlib
-import importlib.util
 import math
 import subprocess
 import sys
@@ -11,9 +10,10 @@ import numpy as np
 import pytest
 
 from mwm import translation_corpus as tc
+from scripts import make_parallel_corpus
 from mwm.bleu import corpus_bleu
 from mwm.params import cell_param_count, readout_param_count
-from mwm.seq2seq import (TEST_OUTPUTS_FILE, WEIGHT_FILES, Vocab, accuracy_by_position, bleu_by_length, first_length_below,
+from mwm.seq2seq import (WEIGHT_FILES, Vocab, accuracy_by_position, bleu_by_length, first_length_below,
                          first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator,
                          numbers_in, save_weights)
 
@@ -26,12 +26,6 @@ WEIGHT_SHA256 = {
     "attention": "2741457d0dfe390f4adfe30403fcd51371e5d0afd4fe8b2878033a97c05efc3c",
 }
 
-
-def _script(name):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +41,7 @@ def outputs():
 # --- the corpus ---------------------------------------------------------------------------
 
 def test_corpus_script_rebuilds_the_committed_files_exactly(tmp_path):
-    make = _script("make_parallel_corpus")
-    train, test = make.write_corpus(tmp_path)
+    train, test = make_parallel_corpus.write_corpus(tmp_path)
     assert train.read_bytes() == tc.TRAIN_FILE.read_bytes()
     assert test.read_bytes() == tc.TEST_FILE.read_bytes()
 
@@ -131,10 +124,10 @@ def test_attention_weights_are_a_distribution(models):
 @pytest.mark.parametrize("name", ["plain", "attention"])
 def test_numpy_inference_matches_torch(models, name):
     torch = pytest.importorskip("torch")
-    train_script = _script("train_translator")
     with np.load(WEIGHT_FILES[name]) as data:
         w = {k: data[k] for k in data.files}
-    net = train_script.Seq2Seq.from_numpy(w).double()
+    from mwm_torch.translator import Seq2Seq
+    net = Seq2Seq.from_numpy(w).double()
     m = models[name]
     for e, h in tc.load_pairs("test")[:3]:
         src = torch.tensor([m.source_vocab.ids_of(e)])
@@ -278,7 +271,7 @@ def test_chapter_12_translations(models):
     e, h = test[22]
     guesses, _ = m.teacher_forced(e, h)
     free = m.translate(e)
-    assert sum(g == r for g, r in zip(guesses, h)) > sum(g == r for g, r in zip(free, h))
+    assert sum(g == r for g, r in zip(guesses, h, strict=False)) > sum(g == r for g, r in zip(free, h, strict=False))
 
 
 def test_chapter_12_the_subject_survives_but_later_clauses_are_lost(models):
@@ -320,7 +313,7 @@ def test_chapter_12_pause_and_predict_3(models):
     m = models["plain"]
     e, h = tc.load_pairs("test")[22]
     free, forced = m.translate(e), m.teacher_forced(e, h)[0]
-    first = next(i for i, (x, y) in enumerate(zip(free + ["<none>"] * len(h), h)) if x != y)
+    first = next(i for i, (x, y) in enumerate(zip(free + ["<none>"] * len(h), h, strict=False)) if x != y)
     assert first + 1 == 10 and (h[first], forced[first], free[first]) == ("nadi", "school", "school")
     later = range(first + 1, len(h))
     assert len(later) == 17
@@ -394,11 +387,11 @@ def test_chapter_14_bleu(outputs):
     assert [round(s, 3) for *_, s in by["attention"]] == [1.0, 0.998, 0.995, 0.983, 0.975]
     # the bottleneck: the plain model falls with length, attention stays level
     plain = [s for *_, s in by["plain"]]
-    assert all(a > b for a, b in zip(plain, plain[1:]))
+    assert all(a > b for a, b in zip(plain, plain[1:], strict=False))
     assert min(s for *_, s in by["attention"]) > 0.97
-    drops = [round(x - y, 2) for x, y in zip(plain, plain[1:])]
+    drops = [round(x - y, 2) for x, y in zip(plain, plain[1:], strict=False)]
     assert drops == [0.39, 0.24, 0.09, 0.03]        # steeply at first, then more gently
-    assert all(x > y for x, y in zip(drops, drops[1:]))
+    assert all(x > y for x, y in zip(drops, drops[1:], strict=False))
     with pytest.raises(ValueError, match="equally long"):
         bleu_by_length([["a"]], [], [1], length_buckets(10))
 

@@ -76,7 +76,7 @@ def six_note_weights(mode: str = "slide down", fade: float = 0.9, size: int = 6,
 def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
     """Figure: the six numbers of the note (rows) after each word (columns), as a heat map."""
     W, U, b = six_note_weights(mode, fade)
-    hs = rnn_forward(SIX_INPUTS[:, None], W, U, b)
+    hs, _ = rnn_forward(SIX_INPUTS[:, None], {"W": W, "U": U, "b": b})
     shown = np.full_like(hs, np.nan)
     shown[:steps] = hs[:steps]
     fig = Figure(figsize=(7.0, 3.2))

@@ -20,8 +20,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .._validate import as_scalar, positive_int
-from ..lstm import LSTM_BLOCKS, lstm_step, sigmoid
-from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_run, lab_sentences
+from ..gates import sigmoid
+from ..lstm import LSTM_BLOCKS, LSTMState, lstm_step
+from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_run, lab_sentences
 from .drawing import layout
 from .panel import TryPanel
 
@@ -62,7 +63,7 @@ def gates_from_scores(z_f, z_i, z_g, z_o) -> dict:
         weights[f"W_{k}"] = np.zeros((1, 1))
         weights[f"U_{k}"] = np.zeros((1, 1))
         weights[f"b_{k}"] = np.array([scores[k]])
-    _, _, cache = lstm_step(np.zeros(1), np.zeros(1), np.zeros(1), weights)
+    _, cache = lstm_step(LSTMState(np.zeros(1), np.zeros(1)), np.zeros(1), weights)
     return {k: float(cache[k][0]) for k in ("f", "i", "g", "o")}
 
 
@@ -140,7 +141,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     ax_tank.axhline(0, color="0.6", lw=0.8)
     ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
     ax_tank.set_xticks(xs)
-    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", f"write\ni·g", "new c", f"note h\no={gate['o']:.2f}"],
+    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", "write\ni·g", "new c", f"note h\no={gate['o']:.2f}"],
                             fontsize=8)
     ax_tank.set_ylim(-lim, lim)
     ax_tank.set_title("c_t = f c_(t-1) + i g,  h_t = o tanh(c_t)", fontsize=9)
