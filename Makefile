@@ -1,14 +1,23 @@
 # Machines with Memory: the two jobs a fresh machine runs (see README.md).
 #   make book   set up .venv, execute every chapter and build the site into _build/html
 #   make test   set up .venv and run the whole test suite (what CI runs)
+#   make test-fast   the unit tests and torch checks alone (no book, browser, nbval or grading)
 #   make exercises   rebuild the practice problems from exercises/problems.py (README, "For teachers")
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Test processes: one per core (pytest-xdist); each test file, and each notebook, stays in one.
+JOBS   ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
+# The second pass of the notebook checks runs on the most basic numerical kernels: torch's
+# portable CPU code, numpy without its AVX2/AVX-512 loops, one BLAS and OpenMP thread. The
+# first pass (in `make test`) runs on the machine's best. Committed outputs must match both.
+PORTABLE_NUMERICS := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR" \
+                     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: book test setup clean exercises
+.PHONY: book test test-fast test-notebooks-portable setup clean exercises
 
 setup: $(STAMP)
 
@@ -18,15 +27,28 @@ $(STAMP): requirements.txt lib/pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# book_cache.py: empty the execution cache if lib/, requirements.txt or _config.yml changed,
+# then execute the chapters it lacks, one per core (see the script's docstring).
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
 # MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
 book: $(STAMP)
+	MWM_STATIC_PANELS=1 $(BIN)/python scripts/book_cache.py prepare
 	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
 
+# Everything, then the notebook checks once more on other numerical kernels.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/ruff check .
+	$(PYTEST)
+	$(MAKE) --no-print-directory test-notebooks-portable
+
+test-notebooks-portable: $(STAMP)
+	$(PORTABLE_NUMERICS) $(PYTEST) chapters exercises/source
+
+# The contributors' loop: unit tests, doctests, property tests and torch cross-checks, in about a minute.
+test-fast: $(STAMP)
+	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in exercises/problems.py.

@@ -1,8 +1,8 @@
 """The website: the book builds with warnings as errors, and a failing notebook fails it.
 
-The real build (``make book``) executes every chapter; nbval already runs them here,
-so this test builds from the committed outputs (execute_notebooks: off) to check the
-Sphinx side: the table of contents, maths, figures and that no warning slips through.
+The site is the one ``conftest.site`` builds once per session, exactly as ``make book``
+does; these tests check the Sphinx side (the table of contents, maths, figures, the
+practice pages). A tiny book with a failing cell checks that a failure stops the build.
 """
 import re
 import shutil
@@ -32,16 +32,6 @@ def _build(source: Path, out: Path, config: dict) -> subprocess.CompletedProcess
 def _chapters_in_toc():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     return [c["file"] for part in toc["parts"] for c in part["chapters"] if c["file"].startswith("chapters/")]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    config["execute"]["execute_notebooks"] = "off"
-    out = tmp_path_factory.mktemp("site")
-    result = _build(ROOT, out, config)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    return out / "_build" / "html"
 
 
 def test_intro_and_every_chapter_page_exist(site):
@@ -85,7 +75,7 @@ def test_a_failing_notebook_fails_the_build(tmp_path):
     nbformat.write(nb, book / "broken.ipynb")
     (book / "_toc.yml").write_text("format: jb-book\nroot: intro\nchapters:\n  - file: broken\n", encoding="utf-8")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    assert config["execute"]["execute_notebooks"] == "force"
+    assert config["execute"]["execute_notebooks"] == "cache"
     result = _build(book, tmp_path / "out", config)
     assert result.returncode != 0
     assert "broken cell" in result.stdout + result.stderr

@@ -1,7 +1,7 @@
 """The website in a real browser: offline, maths rendered, panels that move without a kernel.
 
-The site is built exactly as ``make book`` builds it (every chapter executed, every
-"Try" panel drawn in all its settings), served on localhost, and read by headless
+The site (``conftest.site``, built once per session exactly as ``make book`` builds it:
+every chapter executed, every "Try" panel drawn in all its settings) is served on localhost, and read by headless
 Chromium from Debian's packages, driven by Playwright with its executable path set.
 Every request that is not to the local server is blocked and counted as a failure.
 
@@ -13,8 +13,6 @@ import functools
 import http.server
 import os
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -47,19 +45,6 @@ def _need_browser():
         if os.environ.get("MWM_REQUIRE_BROWSER") == "1":
             pytest.fail(message)
         pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """Build the site as `make book` does, into a temporary folder."""
-    _need_browser()
-    out = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, MWM_STATIC_PANELS="1")
-    jb = str(Path(sys.executable).with_name("jupyter-book"))
-    result = subprocess.run([jb, "build", str(ROOT), "--all", "-W", "--keep-going", "--path-output", str(out)],
-                            capture_output=True, text=True, env=env, timeout=1500)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    return out / "_build" / "html"
 
 
 @pytest.fixture(scope="module")

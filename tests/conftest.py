@@ -1,0 +1,48 @@
+"""Shared fixtures: the website, built once per test session as ``make book`` builds it."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Tests that read the built site; pytest-xdist runs them in one worker, so it is built once.
+SITE_GROUP = "site"
+
+
+def build_site(out: Path) -> subprocess.CompletedProcess:
+    """Build the book into ``out`` exactly as ``make book`` does (cache prepared in parallel, panels drawn).
+
+    Returns the completed ``jupyter-book build`` (or the failed cache preparation).
+    """
+    env = dict(os.environ, MWM_STATIC_PANELS="1")
+    cache = out / "_build" / ".jupyter_cache"
+    prepared = subprocess.run([sys.executable, str(ROOT / "scripts" / "book_cache.py"), "prepare", "--cache", str(cache)],
+                              capture_output=True, text=True, env=env, timeout=1500, cwd=ROOT)
+    if prepared.returncode != 0:
+        return prepared
+    jb = str(Path(sys.executable).with_name("jupyter-book"))
+    return subprocess.run([jb, "build", str(ROOT), "--all", "-W", "--keep-going", "--path-output", str(out)],
+                          capture_output=True, text=True, env=env, timeout=1500, cwd=ROOT)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The built website's folder (``.../_build/html``), built once per session."""
+    out = tmp_path_factory.mktemp("site")
+    result = build_site(out)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    return out / "_build" / "html"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Keep what must share a process together under ``pytest -n N --dist loadgroup``.
+
+    Every test file (and every notebook nbval checks, whose cells share one kernel) is one
+    group; the files that read the built site share the group ``site``.
+    """
+    for item in items:
+        path = Path(str(item.fspath))
+        group = SITE_GROUP if path.name in ("test_book.py", "test_site.py") else path.relative_to(ROOT).as_posix()
+        item.add_marker(pytest.mark.xdist_group(group))

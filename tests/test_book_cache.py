@@ -1,0 +1,71 @@
+"""The book's execution cache (scripts/book_cache.py): emptied when what chapters run on changes."""
+import nbformat
+import pytest
+
+from scripts import book_cache
+
+
+@pytest.fixture
+def book(tmp_path):
+    """A one-chapter book with a library file, a requirements file and a config."""
+    (tmp_path / "lib" / "pkg").mkdir(parents=True)
+    (tmp_path / "lib" / "pkg" / "core.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("numpy==2.4.6\n", encoding="utf-8")
+    (tmp_path / "_config.yml").write_text("execute:\n  execute_notebooks: cache\n  timeout: 60\n", encoding="utf-8")
+    (tmp_path / "chapters").mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# One"), nbformat.v4.new_code_cell("print(6 * 7)")]
+    nbformat.write(nb, tmp_path / "chapters" / "one.ipynb")
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: intro\nparts:\n  - caption: C\n    chapters:\n"
+                                       "      - file: chapters/one\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_digest_follows_library_requirements_config_and_panel_setting(book):
+    env = {}
+    base = book_cache.inputs_digest(book, env)
+    assert book_cache.inputs_digest(book, env) == base
+    (book / "lib" / "pkg" / "core.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    edited = book_cache.inputs_digest(book, env)
+    assert edited != base
+    (book / "requirements.txt").write_text("numpy==2.4.7\n", encoding="utf-8")
+    pinned = book_cache.inputs_digest(book, env)
+    assert pinned != edited
+    assert book_cache.inputs_digest(book, {"MWM_STATIC_PANELS": "1"}) != pinned
+    (book / "lib" / "pkg" / "__pycache__").mkdir()
+    (book / "lib" / "pkg" / "__pycache__" / "core.cpython-311.pyc").write_bytes(b"\0")
+    assert book_cache.inputs_digest(book, env) == pinned, "byte-compiled files do not count"
+    (book / "chapters" / "one.ipynb").write_text("{}", encoding="utf-8")
+    assert book_cache.inputs_digest(book, env) == pinned, "a chapter is keyed by the cache itself"
+
+
+def test_invalidate_keeps_a_matching_cache_and_empties_a_stale_one(tmp_path):
+    cache = tmp_path / "cache"
+    assert book_cache.invalidate_if_changed(cache, "a") is True
+    (cache / "kept.txt").write_text("x", encoding="utf-8")
+    assert book_cache.invalidate_if_changed(cache, "a") is False
+    assert (cache / "kept.txt").is_file()
+    assert book_cache.invalidate_if_changed(cache, "b") is True
+    assert not (cache / "kept.txt").exists()
+    assert (cache / book_cache.STAMP).read_text(encoding="utf-8").strip() == "b"
+
+
+def test_prepare_executes_once_then_again_after_a_library_edit(book):
+    cache = book / "_build" / ".jupyter_cache"
+    first = book_cache.prepare(cache, workers=1, root=book, log=lambda *_: None)
+    assert list(first) == ["chapters/one.ipynb"]
+    assert book_cache.prepare(cache, workers=1, root=book, log=lambda *_: None) == {}, "cached: nothing runs"
+    # an edit of the chapter's prose keeps the cache
+    nb = nbformat.read(book / "chapters" / "one.ipynb", as_version=4)
+    nb.cells[0].source = "# One, reworded"
+    nbformat.write(nb, book / "chapters" / "one.ipynb")
+    assert book_cache.prepare(cache, workers=1, root=book, log=lambda *_: None) == {}
+    # an edit of the library runs the chapter again
+    (book / "lib" / "pkg" / "core.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+    assert list(book_cache.prepare(cache, workers=1, root=book, log=lambda *_: None)) == ["chapters/one.ipynb"]
+
+
+def test_prepare_rejects_zero_workers(book):
+    with pytest.raises(ValueError, match="workers"):
+        book_cache.prepare(book / "cache", workers=0, root=book)
