@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, non_empty, positive, positive_int
+from ._validate import as_array, non_empty, positive, positive_int
 
 
 def global_norm(grads) -> float:
