@@ -52,8 +52,8 @@ def main() -> None:
     G = rng.normal(size=(STEPS, BATCH, HIDDEN))
 
     def lib_pass():
-        hs = rnn_forward(xs, W, U, b)
-        g = rnn_bptt(xs, hs, G, W, U, b)
+        hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
+        g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b))
         return g.dW, g.dU, g.db
 
     rnn = torch.nn.RNN(INPUT, HIDDEN, nonlinearity="tanh").double()

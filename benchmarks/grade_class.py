@@ -25,7 +25,6 @@ measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import random
 import re
@@ -43,15 +42,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mk = _load(ROOT / "scripts" / "make_exercises.py", "make_exercises")
+sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
+from scripts import make_exercises as mk  # noqa: E402
 
 
 def make_course(folder: Path, problems, lit, layout: str, n_students: int, seed: int = 0) -> dict:

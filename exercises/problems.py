@@ -287,7 +287,7 @@ def problem_2(n) -> Problem:
     from mwm import rnn_forward
 
     W, U, b, h0, xs = (np.array(n[k], dtype=float) for k in ("W", "U", "b", "h0", "xs"))
-    hs = rnn_forward(xs.reshape(-1, 1), W, U, b, h0=h0)
+    hs = rnn_forward(xs.reshape(-1, 1), dict(W=W, U=U, b=b), h0=h0)[0]
     pieces = []
     prev = h0
     for t in range(2):
@@ -640,7 +640,7 @@ def problem_7(n) -> Problem:
 
 
 def problem_11(n) -> Problem:
-    from mwm.lstm import lstm_step
+    from mwm.lstm import LSTMState, lstm_step
 
     c_prev = n["c_prev"]
     scores = {"f": n["forget"], "i": n["input"], "o": n["output"], "g": n["candidate"]}
@@ -648,7 +648,7 @@ def problem_11(n) -> Problem:
     weights = {}
     for k, s in scores.items():
         weights.update({f"W_{k}": [[0.0]], f"U_{k}": [[0.0]], f"b_{k}": [s]})
-    h, c, cache = lstm_step([0.0], [c_prev], [0.0], weights)
+    (h, c), cache = lstm_step(LSTMState([0.0], [c_prev]), [0.0], weights)
     f, i, o, g = (float(cache[k][0]) for k in "fiog")
     c, h = float(c[0]), float(h[0])
     return Problem(

@@ -19,6 +19,22 @@ import nbformat
 from nbclient import NotebookClient
 
 
+def coalesce_streams(outputs: list) -> list:
+    """Merge consecutive stdout (or stderr) outputs into one, as nbval compares them.
+
+    How a cell's prints are split into stream messages depends on timing; merging them
+    keeps the committed file the same from run to run.
+    """
+    merged = []
+    for out in outputs:
+        if (out.get("output_type") == "stream" and merged and merged[-1].get("output_type") == "stream"
+                and merged[-1].get("name") == out.get("name")):
+            merged[-1]["text"] += out["text"]
+        else:
+            merged.append(out)
+    return merged
+
+
 def execute(path: Path, timeout: int = 600) -> float:
     """Run one notebook in place; return the seconds it took."""
     nb = nbformat.read(path, as_version=4)
@@ -28,6 +44,8 @@ def execute(path: Path, timeout: int = 600) -> float:
     client.execute()
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = coalesce_streams(cell.outputs)
         if "hide-cell" in cell.metadata.get("tags", []):
             # The website folds these cells by their tag; JupyterLab folds them by this.
             cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import math
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from mwm.charlm import ALPHABET, HIDDEN_SIZE, START, WEIGHTS_PATH, char_lm_param_count, encode, load_corpus
+from mwm.charlm import ALPHABET, START, WEIGHTS_PATH, char_lm_param_count, encode, load_corpus
+from mwm.npz import save_npz
+from mwm_torch.charlm import CharRNN
 
 SEED = 5
 STEPS = 6000
@@ -46,54 +46,6 @@ BPTT = 96
 CLIP = 5.0
 LR = 1e-2
 LOG_EVERY = 100
-
-
-class CharRNN(torch.nn.Module):
-    """The unit's character model in torch: h_t = tanh(W h_{t-1} + U x_t + b), p_t = softmax(V h_t + c).
-
-    The cell is ``torch.nn.RNN``: its ``weight_hh_l0`` is W, ``weight_ih_l0`` is U and
-    ``bias_ih_l0`` is b. torch keeps a second shift, ``bias_hh_l0``; it is fixed at zero
-    and never trained, so the model learns exactly the unit's 5,068 numbers.
-    """
-
-    def __init__(self, hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHABET)):
-        super().__init__()
-        self.symbols = symbols
-        self.rnn = torch.nn.RNN(symbols, hidden_size, nonlinearity="tanh")
-        with torch.no_grad():
-            self.rnn.weight_hh_l0.copy_(0.9 * torch.nn.init.orthogonal_(torch.empty(hidden_size, hidden_size)))
-            self.rnn.bias_hh_l0.zero_()
-        self.rnn.bias_hh_l0.requires_grad_(False)
-        self.V = torch.nn.Parameter(torch.randn(symbols, hidden_size) / hidden_size ** 0.5)
-        self.c = torch.nn.Parameter(torch.zeros(symbols))
-
-    def trained(self) -> dict:
-        """The learned numbers under the unit's names: W, U, b, V, c (numpy arrays)."""
-        pairs = {"W": self.rnn.weight_hh_l0, "U": self.rnn.weight_ih_l0, "b": self.rnn.bias_ih_l0,
-                 "V": self.V, "c": self.c}
-        return {name: p.detach().numpy().copy() for name, p in pairs.items()}
-
-    def load(self, W, U, b, V, c) -> "CharRNN":
-        """Set the learned numbers from arrays (the inverse of :meth:`trained`)."""
-        with torch.no_grad():
-            for p, value in ((self.rnn.weight_hh_l0, W), (self.rnn.weight_ih_l0, U), (self.rnn.bias_ih_l0, b),
-                             (self.V, V), (self.c, c)):
-                p.copy_(torch.tensor(np.asarray(value), dtype=p.dtype))
-        return self
-
-    def forward(self, ids: torch.Tensor, bptt: int | None = None) -> torch.Tensor:
-        """Read ``ids`` (T, B) from the zero note; return the scores V h_t + c, shape (T, B, 28).
-
-        With ``bptt`` set, the note keeps flowing but the blame is cut every ``bptt`` steps.
-        """
-        x = torch.nn.functional.one_hot(ids, self.symbols).to(self.V.dtype)
-        h = torch.zeros(1, ids.shape[1], self.rnn.hidden_size, dtype=self.V.dtype)
-        window = bptt or ids.shape[0]
-        notes = []
-        for start in range(0, ids.shape[0], window):
-            out, h = self.rnn(x[start:start + window], h.detach())
-            notes.append(out)
-        return torch.cat(notes) @ self.V.T + self.c
 
 
 def make_batch(sentences: list[str], rng: np.random.Generator, batch: int = BATCH,
@@ -142,16 +94,6 @@ def train(steps: int = STEPS, seed: int = SEED, batch: int = BATCH, lr: float = 
     return model, losses
 
 
-def write_npz(path: Path, arrays: dict) -> None:
-    """Write arrays as an .npz with fixed zip dates, so equal arrays give equal bytes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as zf:
-        for name, value in arrays.items():
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.asarray(value), allow_pickle=False)  # keeps 0-d scalars 0-d
-            zf.writestr(zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), buf.getvalue())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=STEPS, help=f"Adam steps (default {STEPS})")
@@ -169,7 +111,7 @@ def main() -> None:
     arrays.update(loss_curve=np.array(blocks), steps=np.array(steps), seed=np.array(args.seed),
                   batch=np.array(BATCH), bptt=np.array(BPTT), clip=np.array(CLIP), lr=np.array(LR),
                   alphabet=np.array(ALPHABET))
-    write_npz(args.out, arrays)
+    save_npz(args.out, arrays, compress=False, sort=False)  # the committed file's format
     digest = hashlib.sha256(args.out.read_bytes()).hexdigest()
     print(f"{steps} steps in {seconds:.1f} s ({cpu:.1f} s of CPU); last {min(LOG_EVERY, steps)} steps' mean loss {blocks[-1]:.4f} "
           f"nats per character; wrote {args.out} ({args.out.stat().st_size} bytes), sha256 {digest}")

@@ -52,7 +52,8 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from mwm.memory_task import FULL, MODELS, QUICK, SETUP, Reader, sentences
+from mwm.npz import save_npz
+from mwm_torch.memory_task import FULL, MODELS, QUICK, SETUP, Reader, sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "lib" / "mwm" / "data"
@@ -121,19 +122,6 @@ def run(lengths, seeds, steps, workers=1, progress=True, models=tuple(MODELS)):
     weights = {f"{r['model']}/{name}": w[name] for r, w in out
                for name in w if r["length"] == longest and r["seed"] == seeds[0]}
     return {"setup": setup, "summary": summary, "runs": runs}, weights
-
-
-def save_npz(path: Path, arrays: dict) -> None:
-    """Write arrays as an .npz whose bytes depend only on the arrays (fixed zip timestamps)."""
-    import io
-    import zipfile
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(arrays):
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.ascontiguousarray(arrays[name]), allow_pickle=False)
-            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, buf.getvalue())
 
 
 def main(argv=None):

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mwm.bptt import (chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient, relative_error,
-                      rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
+                      rnn_backward, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from mwm.cell import rnn_forward, rnn_step, scalar_rnn
 from mwm.readout import readout, readout_gradient, sequence_loss
 
@@ -165,7 +165,7 @@ def test_scalar_and_vector_bptt_agree():
     dL = rng.normal(size=9)
     for k in (None, 1, 2, 4, 9):
         s = scalar_bptt(xs, hs, dL, 0.8, -0.7, 0.1, 0.3, k=k)
-        v = rnn_bptt(xs[:, None], hs[:, None], dL[:, None], [[0.8]], [[-0.7]], [0.1], h0=[0.3], k=k)
+        v = rnn_bptt(xs[:, None], hs[:, None], dL[:, None], dict(W=[[0.8]], U=[[-0.7]], b=[0.1]), h0=[0.3], k=k)
         assert v.dW[0, 0] == pytest.approx(s.dw, rel=1e-13)
         assert v.dU[0, 0] == pytest.approx(s.du, rel=1e-13)
         assert v.db[0] == pytest.approx(s.db, rel=1e-13)
@@ -180,20 +180,31 @@ def test_bptt_equals_rnn_step_backward_walked_by_hand():
     xs, h0 = rng.normal(size=(6, 2, 3)), rng.normal(size=(2, 5)) * 0.5
     caches, h = [], h0
     for x in xs:
-        h, cache = rnn_step(h, x, W, U, b)
+        h, cache = rnn_step(h, x, dict(W=W, U=U, b=b))
         caches.append(cache)
-    hs = np.array([c[2] for c in caches])
+    hs = np.array([c["h"] for c in caches])
     dL = rng.normal(size=hs.shape)
-    grads = rnn_bptt(xs, hs, dL, W, U, b, h0=h0)
-    dW, dU, db, carry = 0, 0, 0, np.zeros((2, 5))
+    grads = rnn_bptt(xs, hs, dL, dict(W=W, U=U, b=b), h0=h0)
+    dW, dU, db, carry, dxs = 0, 0, 0, np.zeros((2, 5)), np.zeros_like(xs)
     for t in reversed(range(6)):
-        carry, vW, vU, vb = rnn_step_backward(dL[t] + carry, caches[t], W)
-        np.testing.assert_allclose(vW, grads.W_votes[t], atol=1e-13)
-        dW, dU, db = dW + vW, dU + vU, db + vb
+        votes, carry, dxs[t] = rnn_step_backward(dL[t] + carry, caches[t], dict(W=W, U=U, b=b))
+        assert set(votes) == {"W", "U", "b"}
+        np.testing.assert_allclose(votes["W"], grads.W_votes[t], atol=1e-13)
+        dW, dU, db = dW + votes["W"], dU + votes["U"], db + votes["b"]
     np.testing.assert_allclose(grads.dW, dW, atol=1e-12)
     np.testing.assert_allclose(grads.dU, dU, atol=1e-12)
     np.testing.assert_allclose(grads.db, db, atol=1e-12)
     np.testing.assert_allclose(grads.dh0, carry, atol=1e-13)
+    np.testing.assert_allclose(grads.dz @ U, dxs, atol=1e-13)   # the blame on the inputs: U^T dz_t
+    # rnn_backward, the contract the three cells share, walks the same way over rnn_forward's caches
+    hs_f, caches_f = rnn_forward(xs, dict(W=W, U=U, b=b), h0=h0)
+    np.testing.assert_allclose(hs_f, hs, atol=1e-15)
+    g, dh0, dxs_f = rnn_backward(dL, caches_f, dict(W=W, U=U, b=b))
+    np.testing.assert_allclose(g["W"], grads.dW, atol=1e-12)
+    np.testing.assert_allclose(g["U"], grads.dU, atol=1e-12)
+    np.testing.assert_allclose(g["b"], grads.db, atol=1e-12)
+    np.testing.assert_allclose(dh0, grads.dh0, atol=1e-13)
+    np.testing.assert_allclose(dxs_f, dxs, atol=1e-13)
     np.testing.assert_allclose(grads.W_votes.sum(0), grads.dW, atol=1e-12)
 
 
@@ -201,10 +212,10 @@ def test_batch_equals_one_sequence_at_a_time():
     rng = np.random.default_rng(5)
     W, U, b = rng.normal(0, 0.4, (4, 4)), rng.normal(size=(4, 2)), rng.normal(size=4)
     xs, dL = rng.normal(size=(7, 3, 2)), rng.normal(size=(7, 3, 4))
-    hs = rnn_forward(xs, W, U, b)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
     for k in (None, 3):
-        g = rnn_bptt(xs, hs, dL, W, U, b, k=k)
-        parts = [rnn_bptt(xs[:, i], hs[:, i], dL[:, i], W, U, b, k=k) for i in range(3)]
+        g = rnn_bptt(xs, hs, dL, dict(W=W, U=U, b=b), k=k)
+        parts = [rnn_bptt(xs[:, i], hs[:, i], dL[:, i], dict(W=W, U=U, b=b), k=k) for i in range(3)]
         np.testing.assert_allclose(g.dW, sum(p.dW for p in parts), atol=1e-12)
         np.testing.assert_allclose(g.dU, sum(p.dU for p in parts), atol=1e-12)
         np.testing.assert_allclose(g.db, sum(p.db for p in parts), atol=1e-12)
@@ -217,15 +228,15 @@ def test_jacobian_is_diag_slope_times_W():
     rng = np.random.default_rng(6)
     W, U, b = rng.normal(0, 0.6, (3, 3)), rng.normal(size=(3, 2)), rng.normal(size=3)
     h_prev, x = np.tanh(rng.normal(size=3)), rng.normal(size=2)
-    h, _ = rnn_step(h_prev, x, W, U, b)
+    h, _ = rnn_step(h_prev, x, dict(W=W, U=U, b=b))
     J = np.diag(1 - h ** 2) @ W
     eps = 1e-6
-    numeric = np.column_stack([(rnn_step(h_prev + eps * e, x, W, U, b)[0] - rnn_step(h_prev - eps * e, x, W, U, b)[0])
+    numeric = np.column_stack([(rnn_step(h_prev + eps * e, x, dict(W=W, U=U, b=b))[0] - rnn_step(h_prev - eps * e, x, dict(W=W, U=U, b=b))[0])
                                / (2 * eps) for e in np.eye(3)])
     np.testing.assert_allclose(numeric, J, atol=1e-9)
     # blame moves back with the transpose: W^T diag(1 - h^2) dL/dh
     g = rng.normal(size=3)
-    back, *_ = rnn_step_backward(g, (h_prev, x, h), W)
+    _, back, _ = rnn_step_backward(g, {"h_prev": h_prev, "x": x, "h": h}, dict(W=W, U=U, b=b))
     np.testing.assert_allclose(back, J.T @ g, atol=1e-14)
 
 
@@ -238,10 +249,10 @@ def _readout_problem(seed, T=8, B=None, h=5, d=3, k_out=4):
     targets = rng.integers(0, k_out, size=shape[:-1]).reshape(-1)
 
     def loss():
-        hs = rnn_forward(xs, P["W"], P["U"], P["b"])
+        hs = rnn_forward(xs, P)[0]
         return sequence_loss(readout(hs, V, c).reshape(-1, k_out), targets)
 
-    hs = rnn_forward(xs, P["W"], P["U"], P["b"])
+    hs = rnn_forward(xs, P)[0]
     probs = readout(hs, V, c)
     dL_dh = (readout_gradient(probs.reshape(-1, k_out), targets) @ V).reshape(hs.shape)
     return P, xs, hs, dL_dh, loss
@@ -250,7 +261,7 @@ def _readout_problem(seed, T=8, B=None, h=5, d=3, k_out=4):
 @pytest.mark.parametrize("seed,B", [(0, None), (1, 3), (2, None)])
 def test_gradient_check_passes_for_a_readout_loss(seed, B):
     P, xs, hs, dL_dh, loss = _readout_problem(seed, B=B)
-    g = rnn_bptt(xs, hs, dL_dh, P["W"], P["U"], P["b"])
+    g = rnn_bptt(xs, hs, dL_dh, P)
     errors = gradient_check(loss, P, {"W": g.dW, "U": g.dU, "b": g.db})
     assert set(errors) == {"W", "U", "b"}
     assert max(errors.values()) < 1e-6, errors
@@ -266,19 +277,19 @@ def test_gradient_check_of_chapter_6_below_1e_7():
     targets = rng.integers(0, n_out, size=T * B)
 
     def loss():
-        return sequence_loss(readout(rnn_forward(xs, P["W"], P["U"], P["b"]), V, c).reshape(-1, n_out), targets)
+        return sequence_loss(readout(rnn_forward(xs, P)[0], V, c).reshape(-1, n_out), targets)
 
-    hs = rnn_forward(xs, P["W"], P["U"], P["b"])
+    hs = rnn_forward(xs, P)[0]
     dL_dh = (readout_gradient(readout(hs, V, c).reshape(-1, n_out), targets) @ V).reshape(hs.shape)
-    g = rnn_bptt(xs, hs, dL_dh, P["W"], P["U"], P["b"])
+    g = rnn_bptt(xs, hs, dL_dh, P)
     assert max(gradient_check(loss, P, {"W": g.dW, "U": g.dU, "b": g.db}).values()) < 1e-7
 
 
 def test_gradient_check_catches_a_wrong_gradient():
     P, xs, hs, dL_dh, loss = _readout_problem(0)
-    g = rnn_bptt(xs, hs, dL_dh, P["W"], P["U"], P["b"])
+    g = rnn_bptt(xs, hs, dL_dh, P)
     # forgetting Rule A's tanh slope, or dropping the votes of all but the last step, is caught
-    wrong = rnn_bptt(xs, hs, dL_dh, P["W"], P["U"], P["b"], k=1)
+    wrong = rnn_bptt(xs, hs, dL_dh, P, k=1)
     errors = gradient_check(loss, P, {"W": wrong.dW, "U": wrong.dU, "b": wrong.db})
     assert min(errors.values()) > 1e-2
     errors = gradient_check(loss, {"W": P["W"]}, {"W": g.dW * 1.001})
@@ -344,17 +355,23 @@ def _bad_input_raises_value_errors_naming_the_argument_cases():
     ]
     W, U, b = np.eye(3) * 0.5, np.ones((3, 2)), np.zeros(3)
     xs = np.ones((4, 2))
-    hs = rnn_forward(xs, W, U, b)
+    weights = dict(W=W, U=U, b=b)
+    hs, caches = rnn_forward(xs, weights)
+    cache0 = {"h_prev": np.zeros(3), "x": np.ones(2), "h": hs[0]}
     cases += [
-        pytest.param(rnn_bptt, (xs, hs[:, :2], hs, W, U, b), {}, ValueError, 'hs must have shape', id='rnn-bptt-hs-must-have-shape'),
-        pytest.param(rnn_bptt, (xs, hs, hs[:3], W, U, b), {}, ValueError, 'dL_dh must have shape', id='rnn-bptt-dL-dh-must-have-shape'),
-        pytest.param(rnn_bptt, (np.ones((4, 5)), hs, hs, W, U, b), {}, ValueError, 'xs must have shape', id='rnn-bptt-xs-must-have-shape'),
-        pytest.param(rnn_bptt, (xs, hs, hs, W, U, b), {'h0': np.zeros((2, 3))}, ValueError, 'h0 must have shape', id='rnn-bptt-h0-must-have-shape'),
-        pytest.param(rnn_bptt, (xs, hs, hs, np.ones((3, 2)), U, b), {}, ValueError, 'W must have shape', id='rnn-bptt-W-must-have-shape'),
-        pytest.param(rnn_bptt, (xs, hs, hs, W, U, b), {'k': -3}, ValueError, 'k must be at least 1', id='rnn-bptt-k-must-be-at-least-1'),
-        pytest.param(rnn_step_backward, (np.ones(2), (np.zeros(3), np.ones(2), hs[0]), W), {}, ValueError, 'dh must have shape', id='rnn-step-backward-dh-must-have-shape'),
-        pytest.param(rnn_step_backward, (np.ones(3), (np.zeros(2), np.ones(2), hs[0]), W), {}, ValueError, 'h_prev must have shape', id='rnn-step-backward-h-prev-must-have-shape'),
-        pytest.param(rnn_step_backward, (np.ones((2, 3)), (np.zeros((2, 3)), np.ones((3, 2)), np.zeros((2, 3))), W), {}, ValueError, 'x must have the batch shape', id='rnn-step-backward-x-must-have-the-batch-shape'),
+        pytest.param(rnn_bptt, (xs, hs[:, :2], hs, weights), {}, ValueError, 'hs must have shape', id='rnn-bptt-hs-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs[:3], weights), {}, ValueError, 'dL_dh must have shape', id='rnn-bptt-dL-dh-must-have-shape'),
+        pytest.param(rnn_bptt, (np.ones((4, 5)), hs, hs, weights), {}, ValueError, 'xs must have shape', id='rnn-bptt-xs-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs, weights), {'h0': np.zeros((2, 3))}, ValueError, 'h0 must have shape', id='rnn-bptt-h0-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs, dict(W=np.ones((3, 2)), U=U, b=b)), {}, ValueError, 'W must have shape', id='rnn-bptt-W-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs, weights), {'k': -3}, ValueError, 'k must be at least 1', id='rnn-bptt-k-must-be-at-least-1'),
+        pytest.param(rnn_step_backward, (np.ones(2), cache0, weights), {}, ValueError, 'dh must have shape', id='rnn-step-backward-dh-must-have-shape'),
+        pytest.param(rnn_step_backward, (np.ones(3), {"h_prev": np.zeros(2), "x": np.ones(2), "h": hs[0]}, weights), {}, ValueError, "h_prev'\\] must have shape", id='rnn-step-backward-h-prev-must-have-shape'),
+        pytest.param(rnn_step_backward, (np.ones((2, 3)), {"h_prev": np.zeros((2, 3)), "x": np.ones((3, 2)), "h": np.zeros((2, 3))}, weights), {}, ValueError, "x'\\] must have the batch shape", id='rnn-step-backward-x-must-have-the-batch-shape'),
+        pytest.param(rnn_step_backward, (np.ones(3), (np.zeros(3), np.ones(2), hs[0]), weights), {}, ValueError, 'cache must be a cache of rnn_step', id='rnn-step-backward-cache-must-be-a-cache-of-rnn-step'),
+        pytest.param(rnn_step_backward, (np.ones(3), cache0, {"W": W}), {}, ValueError, 'weights is missing', id='rnn-step-backward-weights-is-missing'),
+        pytest.param(rnn_backward, (hs[:3], caches, weights), {}, ValueError, 'dhs must have shape', id='rnn-backward-dhs-must-have-shape'),
+        pytest.param(rnn_backward, (hs, [], weights), {}, ValueError, 'caches must be the non-empty list', id='rnn-backward-caches-must-be-the-non-empty-list'),
         pytest.param(last_note_loss, (hs, [1.0, 2.0]), {}, ValueError, 'target must fit', id='last-note-loss-target-must-fit'),
         pytest.param(chunk_count, (0, 20), {}, ValueError, 'n_words must be at least 1', id='chunk-count-n-words-must-be-at-least-1'),
         pytest.param(chunk_of, (45, 2.5), {}, ValueError, 'k must be a whole number', id='chunk-of-k-must-be-a-whole-number'),

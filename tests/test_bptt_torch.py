@@ -65,8 +65,8 @@ def max_diff(lib, ref):
 @pytest.mark.parametrize("seed,T,hidden,d,batch", CASES)
 def test_full_bptt_equals_autograd(seed, T, hidden, d, batch):
     xs, G, W, U, b, h0 = _problem(seed, T, hidden, d, batch)
-    hs = rnn_forward(xs, W, U, b, h0)
-    g = rnn_bptt(xs, hs, G, W, U, b, h0)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b), h0)[0]
+    g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0)
     ref = torch_bptt(xs, G, W, U, b, h0)
     assert max_diff((g.dW, g.dU, g.db, g.dh, g.dh0), ref) < TOL
 
@@ -75,14 +75,14 @@ def test_full_bptt_equals_autograd(seed, T, hidden, d, batch):
 def test_truncated_bptt_equals_autograd_with_detach(case, k):
     seed, T, hidden, d, batch = case
     xs, G, W, U, b, h0 = _problem(seed, T, hidden, d, batch)
-    hs = rnn_forward(xs, W, U, b, h0)
-    g = rnn_bptt(xs, hs, G, W, U, b, h0, k=k)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b), h0)[0]
+    g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0, k=k)
     ref = torch_bptt(xs, G, W, U, b, h0, k=k)
     assert max_diff((g.dW, g.dU, g.db, g.dh), ref[:4]) < TOL
     # autograd's h0 only hears from the first chunk, as lib's dh0 does
     assert max_diff((g.dh0,), ref[4:]) < TOL
     if k < T:   # and truncation really changed something
-        full = rnn_bptt(xs, hs, G, W, U, b, h0)
+        full = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0)
         assert np.abs(full.dW - g.dW).max() > 1e-6
 
 

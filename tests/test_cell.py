@@ -52,7 +52,7 @@ def test_small_argument_approximation_w_squared():
 
 def test_vector_cell_equals_scalar_cell_for_one_number():
     xs = np.array([0.3, -1.2, 0.8, 0.1])
-    hs = rnn_forward(xs[:, None], [[0.7]], [[1.3]], [0.2], h0=[-0.4])
+    hs = rnn_forward(xs[:, None], dict(W=[[0.7]], U=[[1.3]], b=[0.2]), h0=[-0.4])[0]
     np.testing.assert_allclose(hs[:, 0], scalar_rnn(xs, 0.7, 1.3, 0.2, -0.4), rtol=0, atol=1e-15)
 
 
@@ -60,11 +60,11 @@ def test_rnn_step_returns_cache_and_matches_forward():
     rng = np.random.default_rng(1)
     W, U, b = rng.normal(size=(4, 4)), rng.normal(size=(4, 3)), rng.normal(size=4)
     xs = rng.normal(size=(5, 3))
-    hs = rnn_forward(xs, W, U, b)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
     h = np.zeros(4)
     for t in range(5):
-        h_new, cache = rnn_step(h, xs[t], W, U, b)
-        assert cache[0] is not None and np.array_equal(cache[2], h_new)
+        h_new, cache = rnn_step(h, xs[t], dict(W=W, U=U, b=b))
+        assert cache["h_prev"] is not None and np.array_equal(cache["h"], h_new)
         np.testing.assert_allclose(h_new, hs[t], atol=1e-14)
         h = h_new
 
@@ -73,10 +73,10 @@ def test_batch_equals_one_sequence_at_a_time():
     rng = np.random.default_rng(2)
     W, U, b = rng.normal(size=(3, 3)), rng.normal(size=(3, 2)), rng.normal(size=3)
     xs = rng.normal(size=(6, 4, 2))
-    hs = rnn_forward(xs, W, U, b)
+    hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
     assert hs.shape == (6, 4, 3)
     for k in range(4):
-        np.testing.assert_allclose(hs[:, k], rnn_forward(xs[:, k], W, U, b), atol=1e-14)
+        np.testing.assert_allclose(hs[:, k], rnn_forward(xs[:, k], dict(W=W, U=U, b=b))[0], atol=1e-14)
 
 
 @settings(max_examples=50, deadline=None)
@@ -106,14 +106,15 @@ def _bad_shapes_raise_value_errors_naming_the_argument_cases():
     """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
     cases = []
     W, U, b = np.eye(4), np.ones((4, 3)), np.zeros(4)
+    xs = np.ones((5, 3))
     cases += [
-        pytest.param(rnn_forward, (np.ones((5, 3)), np.ones((4, 3)), U, b), {}, ValueError, 'W must have shape', id='rnn-forward-W-must-have-shape'),
-        pytest.param(rnn_forward, (np.ones((5, 3)), W, np.ones((5, 3)), b), {}, ValueError, 'U must have shape', id='rnn-forward-U-must-have-shape'),
-        pytest.param(rnn_forward, (np.ones((5, 3)), W, U, np.zeros(3)), {}, ValueError, 'b must have shape', id='rnn-forward-b-must-have-shape'),
-        pytest.param(rnn_forward, (np.ones((5, 2)), W, U, b), {}, ValueError, 'xs must have shape', id='rnn-forward-xs-must-have-shape'),
-        pytest.param(rnn_step, (np.zeros(4), np.ones(2), W, U, b), {}, ValueError, 'x must have shape', id='rnn-step-x-must-have-shape'),
-        pytest.param(rnn_step, (np.zeros(3), np.ones(3), W, U, b), {}, ValueError, 'h_prev must have shape', id='rnn-step-h-prev-must-have-shape'),
-        pytest.param(rnn_forward, (np.ones((5, 3)), W, U, b), {'h0': np.zeros(5)}, ValueError, 'h0 must have shape', id='rnn-forward-h0-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=np.ones((4, 3)), U=U, b=b)), {}, ValueError, 'W must have shape', id='rnn-forward-W-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=W, U=np.ones((5, 3)), b=b)), {}, ValueError, 'U must have shape', id='rnn-forward-U-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=W, U=U, b=np.zeros(3))), {}, ValueError, 'b must have shape', id='rnn-forward-b-must-have-shape'),
+        pytest.param(rnn_forward, (np.ones((5, 2)), dict(W=W, U=U, b=b)), {}, ValueError, 'xs must have shape', id='rnn-forward-xs-must-have-shape'),
+        pytest.param(rnn_step, (np.zeros(4), np.ones(2), dict(W=W, U=U, b=b)), {}, ValueError, 'x must have shape', id='rnn-step-x-must-have-shape'),
+        pytest.param(rnn_step, (np.zeros(3), np.ones(3), dict(W=W, U=U, b=b)), {}, ValueError, 'h_prev must have shape', id='rnn-step-h-prev-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=W, U=U, b=b)), {'h0': np.zeros(5)}, ValueError, 'h0 must have shape', id='rnn-forward-h0-must-have-shape'),
     ]
     return cases
 
@@ -126,7 +127,7 @@ def test_bad_shapes_raise_value_errors_naming_the_argument(call, args, kwargs, e
 
 def test_empty_sequence_raises():
     with pytest.raises(ValueError, match="xs must contain at least one step"):
-        rnn_forward(np.zeros((0, 3)), np.eye(4), np.ones((4, 3)), np.zeros(4))
+        rnn_forward(np.zeros((0, 3)), dict(W=np.eye(4), U=np.ones((4, 3)), b=np.zeros(4)))[0]
     with pytest.raises(ValueError, match="xs must contain at least one step"):
         scalar_rnn([], 0.5, 1)
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from mwm import init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, sigmoid
+from mwm import LSTMState, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, sigmoid
 from mwm.dynamics import whisper_line
 from mwm.memory_lab import lab_accuracy, lab_exact_accuracy, lab_gates, lab_run, lab_sentences
 from mwm.widgets.ch09_lstm import tank_run
@@ -14,7 +14,7 @@ def test_tiny_step_and_full_step():
     one = {}
     for k, u in {"f": 2.0, "i": 0.0, "o": 1.0, "g": 1.0}.items():
         one[f"W_{k}"], one[f"U_{k}"], one[f"b_{k}"] = np.zeros((1, 1)), np.array([[u]]), np.zeros(1)
-    h, c, cache = lstm_step([0.0], [1.0], [1.0], one)
+    (h, c), cache = lstm_step(LSTMState([0.0], [1.0]), [1.0], one)
     got = [round(float(cache[k][0]), 4) for k in "fiog"]
     assert got == [0.8808, 0.5, 0.7311, 0.7616]
     assert round(float(cache["i"][0] * cache["g"][0]), 4) == 0.3808
@@ -34,9 +34,11 @@ def test_lane_blame_numbers():
     assert f"{lane_keep(0.0, 19):.7f}" == "0.0000019"
     # the real backward pass of a fresh LSTM with b_f = 2
     w = init_lstm(hidden_size=4, input_size=2, seed=1, scale=1e-9, forget_bias=2.0)
-    _, _, caches = lstm_forward(np.zeros((10, 2)), w)
-    grads = lstm_backward(np.zeros((10, 4)), caches, w, dc_last=np.ones(4))
-    assert np.allclose(grads["c0"], float(sigmoid(2.0)) ** 10, rtol=1e-6)
+    _, caches = lstm_forward(np.zeros((10, 2)), w)
+    blame_on_c = np.zeros((10, 4))
+    blame_on_c[-1] = 1.0                      # dL/dc_10 = 1, nothing else
+    _, d0, _ = lstm_backward(LSTMState(np.zeros((10, 4)), blame_on_c), caches, w)
+    assert np.allclose(d0.c, float(sigmoid(2.0)) ** 10, rtol=1e-6)
 
 
 def test_second_telling_numbers():

@@ -1,6 +1,5 @@
 """Chapter 5 (seed §5): the character language model, its corpus, its weights and its talk."""
 import hashlib
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -12,18 +11,13 @@ from mwm.charlm import (ALPHABET, CORPUS_PATH, WEIGHTS_PATH, CharLM, Talk, char_
                         find_loop, lm_forward, lm_step, load_char_lm, load_corpus, next_char_probs, talk_greedy,
                         talk_sample, text_surprise)
 from mwm.readout import sequence_loss, softmax
+from scripts import make_railway_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 SENTENCE = "the train to pune is late."
 #: sha256 of the committed weights, as the chapter records it (full run of scripts/train_char_lm.py).
 WEIGHTS_SHA256 = "13d2017ca3cdf2eaa58c1c675dca13d9732726fc8ee86e97e77ffffb0dc00c71"
 
-
-def _script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +50,7 @@ def test_decode_refuses_bad_indices():
 
 def test_corpus_is_the_generators_output_and_uses_only_the_28_symbols():
     lines = load_corpus()
-    assert lines == _script("make_railway_sentences").sentences()
+    assert lines == make_railway_sentences.sentences()
     assert CORPUS_PATH.read_text(encoding="ascii") == "\n".join(lines) + "\n"
     assert len(lines) == 302 and len(set(lines)) == 302
     assert set(" ".join(lines)) <= set(ALPHABET) and {" ", "."} <= set(" ".join(lines))
@@ -97,16 +91,16 @@ def test_forward_is_step_by_step(model):
         h, p, cache = lm_step(model, h, int(symbol))
         np.testing.assert_allclose(h, hs[t], rtol=0, atol=1e-14)
         np.testing.assert_allclose(p, probs[t], rtol=0, atol=1e-14)
-    assert cache[2] is h
+    assert cache["h"] is h
     assert probs.shape == (9, 28) and np.allclose(probs.sum(axis=1), 1)
 
 
 def test_numpy_equals_torch_nn_rnn(model):
     torch = pytest.importorskip("torch")
-    train = _script("train_char_lm")
     texts = [SENTENCE, "the trian to ", " ".join(load_corpus()[:8])]
     weights = {n: getattr(model, n) for n in "WUbVc"}
-    net = train.CharRNN().double().load(**weights)     # the trained model is float64, as in training
+    from mwm_torch.charlm import CharRNN
+    net = CharRNN().double().load(**weights)     # the trained model is float64, as in training
     for text in texts:
         ids = torch.as_tensor(encode(" " + text))[:, None]
         with torch.no_grad():

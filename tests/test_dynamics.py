@@ -272,6 +272,7 @@ def test_chapter_7_proof_2_vector_form():
     for _ in range(200):
         W, v = rng.normal(size=(4, 4)), rng.normal(size=4)
         h_prev, x, h_new = rng.normal(size=4), rng.normal(size=2), np.tanh(rng.normal(size=4))
-        dh_prev = rnn_step_backward(v, (h_prev, x, h_new), W)[0]
+        cache = {"h_prev": h_prev, "x": x, "h": h_new}
+        dh_prev = rnn_step_backward(v, cache, dict(W=W, U=np.zeros((4, 2)), b=np.zeros(4)))[1]
         np.testing.assert_allclose(dh_prev, W.T @ ((1 - h_new ** 2) * v), rtol=1e-12, atol=1e-15)
         assert np.linalg.norm(dh_prev) <= np.linalg.norm(W, 2) * np.linalg.norm(v) * (1 + 1e-12)

@@ -15,16 +15,16 @@ The class:
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
+
+from scripts import make_exercises
 
 # nbgrader 0.9.6's own SQLAlchemy usage, and the cell it adds back without an id, warn.
 pytestmark = [pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -34,15 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "exercises" / "source" / "practice" / "practice.ipynb"
 
 
-def _load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mk = _load(ROOT / "scripts" / "make_exercises.py", "make_exercises")
+mk = make_exercises
 problems_mod = mk.load_problems_module()
 PROBLEMS, MISSING = problems_mod.build_all()
 BY_ID = {f"{p.slug}-{q.letter}": (p, q) for p in PROBLEMS for q in p.parts}
@@ -340,7 +332,7 @@ def test_answer_key_matches_lib_problems_1_to_5():
     np.testing.assert_allclose([a["h1"], a["h2"], a["h3"]], [0.7616, -0.3720, 0.1997], atol=5e-5)  # the seed's values
 
     a, m = _answers(2), n[2]
-    hs = rnn_forward(np.reshape(m["xs"], (-1, 1)), m["W"], m["U"], m["b"], h0=m["h0"])
+    hs = rnn_forward(np.reshape(m["xs"], (-1, 1)), m, h0=m["h0"])[0]
     np.testing.assert_allclose([a["h1"], a["h2"]], hs)
     np.testing.assert_allclose(hs, [[0.7616, 0], [0.3634, -0.7616]], atol=5e-5)
 
@@ -457,13 +449,13 @@ def test_answer_key_matches_lib_problems_6_and_7():
 def test_answer_key_matches_lib_problems_11_13_14():
     from mwm import scalar_rnn
     from mwm.gru import gru_step
-    from mwm.lstm import lstm_step, sigmoid
+    from mwm.lstm import LSTMState, lstm_step, sigmoid
 
     n = problems_mod.NUMBERS
     a, m = _answers(11), n[11]
     scores = {"f": m["forget"], "i": m["input"], "o": m["output"], "g": m["candidate"]}
     weights = {f"{p}_{k}": [[0.0]] for k in scores for p in "WU"} | {f"b_{k}": [s] for k, s in scores.items()}
-    h, c, cache = lstm_step([0.0], [m["c_prev"]], [0.0], weights)
+    (h, c), cache = lstm_step(LSTMState([0.0], [m["c_prev"]]), [0.0], weights)
     assert [a["f_t"], a["i_t"], a["o_t"], a["g_t"]] == pytest.approx([cache[k][0] for k in "fiog"])
     assert [a["f_t"], a["i_t"], a["o_t"]] == pytest.approx(sigmoid([m["forget"], m["input"], m["output"]]))
     assert (a["c_t"], a["h_t"]) == pytest.approx((c[0], h[0]))

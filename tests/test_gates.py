@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from mwm.gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward,
                      gru_weights_from_torch, gru_weights_to_torch, init_gru, reset_placement_gap)
-from mwm.lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, lstm_step_backward,
-                      lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
+from mwm.gates import sigmoid
+from mwm.lstm import (LSTM_KEYS, LSTMState, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step,
+                      lstm_step_backward, lstm_weights_from_stacked, lstm_weights_to_stacked)
 from mwm.params import cell_param_count
 from mwm.bptt import numerical_gradient as bptt_numerical_gradient
 
@@ -50,44 +51,52 @@ def test_lstm_backward_matches_central_differences(batch):
     G, Gc = rng.normal(size=lead + (h,)), rng.normal(size=lead[1:] + (h,))
 
     def loss():
-        hs, cs, _ = lstm_forward(xs, w, h0, c0)
+        (hs, cs), _ = lstm_forward(xs, w, LSTMState(h0, c0))
         return np.sum(G * hs) + np.sum(Gc * cs[-1])
 
-    _, _, caches = lstm_forward(xs, w, h0, c0)
-    grads = lstm_backward(G, caches, w, dc_last=Gc)
+    _, caches = lstm_forward(xs, w, LSTMState(h0, c0))
+    Gcs = np.zeros(lead + (h,))
+    Gcs[-1] = Gc                                   # the loss's blame on c_T only
+    grads, d0, dxs = lstm_backward(LSTMState(G, Gcs), caches, w)
     for key in LSTM_KEYS:
         _assert_close(grads[key], numerical_gradient(loss, w[key]), key)
-    _assert_close(grads["h0"], numerical_gradient(loss, h0), "h0")
-    _assert_close(grads["c0"], numerical_gradient(loss, c0), "c0")
-    _assert_close(grads["xs"], numerical_gradient(loss, xs), "xs")
+    _assert_close(d0.h, numerical_gradient(loss, h0), "h0")
+    _assert_close(d0.c, numerical_gradient(loss, c0), "c0")
+    _assert_close(dxs, numerical_gradient(loss, xs), "xs")
 
 
 def test_lstm_step_backward_equals_one_step_of_lstm_backward():
     rng = np.random.default_rng(3)
     w = _random(init_lstm, 3, 2, seed=4)
     h0, c0, x = rng.normal(size=3), rng.normal(size=3), rng.normal(size=2)
-    h, c, cache = lstm_step(h0, c0, x, w)
-    hs, cs, caches = lstm_forward(x[None], w, h0, c0)
+    (h, c), cache = lstm_step(LSTMState(h0, c0), x, w)
+    (hs, cs), caches = lstm_forward(x[None], w, LSTMState(h0, c0))
     np.testing.assert_array_equal(hs[0], h)
     np.testing.assert_array_equal(cs[0], c)
     dh, dc = rng.normal(size=3), rng.normal(size=3)
-    grads, dh_prev, dc_prev, dx = lstm_step_backward(dh, dc, cache, w)
-    full = lstm_backward(dh[None], caches, w, dc_last=dc)
+    grads, (dh_prev, dc_prev), dx = lstm_step_backward(LSTMState(dh, dc), cache, w)
+    full, d0, dxs = lstm_backward(LSTMState(dh[None], dc[None]), caches, w)
     for key in LSTM_KEYS:
         np.testing.assert_allclose(grads[key], full[key], atol=1e-15)
-    np.testing.assert_allclose(dh_prev, full["h0"], atol=1e-15)
-    np.testing.assert_allclose(dc_prev, full["c0"], atol=1e-15)
-    np.testing.assert_allclose(dx, full["xs"][0], atol=1e-15)
+    np.testing.assert_allclose(dh_prev, d0.h, atol=1e-15)
+    np.testing.assert_allclose(dc_prev, d0.c, atol=1e-15)
+    np.testing.assert_allclose(dx, dxs[0], atol=1e-15)
+    # a plain array of blame is blame on the notes only
+    only_h, d0_h, _ = lstm_backward(dh[None], caches, w)
+    same, d0_same, _ = lstm_backward(LSTMState(dh[None], None), caches, w)
+    for key in LSTM_KEYS:
+        np.testing.assert_array_equal(only_h[key], same[key])
+    np.testing.assert_array_equal(d0_h.c, d0_same.c)
 
 
 def test_lstm_batch_equals_one_sequence_at_a_time():
     rng = np.random.default_rng(5)
     w = init_lstm(4, 3, seed=2)
     xs = rng.normal(size=(6, 5, 3))
-    hs, cs, _ = lstm_forward(xs, w)
+    (hs, cs), _ = lstm_forward(xs, w)
     assert hs.shape == cs.shape == (6, 5, 4)
     for k in range(5):
-        hk, ck, _ = lstm_forward(xs[:, k], w)
+        (hk, ck), _ = lstm_forward(xs[:, k], w)
         np.testing.assert_allclose(hs[:, k], hk, atol=1e-15)
         np.testing.assert_allclose(cs[:, k], ck, atol=1e-15)
 
@@ -96,7 +105,7 @@ def test_lstm_seed_section_9_full_step():
     # Scores 2, 0, 1, 1 for f, i, o, g; c_prev = 1: f = 0.8808, i = 0.5, o = 0.7311, g = 0.7616.
     w = {key: np.zeros((1, 1)) if key[0] in "WU" else np.zeros(1) for key in LSTM_KEYS}
     w["b_f"], w["b_i"], w["b_o"], w["b_g"] = np.array([2.0]), np.array([0.0]), np.array([1.0]), np.array([1.0])
-    h, c, cache = lstm_step([0.0], [1.0], [0.0], w)
+    (h, c), cache = lstm_step(LSTMState([0.0], [1.0]), [0.0], w)
     assert cache["f"][0] == pytest.approx(0.8808, abs=5e-5)
     assert cache["o"][0] == pytest.approx(0.7311, abs=5e-5)
     assert cache["g"][0] == pytest.approx(0.7616, abs=5e-5)
@@ -113,16 +122,36 @@ def test_forget_bias_shift_keeps_the_lane_open():
     for bias in (0.0, 1.0, 2.0):
         w = init_lstm(3, 2, seed=0, scale=1e-300, forget_bias=bias)
         xs = np.zeros((10, 2))
-        _, _, caches = lstm_forward(xs, w)
-        grads = lstm_backward(np.zeros((10, 3)), caches, w, dc_last=np.ones(3))
-        np.testing.assert_allclose(grads["c0"], lane_keep(bias, 10), rtol=1e-12)
+        _, caches = lstm_forward(xs, w)
+        _, d0, _ = lstm_backward(LSTMState(np.zeros((10, 3)), _on_last(np.ones(3), 10)), caches, w)
+        np.testing.assert_allclose(d0.c, lane_keep(bias, 10), rtol=1e-12)
     # small random weights (scale 0.01): close to the product, 0.281 shifted against 0.001 unshifted
     for bias, product, tol in ((2.0, 0.281, 0.02), (0.0, 0.000977, 2e-4)):
         w = init_lstm(8, 4, seed=1, scale=0.01, forget_bias=bias)
-        _, _, caches = lstm_forward(np.zeros((10, 4)), w)
-        grads = lstm_backward(np.zeros((10, 8)), caches, w, dc_last=np.ones(8))
-        assert np.all(np.abs(grads["c0"] - product) < tol)
+        _, caches = lstm_forward(np.zeros((10, 4)), w)
+        _, d0, _ = lstm_backward(LSTMState(None, _on_last(np.ones(8), 10)), caches, w)
+        assert np.all(np.abs(d0.c - product) < tol)
         assert np.all(w["b_f"] == bias) and np.all(w["b_i"] == 0.0)
+
+
+def _on_last(blame, T):
+    """Blame on the last step's state only, zeros before: shape (T,) + blame.shape."""
+    out = np.zeros((T,) + np.shape(blame))
+    out[-1] = blame
+    return out
+
+
+def test_sigmoid_is_stable_at_plus_and_minus_1000():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # an overflow in exp would raise here
+        s = sigmoid(np.array([-1000.0, -40.0, 0.0, 40.0, 1000.0]))
+    assert s[0] == 0.0 and s[-1] == 1.0 and s[2] == 0.5
+    assert s[1] == pytest.approx(np.exp(-40.0), rel=1e-6) and 1 - s[3] == pytest.approx(np.exp(-40.0), abs=1e-16)
+    assert np.all(np.diff(s) >= 0)
+    # one sigmoid in the package: the LSTM, the GRU and the memory lab use the same function
+    from mwm import gru, lstm, memory_lab
+    assert lstm.sigmoid is gru.sigmoid is memory_lab.sigmoid is sigmoid
 
 
 def test_init_is_seeded():
@@ -150,18 +179,23 @@ def _lstm_bad_input_raises_cases():
     """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
     cases = []
     w = init_lstm(3, 2)
+    xs = np.zeros((4, 2))
     cases += [
-        pytest.param(lstm_forward, (np.zeros((4, 2)), {k: v for k, v in w.items() if k != 'U_g'}), {}, ValueError, 'weights is missing the LSTM', id='lstm-forward-missing'),
-        pytest.param(lstm_forward, (np.zeros((4, 2)), {**w, 'W_o': np.zeros((2, 2))}), {}, ValueError, 'W_o must have shape', id='lstm-forward-W-o-must-have-shape'),
+        pytest.param(lstm_forward, (xs, {k: v for k, v in w.items() if k != 'U_g'}), {}, ValueError, 'weights is missing the LSTM', id='lstm-forward-missing'),
+        pytest.param(lstm_forward, (xs, {**w, 'W_o': np.zeros((2, 2))}), {}, ValueError, 'W_o must have shape', id='lstm-forward-W-o-must-have-shape'),
         pytest.param(lstm_forward, (np.zeros((4, 3)), w), {}, ValueError, 'xs must have shape', id='lstm-forward-xs-must-have-shape'),
         pytest.param(lstm_forward, (np.zeros((0, 2)), w), {}, ValueError, 'xs must contain at least one step', id='lstm-forward-xs-must-contain-at-least-one-step'),
-        pytest.param(lstm_forward, (np.zeros((4, 2)), w), {'c0': np.zeros(4)}, ValueError, 'c0 must have shape', id='lstm-forward-c0-must-have-shape'),
-        pytest.param(lstm_step, (np.zeros(3), np.zeros(2), np.zeros(2), w), {}, ValueError, 'c_prev must have shape', id='lstm-step-c-prev-must-have-shape'),
+        pytest.param(lstm_forward, (xs, w, LSTMState(None, np.zeros(4))), {}, ValueError, 'c0 must have shape', id='lstm-forward-c0-must-have-shape'),
+        pytest.param(lstm_forward, (xs, w, np.zeros(3)), {}, ValueError, 'state0 must be an LSTMState', id='lstm-forward-state0-must-be-an-LSTMState'),
+        pytest.param(lstm_step, (LSTMState(np.zeros(3), np.zeros(2)), np.zeros(2), w), {}, ValueError, 'c_prev must have shape', id='lstm-step-c-prev-must-have-shape'),
+        pytest.param(lstm_step, (np.zeros(3), np.zeros(2), w), {}, ValueError, 'state must be an LSTMState', id='lstm-step-state-must-be-an-LSTMState'),
     ]
-    _, _, caches = lstm_forward(np.zeros((4, 2)), w)
+    _, caches = lstm_forward(xs, w)
     cases += [
         pytest.param(lstm_backward, (np.zeros((3, 3)), caches, w), {}, ValueError, 'dhs must have shape', id='lstm-backward-dhs-must-have-shape'),
-        pytest.param(lstm_forward, (np.zeros((4, 2)), [1, 2]), {}, ValueError, 'weights must be a dict', id='lstm-forward-weights-must-be-a-dict'),
+        pytest.param(lstm_backward, (LSTMState(np.zeros((4, 3)), np.zeros((4, 2))), caches, w), {}, ValueError, 'dcs must have shape', id='lstm-backward-dcs-must-have-shape'),
+        pytest.param(lstm_step_backward, (LSTMState(np.zeros(3), np.zeros(2)), caches[0], w), {}, ValueError, 'dc must have shape', id='lstm-step-backward-dc-must-have-shape'),
+        pytest.param(lstm_forward, (xs, [1, 2]), {}, ValueError, 'weights must be a dict', id='lstm-forward-weights-must-be-a-dict'),
         pytest.param(init_lstm, (3, 2), {'forget_bias': float('inf')}, ValueError, 'forget_bias must', id='init-lstm-forget-bias'),
         pytest.param(lane_keep, (2.0, 0), {}, ValueError, 'steps must', id='lane-keep-steps'),
     ]
@@ -190,11 +224,11 @@ def test_gru_backward_matches_central_differences(batch):
         return np.sum(G * gru_forward(xs, w, h0)[0])
 
     _, caches = gru_forward(xs, w, h0)
-    grads = gru_backward(G, caches, w)
+    grads, dh0, dxs = gru_backward(G, caches, w)
     for key in GRU_KEYS:
         _assert_close(grads[key], numerical_gradient(loss, w[key]), key)
-    _assert_close(grads["h0"], numerical_gradient(loss, h0), "h0")
-    _assert_close(grads["xs"], numerical_gradient(loss, xs), "xs")
+    _assert_close(dh0, numerical_gradient(loss, h0), "h0")
+    _assert_close(dxs, numerical_gradient(loss, xs), "xs")
 
 
 def test_gru_step_backward_equals_one_step_of_gru_backward():
@@ -206,11 +240,11 @@ def test_gru_step_backward_equals_one_step_of_gru_backward():
     np.testing.assert_array_equal(hs[0], h)
     dh = rng.normal(size=3)
     grads, dh_prev, dx = gru_step_backward(dh, cache, w)
-    full = gru_backward(dh[None], caches, w)
+    full, dh0, dxs = gru_backward(dh[None], caches, w)
     for key in GRU_KEYS:
         np.testing.assert_allclose(grads[key], full[key], atol=1e-15)
-    np.testing.assert_allclose(dh_prev, full["h0"], atol=1e-15)
-    np.testing.assert_allclose(dx, full["xs"][0], atol=1e-15)
+    np.testing.assert_allclose(dh_prev, dh0, atol=1e-15)
+    np.testing.assert_allclose(dx, dxs[0], atol=1e-15)
 
 
 def test_gru_batch_equals_one_sequence_at_a_time():
@@ -379,12 +413,12 @@ def test_gru_lane_blame_with_z_0_1_is_0_9_to_the_10():
     assert caches[0]["z"][0] == pytest.approx(0.1, abs=1e-15)
     blame = np.zeros((10, 1))
     blame[-1] = 1.0
-    kept = gru_backward(blame, caches, lane)["h0"][0]
+    kept = gru_backward(blame, caches, lane)[1][0]
     assert kept == pytest.approx(0.9 ** 10, rel=1e-12) and kept == pytest.approx(0.3487, abs=5e-5)
     # the same lane with z at 0.5 (b_z = 0) keeps 0.5^10
     half = dict(lane, b_z=np.array([0.0]))
     _, caches = gru_forward(xs, half, h0=np.array([0.3]))
-    assert gru_backward(blame, caches, half)["h0"][0] == pytest.approx(0.000977, abs=5e-7)
+    assert gru_backward(blame, caches, half)[1][0] == pytest.approx(0.000977, abs=5e-7)
 
 
 def test_blend_dial_word_push_and_shut_reset_draft():
@@ -420,7 +454,7 @@ def test_ten_steps_jacobian_equals_gru_backward_and_central_differences(z, r):
     for i in range(2):
         blame = np.zeros((10, 2))
         blame[-1, i] = 1.0
-        rows.append(gru_backward(blame, caches, w)["h0"])
+        rows.append(gru_backward(blame, caches, w)[1])
     np.testing.assert_allclose(np.array(rows), J[-1], atol=1e-13)
     # and so does nudging the starting note
     def run(h0):

@@ -15,7 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from mwm.gru import GRU_KEYS, gru_backward, gru_forward, gru_weights_from_torch, gru_weights_to_torch, init_gru  # noqa: E402
-from mwm.lstm import LSTM_KEYS, lstm_backward, lstm_forward, lstm_weights_from_stacked, lstm_weights_to_stacked  # noqa: E402
+from mwm.lstm import LSTM_KEYS, LSTMState, lstm_backward, lstm_forward, lstm_weights_from_stacked, lstm_weights_to_stacked  # noqa: E402
 from mwm.params import CELL_BLOCKS, stack_param_count  # noqa: E402
 from mwm.readers import floors_from_torch, init_reader, reader_backward, reader_forward, reader_param_count  # noqa: E402
 
@@ -74,8 +74,9 @@ def test_lstm_equals_torch_in_values_and_gradients(seed, hidden, inp, steps, bat
     out, tg = _torch_run(module, xs, G, h0, c0)
     p = {k: v.detach().numpy() for k, v in module.named_parameters()}
     w = lstm_weights_from_stacked(p["weight_ih_l0"], p["weight_hh_l0"], p["bias_ih_l0"], p["bias_hh_l0"])
-    hs, _, caches = lstm_forward(xs, w, h0, c0)
-    grads = lstm_backward(G, caches, w)
+    (hs, _), caches = lstm_forward(xs, w, LSTMState(h0, c0))
+    grads, d0, dxs = lstm_backward(G, caches, w)
+    grads = dict(grads, h0=d0.h, c0=d0.c, xs=dxs)   # every gradient by name, to compare with torch's
     g_ih, g_hh, g_b, _ = lstm_weights_to_stacked({k: grads[k] for k in LSTM_KEYS})
     diffs = {"values": _maxdiff(hs, out), "weight_ih": _maxdiff(g_ih, tg["weight_ih_l0"]),
              "weight_hh": _maxdiff(g_hh, tg["weight_hh_l0"]), "bias_ih": _maxdiff(g_b, tg["bias_ih_l0"]),
@@ -122,7 +123,8 @@ def _compare_gru(w, hidden, inp, steps, batch, seed):
     G = rng.normal(size=lead + (hidden,))
     out, tg = _torch_run(_gru_module(w, hidden, inp), xs, G, h0)
     hs, caches = gru_forward(xs, w, h0)
-    grads = gru_backward(G, caches, w)
+    grads, dh0, dxs = gru_backward(G, caches, w)
+    grads = dict(grads, h0=dh0, xs=dxs)   # every gradient by name, to compare with torch's
     g_ih, g_hh, g_b, _ = gru_weights_to_torch({k: grads[k] for k in GRU_KEYS})
     return hs, out, grads, tg, g_ih, g_hh, g_b
 

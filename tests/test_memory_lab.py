@@ -45,7 +45,7 @@ def test_lab_cells_are_the_course_cells_with_hand_set_weights():
     xs = np.stack([s.T, np.zeros_like(s.T)], axis=-1)  # (T, B, 2): word and marker
     xs[0, :, 1] = 1.0
     lstm_c = lab_run("LSTM", s, f=0.9)[0]
-    _, cs, _ = lstm_forward(xs, _lab_lstm_weights(0.9))
+    (_, cs), _ = lstm_forward(xs, _lab_lstm_weights(0.9))
     assert np.allclose(lstm_c, cs[:, :, 0].T, atol=1e-12)
     hs, _ = gru_forward(xs, _lab_gru_weights())
     assert np.allclose(lab_run("GRU", s)[0], hs[:, :, 0].T, atol=1e-12)

@@ -7,7 +7,6 @@
   scores; the lane-open LSTM also runs in numpy (``mwm.lstm_forward``) with the same answers.
 """
 import hashlib
-import importlib.util
 import json
 from pathlib import Path
 
@@ -16,7 +15,8 @@ import pytest
 import torch
 
 from mwm import gru_weights_from_torch, lstm_forward, lstm_weights_from_stacked, sigmoid
-from mwm import memory_task
+from mwm_torch import memory_task
+from scripts import train_memory_task
 from mwm.memory_lab import lab_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,10 +25,7 @@ DATA = ROOT / "lib" / "mwm" / "data"
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("train_memory_task", ROOT / "scripts" / "train_memory_task.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return train_memory_task
 
 
 @pytest.fixture(scope="module")
@@ -133,14 +130,14 @@ def test_trained_lstm_in_numpy_matches_torch_and_the_chapter(script, stored):
                             if k.startswith("LSTM, lane open/")})
     with torch.no_grad():
         torch_logits = reader(x).double().numpy()
-    hs, _, _ = lstm_forward(x.double().numpy().transpose(1, 0, 2), weights)
+    (hs, _), _ = lstm_forward(x.double().numpy().transpose(1, 0, 2), weights)
     np.testing.assert_allclose(hs[-1] @ V + v0, torch_logits, rtol=1e-4, atol=1e-4)
     # chapter 9's numbers: 100% at 50 and 200 words, gates on the fillers, the swollen cell state
     for T in (50, 200):
         s = lab_sentences(4000, T, noise=0.5, seed=9)
         xs = np.stack([s.T, np.zeros_like(s.T)], axis=-1)
         xs[0, :, 1] = 1.0
-        hs, cs, caches = lstm_forward(xs, weights)
+        (hs, cs), caches = lstm_forward(xs, weights)
         assert np.mean(np.sign(hs[-1] @ V + v0) == s[:, 0]) == 1.0
         if T == 50:
             assert round(float(np.mean([c["f"] for c in caches[1:]])), 2) == 0.89
@@ -158,7 +155,7 @@ def test_runs_end_learned_or_at_a_coin_toss_but_one(results):
 
 
 def _starting_blame(script, model, seed, length=20):
-    """Chapter 9's measurement (mwm.memory_task.starting_blame), checked to be on the script's own Reader."""
+    """Chapter 9's measurement (mwm_torch.memory_task.starting_blame), checked to be on the script's own Reader."""
     assert script.Reader is memory_task.Reader and script.MODELS is memory_task.MODELS
     return memory_task.starting_blame(model, seed, lab_sentences(256, length, noise=0.5, seed=seed), length)
 
@@ -203,7 +200,7 @@ def test_trained_lstm_remembers_through_the_candidate(stored):
     xs[0, :, 1] = 1.0
 
     def right(w):
-        hs, _, caches = lstm_forward(xs, w)
+        (hs, _), caches = lstm_forward(xs, w)
         return np.mean(np.sign(hs[-1] @ V + v0) == s[:, 0]), caches
 
     acc, caches = right(weights)

@@ -65,8 +65,8 @@ def test_bidirectional_is_forward_and_reversed_backward_side_by_side():
     xs = rng.normal(size=(6, 4, 2))
     notes = bidirectional_forward(xs, f, b)
     assert notes.shape == (6, 4, 6)
-    np.testing.assert_allclose(notes[..., :3], rnn_forward(xs, f["W"], f["U"], f["b"]), atol=1e-15)
-    np.testing.assert_allclose(notes[..., 3:], rnn_forward(xs[::-1], b["W"], b["U"], b["b"])[::-1], atol=1e-15)
+    np.testing.assert_allclose(notes[..., :3], rnn_forward(xs, f)[0], atol=1e-15)
+    np.testing.assert_allclose(notes[..., 3:], rnn_forward(xs[::-1], b)[0][::-1], atol=1e-15)
 
 
 def _numerical(loss, array):

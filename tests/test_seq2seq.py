@@ -1,7 +1,6 @@
 """Chapters 12 and 14 (seed §12): the toy corpus, the translator's numpy inference, its training script,
 the committed weights and outputs, and every number the two chapters state."""
 import hashlib
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ import numpy as np
 import pytest
 
 from mwm import translation_corpus as tc
+from scripts import make_parallel_corpus
 from mwm.bleu import corpus_bleu
 from mwm.dynamics import matrix_powers, spectral_radius, whisper_line
 from mwm.params import cell_param_count, readout_param_count
@@ -28,13 +28,6 @@ WEIGHT_SHA256 = {
 }
 
 
-def _script(name):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def models():
     return {name: load_translator(name) for name in ("plain", "attention")}
@@ -48,8 +41,7 @@ def outputs():
 # --- the corpus ---------------------------------------------------------------------------
 
 def test_corpus_script_rebuilds_the_committed_files_exactly(tmp_path):
-    make = _script("make_parallel_corpus")
-    train, test = make.write_corpus(tmp_path)
+    train, test = make_parallel_corpus.write_corpus(tmp_path)
     assert train.read_bytes() == tc.TRAIN_FILE.read_bytes()
     assert test.read_bytes() == tc.TEST_FILE.read_bytes()
 
@@ -132,10 +124,10 @@ def test_attention_weights_are_a_distribution(models):
 @pytest.mark.parametrize("name", ["plain", "attention"])
 def test_numpy_inference_matches_torch(models, name):
     torch = pytest.importorskip("torch")
-    train_script = _script("train_translator")
     with np.load(WEIGHT_FILES[name]) as data:
         w = {k: data[k] for k in data.files}
-    net = train_script.Seq2Seq.from_numpy(w).double()
+    from mwm_torch.translator import Seq2Seq
+    net = Seq2Seq.from_numpy(w).double()
     m = models[name]
     for e, h in tc.load_pairs("test")[:3]:
         src = torch.tensor([m.source_vocab.ids_of(e)])

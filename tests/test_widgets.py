@@ -69,7 +69,7 @@ def test_six_note_slides_down_and_fades():
     import numpy as np
     from mwm.cell import rnn_forward
     Wm, U, b = W.six_note_weights("slide down", 0.9)
-    hs = rnn_forward(W.ch02_cell.SIX_INPUTS[:, None], Wm, U, b)
+    hs = rnn_forward(W.ch02_cell.SIX_INPUTS[:, None], dict(W=Wm, U=U, b=b))[0]
     # the first word enters slot 1 and moves one slot per step, fading each time
     diag = [hs[t, t] for t in range(6)]
     assert diag[0] == pytest.approx(np.tanh(1.0))

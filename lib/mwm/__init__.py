@@ -9,7 +9,7 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (§6)
 * :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (§7)
 * :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
-* :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
+* :mod:`mwm.gates`, :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
 * :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (§9)
 * :mod:`mwm.decoding` choosing words: greedy, beam search, sampling; a tree as a model (§13)
 * :mod:`mwm.bleu`     grading a translation: clipped n-gram precision, brevity penalty, BLEU (§13)
@@ -19,13 +19,24 @@ Each module follows a part of the unit (seed sections in brackets):
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 * :mod:`mwm.grading`  one-line answer checks for the practice problems' test cells (``exercises/``)
 
-numpy is the reference implementation; PyTorch is used only to check it and to train.
+numpy is the reference implementation; PyTorch is used only to check it and to train
+(its models live in the separate package ``mwm_torch``; ``mwm`` never imports torch).
+
+The plain cell, the GRU and the LSTM share one contract (weights are a dict of named arrays)::
+
+    step(state, x, weights)                -> (new_state, cache)
+    step_backward(d_state, cache, weights) -> (grads, d_state_prev, dx)
+    forward(xs, weights, state0=None)      -> (states, caches)
+    backward(d_states, caches, weights)    -> (grads, d_state0, dxs)
+
+with grads a dict keyed by the weight names. The state is h for the plain cell and the GRU,
+the pair :class:`mwm.lstm.LSTMState` ``(h, c)`` for the LSTM.
 """
 from .bptt import (RNNGrads, ScalarGrads, chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient,
-                   relative_error, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
+                   relative_error, rnn_backward, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from .bleu import BleuScore, bleu_details, brevity_penalty, clipped_matches, closest_reference_length, corpus_bleu, corpus_bleu_details, matched_positions, ngrams, sentence_bleu
 from .decoding import ProbabilityTree, StepModel, beam_search, exhaustive_search, greedy_decode, sample_decode, sequence_log_prob
-from .cell import rnn_forward, rnn_step, scalar_rnn
+from .cell import RNN_KEYS, rnn_forward, rnn_step, scalar_rnn
 from .clipping import clip_by_global_norm, clip_by_value, descend, global_norm, orthogonal, wall_crossing
 from .dynamics import eigen_split, first_step_below, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
 from .charlm import (ALPHABET, CharLM, Talk, char_lm_param_count, decode, encode, find_loop, lm_forward, lm_step,
@@ -34,25 +45,26 @@ from .order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window,
 from .params import cell_param_count, readout_param_count, stack_param_count, unshared_param_count
 from .gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward, gru_weights_from_torch,
                   gru_weights_to_torch, init_gru, reset_placement_gap)
-from .lstm import (LSTM_KEYS, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, lstm_step_backward,
-                   lstm_weights_from_stacked, lstm_weights_to_stacked, sigmoid)
+from .gates import sigmoid
+from .lstm import (LSTM_KEYS, LSTMState, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, lstm_step_backward,
+                   lstm_weights_from_stacked, lstm_weights_to_stacked)
 from .readers import (TEDDY_SENTENCES, bidirectional_forward, floors_from_torch, init_reader, init_rnn, reader_backward,
                       reader_forward, reader_param_count, stacked_forward, toy_word_vectors)
 from .memory_lab import (LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_exact_accuracy, lab_gates, lab_run,
                          lab_sentences)
 from .seq2seq import Translator, Vocab, accuracy_by_position, bleu_by_length, first_length_below, first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator, numbers_in
-from .readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
+from .readout import log_softmax, one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
 
 __all__ = [
     "TOY_VECTORS", "bag_of_words", "running_note", "turn_matrix", "window", "word_counts", "words_of",
-    "scalar_rnn", "rnn_step", "rnn_forward",
+    "scalar_rnn", "RNN_KEYS", "rnn_step", "rnn_forward",
     "cell_param_count", "unshared_param_count", "readout_param_count", "stack_param_count",
-    "softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
-    "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss", "chunk_count",
+    "softmax", "log_softmax", "readout", "one_hot", "surprise", "sequence_loss", "readout_gradient",
+    "ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "rnn_backward", "last_note_loss", "chunk_count",
     "chunk_of", "taught_positions", "step_factors", "numerical_gradient", "relative_error", "gradient_check",
     "whisper_line", "first_step_below", "tanh_fixed_point", "matrix_powers", "eigen_split", "spectral_radius",
     "clip_by_global_norm", "clip_by_value", "global_norm", "orthogonal", "descend", "wall_crossing",
-    "sigmoid", "LSTM_KEYS", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
+    "sigmoid", "LSTM_KEYS", "LSTMState", "init_lstm", "lane_keep", "lstm_step", "lstm_forward", "lstm_step_backward", "lstm_backward",
     "lstm_weights_from_stacked", "lstm_weights_to_stacked",
     "GRU_KEYS", "init_gru", "blend", "gru_draft", "gru_step", "gru_forward", "gru_step_backward", "gru_backward",
     "gru_weights_from_torch", "gru_weights_to_torch", "reset_placement_gap",

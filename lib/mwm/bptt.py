@@ -39,7 +39,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ._validate import as_array, as_scalar, as_sequence, positive, positive_int
-from .cell import _check_weights
+from .cell import check_rnn_weights
 
 
 # --------------------------------------------------------------------------- the one-number cell
@@ -94,8 +94,16 @@ def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
             finite number, or ``k`` is not a whole number >= 1, naming the argument.
 
     Example (seed §6, the step machine): x = (1, 0, 0, 0), w = 0.5, u = 1, loss
-    ``1/2 (h_4 - 1)^2``: votes 0, -0.1444, -0.1588, -0.1623; dw = -0.4655; with k = 2
-    only words 3 and 4 vote: -0.3211.
+    ``1/2 (h_4 - 1)^2``; with k = 2 only words 3 and 4 vote:
+
+        >>> from mwm.cell import scalar_rnn
+        >>> hs = scalar_rnn([1, 0, 0, 0], w=0.5, u=1)
+        >>> _, dL_dh = last_note_loss(hs, 1.0)
+        >>> g = scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1)
+        >>> g.votes.round(4).tolist(), round(g.dw, 4)
+        ([0.0, -0.1444, -0.1588, -0.1623], -0.4655)
+        >>> round(scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1, k=2).dw, 4)
+        -0.3211
     """
     xs = as_array(xs, "xs", ndim=1)
     if xs.size == 0:
@@ -180,8 +188,8 @@ class RNNGrads:
         return np.einsum("tbi,tbj->tij", self.dz, self.h_prev)
 
 
-def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
-    """Backprop through time for the vector cell ``h_t = tanh(W h_{t-1} + U x_t + b)`` (seed §6).
+def rnn_bptt(xs, hs, dL_dh, weights, h0=None, k=None) -> RNNGrads:
+    """Backprop through time for the vector cell ``h_t = tanh(W h_{t-1} + U x_t + b)`` (chapter 6).
 
     The backward half of the two-pass algorithm (seed 003): ``hs`` are the states the
     forward pass saved. Walking back, each step applies
@@ -189,14 +197,16 @@ def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
     (Rule B), so one step back multiplies the blame by ``W^T diag(1 - h_t**2)``. The
     weights' gradients are the sums of every step's votes, taken at the end in one
     matrix product each: ``dW = sum_t dz_t h_{t-1}^T``, ``dU = sum_t dz_t x_t^T``,
-    ``db = sum_t dz_t``.
+    ``db = sum_t dz_t``. :func:`rnn_backward` is the same walk behind the three cells'
+    common contract (caches in, ``(grads, dh0, dxs)`` out); this one also keeps every
+    step's blame and can truncate.
 
     Args:
         xs: inputs, shape (T, d) or (T, B, d), T >= 1.
-        hs: the forward pass's states, ``rnn_forward(xs, W, U, b, h0)``, shape (T, h) or (T, B, h).
+        hs: the forward pass's states, ``rnn_forward(xs, weights, h0)[0]``, shape (T, h) or (T, B, h).
         dL_dh: the blame the loss puts directly on each state, the shape of ``hs`` (see
             the module docstring: e.g. ``readout_gradient(probs, targets) @ V``).
-        W: recurrent matrix (h, h); U: input matrix (h, d); b: shift (h,).
+        weights: dict ``{"W": (h, h), "U": (h, d), "b": (h,)}`` (as :func:`mwm.rnn_forward`).
         h0: the state before the first input, (h,) or (B, h); zeros if None.
         k: chunk length for truncated BPTT: no blame crosses from word mk+1 back to
             word mk (the state still flows forward); None for full BPTT.
@@ -205,9 +215,10 @@ def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
         :class:`RNNGrads`.
 
     Raises:
-        ValueError: if any shape disagrees or ``k`` is not a whole number >= 1, naming the argument.
+        ValueError: if a weight is missing, any shape disagrees or ``k`` is not a whole number >= 1,
+            naming the argument.
     """
-    W, U, b = _check_weights(W, U, b)
+    W, U, b = check_rnn_weights(weights)
     n_hidden, n_in = U.shape
     xs, batch = as_sequence(xs, n_in)
     lead = xs.shape[:-1]
@@ -215,14 +226,18 @@ def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
     dL_dh = as_array(dL_dh, "dL_dh", shape=(*lead, n_hidden))
     state_shape = (n_hidden,) if batch is None else (batch, n_hidden)
     h0 = np.zeros(state_shape) if h0 is None else as_array(h0, "h0", shape=state_shape)
-    k = _check_k(k)
+    return _rnn_bptt(xs, hs, dL_dh, W, h0, _check_k(k))
 
+
+def _rnn_bptt(xs, hs, dL_dh, W, h0, k):
+    """The unchecked kernel of :func:`rnn_bptt` and :func:`rnn_backward`."""
+    n_hidden, n_in = W.shape[0], xs.shape[-1]
     T = xs.shape[0]
     h_prev = np.concatenate((h0[None], hs[:-1]))   # the state each step started from
     slope = 1.0 - hs * hs                          # every step's tanh slope, known after the forward pass
     dh = np.empty_like(hs)
     dz = np.empty_like(hs)
-    from_later = np.zeros(state_shape)             # blame sent back by step t+1
+    from_later = np.zeros(h0.shape)                # blame sent back by step t+1
     for t in range(T - 1, -1, -1):
         if k is not None and (t + 1) % k == 0:     # word t+1 ends a chunk: no blame crosses the cut
             from_later = 0.0
@@ -236,35 +251,78 @@ def rnn_bptt(xs, hs, dL_dh, W, U, b, h0=None, k=None) -> RNNGrads:
     return RNNGrads(dW=dW, dU=dU, db=db, dh=dh, dz=dz, dh0=from_later, h_prev=h_prev)
 
 
-def rnn_step_backward(dh, cache, W):
-    """The backward step of :func:`mwm.rnn_step`: Rule A, then Rule B (seed §6).
+def _check_cache(cache, name, n_hidden):
+    if not isinstance(cache, dict) or any(key not in cache for key in ("h_prev", "x", "h")):
+        raise ValueError(f"{name} must be a cache of rnn_step or rnn_forward (a dict with h_prev, x, h)")
+    h_new = as_array(cache["h"], f"{name}['h']", ndim=(1, 2))
+    if h_new.shape[-1] != n_hidden:
+        raise ValueError(f"{name}['h'] must have {n_hidden} numbers per state, got shape {h_new.shape}")
+    h_prev = as_array(cache["h_prev"], f"{name}['h_prev']", shape=h_new.shape)
+    x = as_array(cache["x"], f"{name}['x']", ndim=h_new.ndim)
+    if x.shape[:-1] != h_new.shape[:-1]:
+        raise ValueError(f"{name}['x'] must have the batch shape of h {h_new.shape[:-1]}, got shape {x.shape}")
+    return h_prev, x, h_new
+
+
+def rnn_step_backward(dh, cache, weights):
+    """The backward step of :func:`mwm.rnn_step`: Rule A, then Rule B (chapter 6).
 
     Args:
         dh: the total blame on the step's new state, shape (h,) or (B, h).
-        cache: ``(h_prev, x, h_new)`` as returned by ``rnn_step``.
-        W: the recurrent matrix (h, h) used in that step.
+        cache: the dict ``{"h_prev", "x", "h"}`` returned by ``rnn_step``.
+        weights: the weights ``{"W", "U", "b"}`` used in that step.
 
     Returns:
-        (dh_prev, dW, dU, db): the blame sent to ``h_prev`` (shape of ``h_prev``) and this
-        step's votes for W (h, h), U (h, d) and b (h,), summed over a batch.
+        (grads, dh_prev, dx): grads is a dict with this step's votes for ``"W"`` (h, h),
+        ``"U"`` (h, d) and ``"b"`` (h,), summed over a batch; dh_prev (shape of h_prev) is
+        the blame sent to the old state, ``W^T dz``; dx (shape of x) the blame sent to the
+        input, ``U^T dz``.
 
     Raises:
-        ValueError: if the shapes disagree, naming the argument.
+        ValueError: if a weight is missing or the shapes disagree, naming the argument.
     """
-    h_prev, x, h_new = cache
-    W = as_array(W, "W", ndim=2)
-    W = as_array(W, "W", shape=(W.shape[0], W.shape[0]))
-    h_new = as_array(h_new, "h_new", ndim=(1, 2))
-    if h_new.shape[-1] != W.shape[0]:
-        raise ValueError(f"cache's h_new must have {W.shape[0]} numbers per state, got shape {h_new.shape}")
-    h_prev = as_array(h_prev, "h_prev", shape=h_new.shape)
-    x = as_array(x, "x", ndim=h_new.ndim)
-    if x.shape[:-1] != h_new.shape[:-1]:
-        raise ValueError(f"x must have the batch shape of h_new {h_new.shape[:-1]}, got shape {x.shape}")
+    W, U, _ = check_rnn_weights(weights)
+    h_prev, x, h_new = _check_cache(cache, "cache", W.shape[0])
+    if x.shape[-1] != U.shape[1]:
+        raise ValueError(f"cache['x'] must have {U.shape[1]} numbers per input, got shape {x.shape}")
     dh = as_array(dh, "dh", shape=h_new.shape)
     dz = dh * (1.0 - h_new ** 2)                      # Rule A
     dz2, hp2, x2 = (np.atleast_2d(a) for a in (dz, h_prev, x))
-    return dz @ W, dz2.T @ hp2, dz2.T @ x2, dz2.sum(axis=0)   # Rule B
+    grads = {"W": dz2.T @ hp2, "U": dz2.T @ x2, "b": dz2.sum(axis=0)}   # Rule B
+    return grads, dz @ W, dz @ U
+
+
+def rnn_backward(dhs, caches, weights):
+    """Backprop through time for the vector cell over the caches of :func:`mwm.rnn_forward` (chapter 6).
+
+    The plain cell's side of the contract the three cells share (:func:`mwm.gru_backward`,
+    :func:`mwm.lstm_backward`); the walk is :func:`rnn_bptt`'s, without truncation.
+
+    Args:
+        dhs: the blame the loss puts directly on each step's state, (T, h) or (T, B, h).
+        caches: the list returned by :func:`mwm.rnn_forward`.
+        weights: the same weights as the forward pass.
+
+    Returns:
+        (grads, dh0, dxs): grads is a dict with dL/dW, dL/dU, dL/db (keys ``"W"``, ``"U"``,
+        ``"b"``, summed over steps and batch); dh0 = dL/dh_0 has the shape of h0; dxs has
+        the shape of xs.
+
+    Raises:
+        ValueError: if a weight is missing, ``caches`` is empty or ``dhs`` does not match the
+            forward pass, naming it.
+    """
+    W, U, _ = check_rnn_weights(weights)
+    if not isinstance(caches, (list, tuple)) or len(caches) == 0:
+        raise ValueError("caches must be the non-empty list returned by rnn_forward")
+    h0, x0, _ = _check_cache(caches[0], "caches[0]", W.shape[0])
+    if x0.shape[-1] != U.shape[1]:
+        raise ValueError(f"caches' inputs must have {U.shape[1]} numbers, got shape {x0.shape}")
+    xs = np.stack([c["x"] for c in caches])
+    hs = np.stack([c["h"] for c in caches])
+    dhs = as_array(dhs, "dhs", shape=hs.shape)
+    g = _rnn_bptt(xs, hs, dhs, W, h0, None)
+    return {"W": g.dW, "U": g.dU, "b": g.db}, g.dh0, g.dz @ U
 
 
 # --------------------------------------------------------------------------- truncation: chunks
@@ -289,7 +347,9 @@ def chunk_of(word, k) -> tuple[int, int, int]:
     Raises:
         ValueError: if either argument is not a whole number >= 1.
 
-    Example: ``chunk_of(45, 20)`` -> (3, 41, 60).
+    Example:
+        >>> chunk_of(45, 20)
+        (3, 41, 60)
     """
     t, k = positive_int(word, "word"), positive_int(k, "k")
     m = -(-t // k)
@@ -316,7 +376,9 @@ def taught_positions(gap, k) -> list[int]:
     Raises:
         ValueError: if either argument is not a whole number >= 1.
 
-    Example: ``taught_positions(15, 20)`` -> [16, 17, 18, 19, 20], 5 positions in 20.
+    Example (5 positions in 20):
+        >>> taught_positions(15, 20)
+        [16, 17, 18, 19, 20]
     """
     gap, k = positive_int(gap, "gap"), positive_int(k, "k")
     m = -(-gap // k) + 1                       # chunk m starts after word (m-1)k >= gap
@@ -424,6 +486,6 @@ def gradient_check(loss: Callable[[], float], params: Mapping[str, np.ndarray],
     return out
 
 
-__all__ = ["ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "last_note_loss",
+__all__ = ["ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "rnn_backward", "last_note_loss",
            "chunk_count", "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check"]
 

@@ -147,6 +147,11 @@ class CharLM:
         return self.W.shape[0]
 
     @property
+    def cell(self) -> dict:
+        """The recurrent cell's weights ``{"W", "U", "b"}``, as :func:`mwm.rnn_step` takes them."""
+        return {"W": self.W, "U": self.U, "b": self.b}
+
+    @property
     def size(self) -> int:
         """How many numbers the model has learned (5,068 for the trained model)."""
         return sum(getattr(self, n).size for n in ("W", "U", "b", "V", "c"))
@@ -188,14 +193,15 @@ def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
 
     Returns:
         (h, probs, cache): the new note, shape (h,); the next symbol's probabilities,
-        shape (28,); and the cell's cache (h_prev, x, h) for a backward step.
+        shape (28,); and the cell's cache (the dict h_prev, x, h of :func:`mwm.rnn_step`)
+        for a backward step.
 
     Raises:
         ValueError: for a wrong shape, a symbol outside [0, 28) or T <= 0.
     """
     model = _check_model(model)
     x = one_hot(symbol, len(ALPHABET))
-    h, cache = rnn_step(h_prev, x, model.W, model.U, model.b)
+    h, cache = rnn_step(h_prev, x, model.cell)
     return h, readout(h, model.V, model.c, temperature), cache
 
 
@@ -218,7 +224,7 @@ def lm_forward(model: CharLM, text: str, temperature=1.0):
     """
     model = _check_model(model)
     ids = np.concatenate([encode(START), encode(text)])
-    hs = rnn_forward(np.eye(len(ALPHABET))[ids], model.W, model.U, model.b)
+    hs, _ = rnn_forward(np.eye(len(ALPHABET))[ids], model.cell)
     return readout(hs, model.V, model.c, temperature), hs
 
 

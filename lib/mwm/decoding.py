@@ -61,12 +61,17 @@ class StepModel(NamedTuple):
         initial_state: the state before the first token (any object the step understands).
         bos_id: the begin symbol's id, fed in first, never written.
         eos_id: the end symbol's id; writing it finishes the output.
+        checked: True (the default) to check every step's output (shape (V,), log-probabilities
+            that normalise); False for a step known to return them by construction (the
+            course's translator, :meth:`mwm.seq2seq.Translator.step_model`), which skips that
+            check inside the decoding loop.
     """
 
     step: Callable[[Any, int], tuple]
     initial_state: Any
     bos_id: int
     eos_id: int
+    checked: bool = True
 
 
 @dataclass(frozen=True)
@@ -143,11 +148,16 @@ def _model_parts(model):
             raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
     if bos == eos:
         raise ValueError("model.bos_id and model.eos_id must differ")
-    return step, state, int(bos), int(eos)
+    return step, state, int(bos), int(eos), bool(getattr(model, "checked", True))
 
 
-def _call_step(step, state, prev, bos, eos):
+def _call_step(step, state, prev, bos, eos, checked=True):
     out = step(state, prev)
+    if not checked:  # a trusted step (StepModel.checked is False): log-probabilities by construction
+        log_probs, new_state = out
+        lp = np.array(log_probs, dtype=float)
+        lp[bos] = -np.inf
+        return lp, new_state
     if not isinstance(out, tuple) or len(out) != 2:
         raise ValueError("model.step must return a pair (log_probs, new_state)")
     log_probs, new_state = out
@@ -183,11 +193,11 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
         ValueError: for a bad model, ``max_length`` < 1, or a step that returns
             something other than normalised log-probabilities of shape (V,).
     """
-    step, state, bos, eos = _model_parts(model)
+    step, state, bos, eos, checked = _model_parts(model)
     max_length = positive_int(max_length, "max_length")
     tokens, total, prev = [], 0.0, bos
     for t in range(1, max_length + 1):
-        lp, state = _call_step(step, state, prev, bos, eos)
+        lp, state = _call_step(step, state, prev, bos, eos, checked)
         choice = eos if t == max_length else int(np.argmax(lp))
         if not np.isfinite(lp[choice]):
             raise ValueError(f"the model gives the end symbol probability 0 at max_length = {max_length}")
@@ -242,7 +252,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
         ValueError: if ``beam_width`` or ``max_length`` is not a whole number >= 1,
             ``length_normalization`` is negative, or the model is bad (see :func:`greedy_decode`).
     """
-    step, state0, bos, eos = _model_parts(model)
+    step, state0, bos, eos, checked = _model_parts(model)
     k = positive_int(beam_width, "beam_width")
     max_length = positive_int(max_length, "max_length")
     alpha = as_scalar(length_normalization, "length_normalization")
@@ -260,7 +270,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
                 pool.append((_length_score(log_prob, len(tokens), alpha), (rank, -1), tokens, log_prob,
                              state, True, True))
                 continue
-            lp, new_state = _call_step(step, state, tokens[-1] if tokens else bos, bos, eos)
+            lp, new_state = _call_step(step, state, tokens[-1] if tokens else bos, bos, eos, checked)
             if t == max_length:
                 choices = [eos]
             else:
@@ -312,7 +322,7 @@ def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 5
         ValueError: if ``temperature`` is not > 0, ``rng`` is neither a Generator nor an
             int, ``max_length`` < 1, or the model is bad.
     """
-    step, state, bos, eos = _model_parts(model)
+    step, state, bos, eos, checked = _model_parts(model)
     T = positive(temperature, "temperature")
     max_length = positive_int(max_length, "max_length")
     if rng is None:
@@ -323,7 +333,7 @@ def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 5
         raise ValueError(f"rng must be a numpy Generator or an int seed, got {type(rng).__name__}")
     tokens, total, prev = [], 0.0, bos
     for t in range(1, max_length + 1):
-        lp, state = _call_step(step, state, prev, bos, eos)
+        lp, state = _call_step(step, state, prev, bos, eos, checked)
         if t == max_length:
             choice = eos
             if not np.isfinite(lp[eos]):
@@ -354,7 +364,7 @@ def sequence_log_prob(model, tokens) -> float:
         ValueError: if ``tokens`` is empty, holds ``bos_id`` or a token after the end symbol,
             or an id outside [0, V).
     """
-    step, state, bos, eos = _model_parts(model)
+    step, state, bos, eos, checked = _model_parts(model)
     tokens = [int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else v for v in tokens]
     non_empty(tokens, "tokens")
     total, prev = 0.0, bos
@@ -362,7 +372,7 @@ def sequence_log_prob(model, tokens) -> float:
         if not isinstance(v, int) or v == bos or (prev == eos):
             raise ValueError(f"tokens must be token ids, without the begin symbol and nothing after the end "
                              f"symbol; got {v!r} at position {i}")
-        lp, state = _call_step(step, state, prev, bos, eos)
+        lp, state = _call_step(step, state, prev, bos, eos, checked)
         if not 0 <= v < lp.shape[0]:
             raise ValueError(f"tokens must be ids in [0, {lp.shape[0]}), got {v} at position {i}")
         total += float(lp[v])
@@ -386,14 +396,14 @@ def exhaustive_search(model, max_length: int) -> list:
     Raises:
         ValueError: as :func:`greedy_decode`.
     """
-    step, state0, bos, eos = _model_parts(model)
+    step, state0, bos, eos, checked = _model_parts(model)
     max_length = positive_int(max_length, "max_length")
     out = []
     frontier = [((), 0.0, state0)]
     for t in range(1, max_length + 1):
         nxt = []
         for tokens, log_prob, state in frontier:
-            lp, new_state = _call_step(step, state, tokens[-1] if tokens else bos, bos, eos)
+            lp, new_state = _call_step(step, state, tokens[-1] if tokens else bos, bos, eos, checked)
             for v in ([eos] if t == max_length else range(lp.shape[0])):
                 if np.isfinite(lp[v]):
                     item = (tokens + (v,), log_prob + float(lp[v]), new_state)

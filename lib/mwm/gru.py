@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array, as_scalar, positive, positive_int
-from .lstm import _backward_block, _check_step, _from_stacked, _to_stacked, check_inputs, check_weights, sigmoid
+from .gates import backward_block, check_blame, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The GRU's blocks: update gate z, reset gate r, candidate h (the draft h~).
 GRU_BLOCKS = ("z", "r", "h")
@@ -72,11 +72,14 @@ def blend(h_prev, candidate, z):
             [0, 1]. Numbers or arrays that broadcast to one shape.
 
     Returns:
-        array: lies between ``h_prev`` and ``candidate`` entry by entry. Example:
-        ``blend(0.8, -0.4, 0.25) = 0.5``.
+        array: lies between ``h_prev`` and ``candidate`` entry by entry.
 
     Raises:
         ValueError: if an entry of ``z`` is outside [0, 1] or a value is not finite.
+
+    Example:
+        >>> round(float(blend(0.8, -0.4, 0.25)), 4)
+        0.5
     """
     z = as_array(z, "z")
     if np.any((z < 0) | (z > 1)):
@@ -147,6 +150,7 @@ def init_gru(hidden_size: int, input_size: int, seed: int = 0, scale: float | No
 
 
 def _gru_step(h_prev, x, w):
+    """The unchecked kernel of :func:`gru_step` (float arrays of matching shapes): (h, cache)."""
     z = sigmoid(h_prev @ w["W_z"].T + x @ w["U_z"].T + w["b_z"])
     r = sigmoid(h_prev @ w["W_r"].T + x @ w["U_r"].T + w["b_r"])
     reset_h = r * h_prev
@@ -172,26 +176,33 @@ def gru_step(h_prev, x, weights):
         ValueError: if a weight is missing or any shape disagrees, naming the argument.
 
     Example (seed §10): h_prev = 0.5, x = 1, update score 0, reset score 2, draft
-    weights 1 and 1 -> r = 0.8808, h~ = 0.8938, h = 0.6969.
+    weights 1 and 1:
+
+        >>> w = {k: [[0.0]] if k[0] in "WU" else [0.0] for k in GRU_KEYS}
+        >>> w.update(b_r=[2.0], W_h=[[1.0]], U_h=[[1.0]])
+        >>> h, cache = gru_step([0.5], [1.0], w)
+        >>> round(float(cache["r"][0]), 4), round(float(cache["candidate"][0]), 4), round(float(h[0]), 4)
+        (0.8808, 0.8938, 0.6969)
     """
     w, n_hidden, n_in = check_weights(weights, GRU_BLOCKS, "GRU")
-    x, h_prev, _ = _check_step(x, h_prev, n_in, n_hidden)
-    return _gru_step(h_prev, x, w)
+    x, s = check_step(x, n_in, n_hidden, h_prev=h_prev)
+    return _gru_step(s["h_prev"], x, w)
 
 
 def _gru_step_backward(dh, cache, w, grads):
+    """The unchecked kernel of :func:`gru_step_backward`: adds into ``grads``; returns (dh_prev, dx)."""
     z, r, h_prev, candidate = cache["z"], cache["r"], cache["h_prev"], cache["candidate"]
     d_candidate = dh * z
     dz = dh * (candidate - h_prev)
     dh_prev = dh * (1.0 - z)                      # the direct path: times (1 - z)
     da_h = d_candidate * (1.0 - candidate ** 2)
     # the candidate block reads r * h_prev, not h_prev
-    d_reset_h, dx = _backward_block(grads, da_h, cache["reset_h"], cache["x"], w, "h")
+    d_reset_h, dx = backward_block(grads, da_h, cache["reset_h"], cache["x"], w, "h")
     dh_prev = dh_prev + d_reset_h * r
     da_r = d_reset_h * h_prev * r * (1.0 - r)
     da_z = dz * z * (1.0 - z)
     for k, da in (("z", da_z), ("r", da_r)):
-        dh_k, dx_k = _backward_block(grads, da, h_prev, cache["x"], w, k)
+        dh_k, dx_k = backward_block(grads, da, h_prev, cache["x"], w, k)
         dh_prev, dx = dh_prev + dh_k, dx + dx_k
     return dh_prev, dx
 
@@ -212,7 +223,7 @@ def gru_step_backward(dh, cache, weights):
         ValueError: if a weight is missing or ``dh`` has the wrong shape.
     """
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
-    dh = as_array(dh, "dh", shape=cache["h_prev"].shape)
+    dh = check_blame(dh, "dh", cache["h_prev"].shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dh_prev, dx = _gru_step_backward(dh, cache, w, grads)
     return grads, dh_prev, dx
@@ -246,32 +257,33 @@ def gru_forward(xs, weights, h0=None):
 
 
 def gru_backward(dhs, caches, weights):
-    """Backprop through time for the GRU (seed §6, §10): gradients of all weights and of h0.
+    """Backprop through time for the GRU (chapters 6, 10): gradients of all weights, of h0 and of the inputs.
 
     Args:
-        dhs: dL/dh_t coming directly from each step's loss, (T, h) or (T, B, h).
+        dhs: the blame the loss puts directly on each step's state h_t, (T, h) or (T, B, h),
+            in the order of the forward pass (zeros for steps without a loss).
         caches: the list returned by :func:`gru_forward`.
         weights: the same weights as the forward pass.
 
     Returns:
-        dict: the gradient of every key of :data:`GRU_KEYS` (summed over steps and
-        batch), plus ``"h0"`` (dL/dh_0) and ``"xs"`` (dL/dx_t, shape of xs).
+        (grads, dh0, dxs): grads is a dict with the gradient of every key of
+        :data:`GRU_KEYS` (summed over steps and batch); dh0 = dL/dh_0 has the shape of h0;
+        dxs has the shape of xs.
 
     Raises:
-        ValueError: if ``dhs`` does not match the forward pass, naming it.
+        ValueError: if ``caches`` is empty or ``dhs`` does not match the forward pass, naming it.
     """
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
     if not caches:
         raise ValueError("caches must not be empty")
     state_shape = caches[0]["h_prev"].shape
-    dhs = as_array(dhs, "dhs", shape=(len(caches),) + state_shape)
+    dhs = check_blame(dhs, "dhs", (len(caches),) + state_shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dxs = np.empty((len(caches),) + caches[0]["x"].shape)
     dh_next = np.zeros(state_shape)
     for t in reversed(range(len(caches))):
         dh_next, dxs[t] = _gru_step_backward(dhs[t] + dh_next, caches[t], w, grads)
-    grads.update(h0=dh_next, xs=dxs)
-    return grads
+    return grads, dh_next, dxs
 
 
 def gru_weights_from_torch(weight_ih, weight_hh, bias_ih=None, bias_hh=None) -> dict:
@@ -294,7 +306,7 @@ def gru_weights_from_torch(weight_ih, weight_hh, bias_ih=None, bias_hh=None) -> 
         ValueError: for wrong shapes, or if ``b_hn`` (the last h entries of bias_hh) is
             not zero: torch multiplies it by r, which no course weight can copy.
     """
-    t = _from_stacked(weight_ih, weight_hh, bias_ih, None, TORCH_GRU_ORDER)
+    t = from_stacked(weight_ih, weight_hh, bias_ih, None, TORCH_GRU_ORDER)
     h = t["W_r"].shape[0]
     if bias_hh is not None:
         bias_hh = as_array(bias_hh, "bias_hh", shape=(3 * h,))
@@ -321,7 +333,7 @@ def gru_weights_to_torch(weights):
     t = {"W_r": w["W_r"], "U_r": w["U_r"], "b_r": w["b_r"],
          "W_z": -w["W_z"], "U_z": -w["U_z"], "b_z": -w["b_z"],
          "W_n": w["W_h"], "U_n": w["U_h"], "b_n": w["b_h"]}
-    return _to_stacked(t, TORCH_GRU_ORDER)
+    return to_stacked(t, TORCH_GRU_ORDER)
 
 
 def reset_placement_gap(W, r, h_prev):

@@ -31,30 +31,17 @@ Forget-gate bias. At the start of training every gate score is near 0, so
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ._validate import as_array, as_scalar, as_sequence, positive, positive_int
+from ._validate import as_scalar, positive, positive_int
+from .gates import backward_block, check_blame, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The LSTM's blocks, in PyTorch's stacking order: input, forget, candidate, output.
 LSTM_BLOCKS = ("i", "f", "g", "o")
 #: Every key of an LSTM weight dict, block by block.
 LSTM_KEYS = tuple(f"{m}_{k}" for k in LSTM_BLOCKS for m in ("W", "U", "b"))
-
-
-def sigmoid(z):
-    """The logistic function ``1 / (1 + exp(-z))``, entry by entry, without overflow.
-
-    Computed as ``0.5 + 0.5 tanh(z / 2)``, which is the same function and never
-    overflows for large ``|z|``.
-
-    Args:
-        z: a number or an array of any shape.
-
-    Returns:
-        array (or float) of the same shape, each entry in [0, 1] (strictly inside for
-        moderate ``z``). Example: ``sigmoid(2) = 0.8808``.
-    """
-    return 0.5 + 0.5 * np.tanh(0.5 * np.asarray(z, dtype=float))
 
 
 def lane_keep(forget_bias: float, steps: int) -> float:
@@ -68,7 +55,14 @@ def lane_keep(forget_bias: float, steps: int) -> float:
         steps: how many steps back (>= 1).
 
     Returns:
-        float in (0, 1). Examples: ``lane_keep(0, 10) = 0.000977``, ``lane_keep(2, 10) = 0.281``.
+        float in (0, 1).
+
+    Raises:
+        ValueError: if ``forget_bias`` is not a finite number or ``steps`` is not a whole number >= 1.
+
+    Example:
+        >>> round(lane_keep(0, 10), 6), round(lane_keep(2, 10), 3)
+        (0.000977, 0.281)
     """
     return float(sigmoid(as_scalar(forget_bias, "forget_bias"))) ** positive_int(steps, "steps")
 
@@ -103,60 +97,20 @@ def init_lstm(hidden_size: int, input_size: int, seed: int = 0, scale: float | N
     return weights
 
 
-def check_weights(weights, blocks, kind: str):
-    """Validate a dict of named blocks; return (weights as float arrays, h, d).
+class LSTMState(NamedTuple):
+    """The LSTM's state, the pair (note, lane): ``h`` the hidden state, ``c`` the cell state (chapter 9).
 
-    Used by the LSTM and the GRU. Every ``W_k`` must be (h, h), every ``U_k`` (h, d),
-    every ``b_k`` (h,), with one h and one d for all blocks.
-
-    Raises:
-        ValueError: naming the missing key or the array with the wrong shape.
+    One step's state holds arrays (h,) or (B, h); :func:`lstm_forward` returns the states
+    of every step in the same form, arrays (T, h) or (T, B, h). Being a tuple, it unpacks:
+    ``h, c = state``.
     """
-    if not isinstance(weights, dict):
-        raise ValueError(f"weights must be a dict of {kind} blocks, got {type(weights).__name__}")
-    missing = [f"{m}_{k}" for k in blocks for m in ("W", "U", "b") if f"{m}_{k}" not in weights]
-    if missing:
-        raise ValueError(f"weights is missing the {kind} block(s) {missing}")
-    first = as_array(weights[f"W_{blocks[0]}"], f"W_{blocks[0]}", ndim=2)
-    h = first.shape[0]
-    first_u = as_array(weights[f"U_{blocks[0]}"], f"U_{blocks[0]}", ndim=2)
-    d = first_u.shape[1]
-    out = {}
-    for k in blocks:
-        out[f"W_{k}"] = as_array(weights[f"W_{k}"], f"W_{k}", shape=(h, h))
-        out[f"U_{k}"] = as_array(weights[f"U_{k}"], f"U_{k}", shape=(h, d))
-        out[f"b_{k}"] = as_array(weights[f"b_{k}"], f"b_{k}", shape=(h,))
-    return out, h, d
 
-
-def check_inputs(xs, n_in: int, n_hidden: int, states: dict):
-    """Validate a sequence (T, d) or (T, B, d) and its starting states; zeros where None.
-
-    Returns:
-        (xs, batch, states): batch is None for a single sequence; each state has shape
-        (h,) or (B, h).
-
-    Raises:
-        ValueError: for an empty sequence or a shape that disagrees, naming the argument.
-    """
-    xs, batch = as_sequence(xs, n_in)
-    shape = (n_hidden,) if batch is None else (batch, n_hidden)
-    out = {}
-    for name, value in states.items():
-        out[name] = np.zeros(shape) if value is None else as_array(value, name, shape=shape)
-    return xs, batch, out
-
-
-def _check_step(x, h_prev, n_in, n_hidden, **others):
-    x = as_array(x, "x", ndim=(1, 2))
-    batch = None if x.ndim == 1 else x.shape[0]
-    x = as_array(x, "x", shape=(n_in,) if batch is None else (batch, n_in))
-    shape = (n_hidden,) if batch is None else (batch, n_hidden)
-    h_prev = as_array(h_prev, "h_prev", shape=shape)
-    return x, h_prev, {name: as_array(v, name, shape=shape) for name, v in others.items()}
+    h: np.ndarray
+    c: np.ndarray
 
 
 def _lstm_step(h_prev, c_prev, x, w):
+    """The unchecked kernel of :func:`lstm_step` (float arrays of matching shapes): (h, c, cache)."""
     scores = {k: h_prev @ w[f"W_{k}"].T + x @ w[f"U_{k}"].T + w[f"b_{k}"] for k in LSTM_BLOCKS}
     i, f, o = sigmoid(scores["i"]), sigmoid(scores["f"]), sigmoid(scores["o"])
     g = np.tanh(scores["g"])
@@ -167,42 +121,47 @@ def _lstm_step(h_prev, c_prev, x, w):
     return h, c, cache
 
 
-def lstm_step(h_prev, c_prev, x, weights):
-    """One LSTM step (seed §9): gates, then ``c = f*c_prev + i*g`` and ``h = o*tanh(c)``.
+def _pair(state, name):
+    """Split an LSTM state given as an ``LSTMState`` or a pair (h, c)."""
+    if not isinstance(state, (tuple, list)) or len(state) != 2:
+        raise ValueError(f"{name} must be an LSTMState(h, c) or a pair (h, c), got {type(state).__name__}")
+    return state[0], state[1]
+
+
+def lstm_step(state, x, weights):
+    """One LSTM step (chapter 9): gates, then ``c = f*c_prev + i*g`` and ``h = o*tanh(c)``.
 
     Args:
-        h_prev: previous hidden state, (h,) or (B, h) for a batch of B.
-        c_prev: previous cell state, same shape as ``h_prev``.
+        state: the old state, an :class:`LSTMState` ``(h_prev, c_prev)`` (or any pair),
+            each (h,) or (B, h) for a batch of B.
         x: the input, (d,) or (B, d).
         weights: dict with the keys :data:`LSTM_KEYS` (see the module docstring).
 
     Returns:
-        (h, c, cache): the new hidden and cell states (shape of ``h_prev``; ``h`` in
-        (-1, 1), ``c`` unbounded) and a dict with everything :func:`lstm_step_backward`
-        needs (h_prev, c_prev, x, the gates i, f, g, o, c and tanh(c)).
+        (new_state, cache): new_state is an :class:`LSTMState` ``(h, c)`` of the shape of the
+        old one (``h`` in (-1, 1), ``c`` unbounded); cache is a dict with everything
+        :func:`lstm_step_backward` needs (h_prev, c_prev, x, the gates i, f, g, o, c and tanh(c)).
 
     Raises:
-        ValueError: if a weight is missing or any shape disagrees, naming the argument.
+        ValueError: if a weight is missing, ``state`` is not a pair or any shape disagrees,
+            naming the argument.
+
+    Example (chapter 9, one number, all weights 0, every shift 0 but the candidate's):
+        >>> w = {k: [[0.0]] if k[0] in "WU" else [0.0] for k in LSTM_KEYS}
+        >>> w["b_g"] = [1.0]
+        >>> new, cache = lstm_step(LSTMState([0.0], [1.0]), [1.0], w)
+        >>> [round(float(v[0]), 4) for v in new]
+        [0.3534, 0.8808]
     """
     w, n_hidden, n_in = check_weights(weights, LSTM_BLOCKS, "LSTM")
-    x, h_prev, other = _check_step(x, h_prev, n_in, n_hidden, c_prev=c_prev)
-    return _lstm_step(h_prev, other["c_prev"], x, w)
-
-
-def _backward_block(grads, da, h_prev, x, w, k):
-    """Add one block's weight gradients; return its contributions to dh_prev and dx."""
-    if da.ndim == 1:
-        grads[f"W_{k}"] += np.outer(da, h_prev)
-        grads[f"U_{k}"] += np.outer(da, x)
-        grads[f"b_{k}"] += da
-    else:
-        grads[f"W_{k}"] += da.T @ h_prev
-        grads[f"U_{k}"] += da.T @ x
-        grads[f"b_{k}"] += da.sum(axis=0)
-    return da @ w[f"W_{k}"], da @ w[f"U_{k}"]
+    h_prev, c_prev = _pair(state, "state")
+    x, s = check_step(x, n_in, n_hidden, h_prev=h_prev, c_prev=c_prev)
+    h, c, cache = _lstm_step(s["h_prev"], s["c_prev"], x, w)
+    return LSTMState(h, c), cache
 
 
 def _lstm_step_backward(dh, dc, cache, w, grads):
+    """The unchecked kernel of :func:`lstm_step_backward`: adds into ``grads``; returns (dh_prev, dc_prev, dx)."""
     i, f, g, o, tanh_c = cache["i"], cache["f"], cache["g"], cache["o"], cache["tanh_c"]
     dc = dc + dh * o * (1.0 - tanh_c ** 2)
     da = {"o": dh * tanh_c * o * (1.0 - o),
@@ -211,56 +170,58 @@ def _lstm_step_backward(dh, dc, cache, w, grads):
           "g": dc * i * (1.0 - g ** 2)}
     dh_prev, dx = 0.0, 0.0
     for k in LSTM_BLOCKS:
-        dh_k, dx_k = _backward_block(grads, da[k], cache["h_prev"], cache["x"], w, k)
+        dh_k, dx_k = backward_block(grads, da[k], cache["h_prev"], cache["x"], w, k)
         dh_prev, dx = dh_prev + dh_k, dx + dx_k
     return dh_prev, dc * f, dx
 
 
-def lstm_step_backward(dh, dc, cache, weights):
-    """Backward through one LSTM step: from dL/dh and dL/dc to the step's inputs (seed §6, §9).
+def lstm_step_backward(d_state, cache, weights):
+    """Backward through one LSTM step: from the blame on the new state to the old state and the input (chapters 6, 9).
 
     Args:
-        dh: dL/dh for this step's output h (all paths: this step's loss and later steps),
-            shape of h.
-        dc: dL/dc arriving from the next step along the lane, shape of c.
+        d_state: the blame on the step's new state, an :class:`LSTMState` ``(dh, dc)`` (or
+            a pair): dL/dh (all paths: this step's loss and later steps) and dL/dc arriving
+            along the lane, each of the shape of h; either may be None for zeros.
         cache: the dict returned by :func:`lstm_step`.
         weights: the same weights as the forward step.
 
     Returns:
-        (grads, dh_prev, dc_prev, dx): grads is a dict with this step's gradient for
-        every key of :data:`LSTM_KEYS`; the other three have the shapes of h_prev,
-        c_prev and x. Note ``dc_prev = (dc + dh*o*(1 - tanh(c)^2)) * f``: along the lane
-        the blame is multiplied by the forget gate only.
+        (grads, d_state_prev, dx): grads is a dict with this step's gradient for every key
+        of :data:`LSTM_KEYS`; d_state_prev is an :class:`LSTMState` ``(dh_prev, dc_prev)``;
+        dx has the shape of x. Note ``dc_prev = (dc + dh*o*(1 - tanh(c)^2)) * f``: along the
+        lane the blame is multiplied by the forget gate only.
 
     Raises:
-        ValueError: if a weight is missing or ``dh``/``dc`` have the wrong shape.
+        ValueError: if a weight is missing or ``d_state`` is not a pair of the state's shape.
     """
     w, _, _ = check_weights(weights, LSTM_BLOCKS, "LSTM")
+    dh, dc = _pair(d_state, "d_state")
     shape = cache["c"].shape
-    dh = as_array(dh, "dh", shape=shape)
-    dc = as_array(dc, "dc", shape=shape)
+    dh, dc = check_blame(dh, "dh", shape), check_blame(dc, "dc", shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dh_prev, dc_prev, dx = _lstm_step_backward(dh, dc, cache, w, grads)
-    return grads, dh_prev, dc_prev, dx
+    return grads, LSTMState(dh_prev, dc_prev), dx
 
 
-def lstm_forward(xs, weights, h0=None, c0=None):
-    """Run the LSTM over a sequence (seed §9), keeping what the backward pass needs.
+def lstm_forward(xs, weights, state0=None):
+    """Run the LSTM over a sequence (chapter 9), keeping what the backward pass needs.
 
     Args:
         xs: inputs, (T, d) or (T, B, d) for a batch of B sequences; T >= 1.
         weights: dict with the keys :data:`LSTM_KEYS`.
-        h0, c0: starting hidden and cell states, (h,) or (B, h); zeros if None.
+        state0: the starting state, an :class:`LSTMState` ``(h0, c0)`` (or a pair), each
+            (h,) or (B, h) or None for zeros; None for both zero.
 
     Returns:
-        (hs, cs, caches): hs and cs have shape (T, h) or (T, B, h) (h_1..h_T and
-        c_1..c_T; the starting states are not included), caches is a list of T step
-        caches for :func:`lstm_backward`.
+        (states, caches): states is an :class:`LSTMState` ``(hs, cs)`` of arrays (T, h) or
+        (T, B, h), the notes h_1..h_T and cell states c_1..c_T (the starting state is not
+        included); caches is a list of T step caches for :func:`lstm_backward`.
 
     Raises:
         ValueError: for an empty sequence, a missing weight or a shape that disagrees.
     """
     w, n_hidden, n_in = check_weights(weights, LSTM_BLOCKS, "LSTM")
+    h0, c0 = (None, None) if state0 is None else _pair(state0, "state0")
     xs, _, states = check_inputs(xs, n_in, n_hidden, {"h0": h0, "c0": c0})
     h, c = states["h0"], states["c0"]
     hs = np.empty(xs.shape[:-1] + (n_hidden,))
@@ -270,41 +231,42 @@ def lstm_forward(xs, weights, h0=None, c0=None):
         h, c, cache = _lstm_step(h, c, xs[t], w)
         hs[t], cs[t] = h, c
         caches.append(cache)
-    return hs, cs, caches
+    return LSTMState(hs, cs), caches
 
 
-def lstm_backward(dhs, caches, weights, dc_last=None):
-    """Backprop through time for the LSTM (seed §6, §9): gradients of all weights and the start.
+def lstm_backward(d_states, caches, weights):
+    """Backprop through time for the LSTM (chapters 6, 9): gradients of all weights, the start and the inputs.
 
     Args:
-        dhs: dL/dh_t coming directly from each step's loss, (T, h) or (T, B, h), in the
-            order of the forward pass (zeros for steps without a loss).
+        d_states: the blame the loss puts directly on each step's state, an
+            :class:`LSTMState` ``(dhs, dcs)`` of arrays (T, h) or (T, B, h) in the order of the
+            forward pass (either may be None for zeros; a blame on c_T from beyond the last
+            step, e.g. a decoder that starts from the final cell state, goes in ``dcs[-1]``).
+            A plain array is taken as ``dhs`` (no direct blame on the cell states).
         caches: the list returned by :func:`lstm_forward`.
         weights: the same weights as the forward pass.
-        dc_last: optional dL/dc_T arriving from beyond the last step (for example a
-            decoder that starts from the final cell state), shape of c; zeros if None.
 
     Returns:
-        dict: the gradient of every key of :data:`LSTM_KEYS` (summed over steps and
-        batch), plus ``"h0"`` and ``"c0"`` (dL/dh_0, dL/dc_0) and ``"xs"`` (dL/dx_t,
-        shape of xs).
+        (grads, d_state0, dxs): grads is a dict with the gradient of every key of
+        :data:`LSTM_KEYS` (summed over steps and batch); d_state0 is an :class:`LSTMState`
+        ``(dL/dh_0, dL/dc_0)``; dxs has the shape of xs.
 
     Raises:
-        ValueError: if ``dhs`` does not match the forward pass, naming it.
+        ValueError: if ``caches`` is empty or ``d_states`` does not match the forward pass, naming it.
     """
     w, _, _ = check_weights(weights, LSTM_BLOCKS, "LSTM")
     if not caches:
         raise ValueError("caches must not be empty")
     state_shape = caches[0]["c"].shape
-    dhs = as_array(dhs, "dhs", shape=(len(caches),) + state_shape)
-    dc = np.zeros(state_shape) if dc_last is None else as_array(dc_last, "dc_last", shape=state_shape)
+    dhs, dcs = _pair(d_states, "d_states") if isinstance(d_states, tuple) else (d_states, None)
+    seq_shape = (len(caches),) + state_shape
+    dhs, dcs = check_blame(dhs, "dhs", seq_shape), check_blame(dcs, "dcs", seq_shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dxs = np.empty((len(caches),) + caches[0]["x"].shape)
-    dh_next = np.zeros(state_shape)
+    dh_next, dc_next = np.zeros(state_shape), np.zeros(state_shape)
     for t in reversed(range(len(caches))):
-        dh_next, dc, dxs[t] = _lstm_step_backward(dhs[t] + dh_next, dc, caches[t], w, grads)
-    grads.update(h0=dh_next, c0=dc, xs=dxs)
-    return grads
+        dh_next, dc_next, dxs[t] = _lstm_step_backward(dhs[t] + dh_next, dcs[t] + dc_next, caches[t], w, grads)
+    return grads, LSTMState(dh_next, dc_next), dxs
 
 
 def lstm_weights_from_stacked(weight_ih, weight_hh, bias_ih=None, bias_hh=None) -> dict:
@@ -321,7 +283,7 @@ def lstm_weights_from_stacked(weight_ih, weight_hh, bias_ih=None, bias_hh=None) 
     Raises:
         ValueError: if the shapes are not (4h, d), (4h, h) and (4h,).
     """
-    return _from_stacked(weight_ih, weight_hh, bias_ih, bias_hh, LSTM_BLOCKS)
+    return from_stacked(weight_ih, weight_hh, bias_ih, bias_hh, LSTM_BLOCKS)
 
 
 def lstm_weights_to_stacked(weights):
@@ -332,29 +294,4 @@ def lstm_weights_to_stacked(weights):
         shift ``b_k`` goes into ``bias_ih``; ``bias_hh`` is zeros.
     """
     w, _, _ = check_weights(weights, LSTM_BLOCKS, "LSTM")
-    return _to_stacked(w, LSTM_BLOCKS)
-
-
-def _from_stacked(weight_ih, weight_hh, bias_ih, bias_hh, blocks):
-    n = len(blocks)
-    weight_hh = as_array(weight_hh, "weight_hh", ndim=2)
-    h = weight_hh.shape[1]
-    weight_hh = as_array(weight_hh, "weight_hh", shape=(n * h, h))
-    weight_ih = as_array(weight_ih, "weight_ih", ndim=2)
-    weight_ih = as_array(weight_ih, "weight_ih", shape=(n * h, None))
-    bias = np.zeros(n * h)
-    for name, value in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
-        if value is not None:
-            bias = bias + as_array(value, name, shape=(n * h,))
-    out = {}
-    for j, k in enumerate(blocks):
-        rows = slice(j * h, (j + 1) * h)
-        out[f"W_{k}"], out[f"U_{k}"], out[f"b_{k}"] = weight_hh[rows].copy(), weight_ih[rows].copy(), bias[rows].copy()
-    return out
-
-
-def _to_stacked(w, blocks):
-    weight_ih = np.concatenate([w[f"U_{k}"] for k in blocks])
-    weight_hh = np.concatenate([w[f"W_{k}"] for k in blocks])
-    bias_ih = np.concatenate([w[f"b_{k}"] for k in blocks])
-    return weight_ih, weight_hh, bias_ih, np.zeros_like(bias_ih)
+    return to_stacked(w, LSTM_BLOCKS)

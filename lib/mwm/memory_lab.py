@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array, as_scalar, positive_int
+from .gates import sigmoid
 
 #: The three cells of the lab, in the order the chapter draws them.
 LAB_CELLS = ("plain", "LSTM", "GRU")
@@ -39,10 +40,6 @@ GATE_SLOPE, GATE_SHIFT = 10.0, -5.0
 
 #: The seed's panel defaults: plain w, LSTM forget gate f, sentence length, filler noise A.
 LAB_DEFAULTS = {"w": 0.9, "f": 0.99, "length": 20, "noise": 0.5}
-
-
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
 
 
 def _check_cell(cell):
@@ -80,7 +77,7 @@ def lab_gates(length) -> np.ndarray:
     length = positive_int(length, "length")
     marker = np.zeros(length)
     marker[0] = 1.0
-    return _sigmoid(GATE_SLOPE * marker + GATE_SHIFT)
+    return sigmoid(GATE_SLOPE * marker + GATE_SHIFT)
 
 
 def lab_sentences(n_trials, length, noise, seed=0) -> np.ndarray:

@@ -30,16 +30,19 @@ from typing import Mapping
 import numpy as np
 
 from ._validate import as_array, positive, positive_int
-from .bptt import rnn_bptt
-from .cell import rnn_forward
+from .bptt import rnn_backward
+from .cell import RNN_KEYS, rnn_forward
 from .gru import GRU_KEYS, gru_backward, gru_forward, gru_weights_from_torch, init_gru
-from .lstm import LSTM_KEYS, init_lstm, lstm_backward, lstm_forward, lstm_weights_from_stacked
+from .lstm import LSTM_KEYS, LSTMState, init_lstm, lstm_backward, lstm_forward, lstm_weights_from_stacked
 
 #: Seed §11's two sentences: the words before "Teddy" agree, the words after it decide.
 TEDDY_SENTENCES = ("He said Teddy bears are on sale", "He said Teddy Roosevelt was a president")
 
 #: Weight keys of each cell type.
-CELL_KEYS = {"rnn": ("W", "U", "b"), "gru": GRU_KEYS, "lstm": LSTM_KEYS}
+CELL_KEYS = {"rnn": RNN_KEYS, "gru": GRU_KEYS, "lstm": LSTM_KEYS}
+#: Each cell's sequence functions, all of one contract: ``forward(xs, weights) -> (states, caches)``
+#: and ``backward(d_states, caches, weights) -> (grads, d_state0, dxs)``.
+CELLS = {"rnn": (rnn_forward, rnn_backward), "gru": (gru_forward, gru_backward), "lstm": (lstm_forward, lstm_backward)}
 
 
 def _check_cell(cell: str) -> str:
@@ -68,33 +71,9 @@ def init_rnn(hidden_size: int, input_size: int, seed: int = 0, scale: float | No
     return {"W": rng.uniform(-scale, scale, (h, h)), "U": rng.uniform(-scale, scale, (h, d)), "b": np.zeros(h)}
 
 
-def _rnn_forward(xs, w):
-    hs = rnn_forward(xs, w["W"], w["U"], w["b"])
-    return hs, (np.asarray(xs, dtype=float), hs)
-
-
-def _rnn_backward(dhs, cache, w):
-    """BPTT for the plain cell with h0 = 0: chapter 6's :func:`mwm.bptt.rnn_bptt`."""
-    xs, hs = cache
-    g = rnn_bptt(xs, hs, dhs, w["W"], w["U"], w["b"])
-    return {"W": g.dW, "U": g.dU, "b": g.db, "h0": g.dh0, "xs": g.dz @ np.asarray(w["U"], float)}
-
-
-def _cell_forward(cell, xs, w):
-    if cell == "rnn":
-        return _rnn_forward(xs, w)
-    if cell == "gru":
-        return gru_forward(xs, w)
-    hs, _, caches = lstm_forward(xs, w)
-    return hs, caches
-
-
-def _cell_backward(cell, dhs, cache, w):
-    if cell == "rnn":
-        return _rnn_backward(dhs, cache, w)
-    if cell == "gru":
-        return gru_backward(dhs, cache, w)
-    return lstm_backward(dhs, cache, w)
+def _notes(states):
+    """A run's notes: the states themselves, or the LSTM's h (its lane c stays inside the floor)."""
+    return states.h if isinstance(states, LSTMState) else states
 
 
 def _check_floors(floors, cell):
@@ -145,12 +124,14 @@ def reader_forward(xs, floors, cell: str = "rnn"):
                 what = "the inputs" if n == 1 else f"floor {n - 1}'s notes"
                 raise ValueError(f"floor {n} of floors must read {what}, {inputs.shape[-1]} numbers per word, "
                                  f"but its {u_key} has shape {np.shape(w[u_key])}")
-        fwd, fwd_cache = _cell_forward(cell, inputs, floor[0])
+        forward = CELLS[cell][0]
+        fwd_states, fwd_cache = forward(inputs, floor[0])
+        fwd = _notes(fwd_states)
         if len(floor) == 1:
             notes, floor_cache = fwd, (fwd_cache,)
         else:
-            bwd_rev, bwd_cache = _cell_forward(cell, inputs[::-1], floor[1])
-            notes = np.concatenate([fwd, bwd_rev[::-1]], axis=-1)
+            bwd_states, bwd_cache = forward(inputs[::-1], floor[1])
+            notes = np.concatenate([fwd, _notes(bwd_states)[::-1]], axis=-1)
             floor_cache = (fwd_cache, bwd_cache)
         caches.append((floor_cache, fwd.shape[-1]))
         inputs = notes
@@ -175,16 +156,15 @@ def reader_backward(dnotes, cache):
     cell, floors, caches = cache["cell"], cache["floors"], cache["caches"]
     d = as_array(dnotes, "dnotes", shape=cache["shape"])
     grads = [None] * len(floors)
-    keys = CELL_KEYS[cell]
+    backward = CELLS[cell][1]
     for n in reversed(range(len(floors))):
         floor_cache, h = caches[n]
-        g_fwd = _cell_backward(cell, d[..., :h], floor_cache[0], floors[n][0])
-        dinputs = g_fwd["xs"]
-        floor_grads = [{k: g_fwd[k] for k in keys}]
+        g_fwd, _, dinputs = backward(d[..., :h], floor_cache[0], floors[n][0])
+        floor_grads = [g_fwd]
         if len(floors[n]) == 2:
-            g_bwd = _cell_backward(cell, d[..., h:][::-1], floor_cache[1], floors[n][1])
-            dinputs = dinputs + g_bwd["xs"][::-1]
-            floor_grads.append({k: g_bwd[k] for k in keys})
+            g_bwd, _, dxs_bwd = backward(d[..., h:][::-1], floor_cache[1], floors[n][1])
+            dinputs = dinputs + dxs_bwd[::-1]
+            floor_grads.append(g_bwd)
         grads[n] = tuple(floor_grads)
         d = dinputs
     return grads, d
@@ -199,11 +179,15 @@ def bidirectional_forward(xs, forward_weights, backward_weights, cell: str = "rn
 
     Returns:
         array (T, 2h) or (T, B, 2h): the forward note then the backward note at each word.
-        Example (seed §11): one-number plain cells w = 0.5, u = 1, b = 0 on x = (0, 0, 1)
-        give forward (0, 0, 0.7616) and backward (0.1797, 0.3634, 0.7616).
 
     Raises:
         ValueError: as :func:`reader_forward`.
+
+    Example (seed §11): one-number plain cells w = 0.5, u = 1, b = 0 on x = (0, 0, 1):
+        >>> cell = {"W": [[0.5]], "U": [[1.0]], "b": [0.0]}
+        >>> notes = bidirectional_forward([[0.0], [0.0], [1.0]], cell, cell)
+        >>> notes[:, 0].round(4).tolist(), notes[:, 1].round(4).tolist()
+        ([0.0, 0.0, 0.7616], [0.1797, 0.3634, 0.7616])
     """
     return reader_forward(xs, [(forward_weights, backward_weights)], cell)[0]
 
@@ -336,4 +320,4 @@ def toy_word_vectors(sentences=TEDDY_SENTENCES, size: int = 4, seed: int = 11) -
     if not vocab:
         raise ValueError("sentences must contain at least one word")
     rows = np.random.default_rng(seed).standard_normal((len(vocab), positive_int(size, "size")))
-    return dict(zip(vocab, rows))
+    return dict(zip(vocab, rows, strict=False))

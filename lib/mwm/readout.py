@@ -36,8 +36,46 @@ def softmax(scores, temperature=1.0) -> np.ndarray:
     s = as_array(scores, "scores")
     if s.ndim == 0 or s.shape[-1] == 0:
         raise ValueError(f"scores must have at least one entry on its last axis, got shape {s.shape}")
-    T = positive(temperature, "temperature")
-    z = s / T
+    return _softmax(s / positive(temperature, "temperature"))
+
+
+def log_softmax(scores, temperature=1.0) -> np.ndarray:
+    """The logarithm of :func:`softmax`, computed without under- or overflow (chapters 12-13).
+
+    ``log p_i = z_i - log sum_j exp(z_j)`` with ``z = s / T`` shifted by its largest entry,
+    so a score far below the others gives a large negative number, never ``-inf`` from
+    ``log(0)``.
+
+    Args:
+        scores: array of shape (..., k) with k >= 1; over the last axis.
+        temperature: T > 0.
+
+    Returns:
+        array of the shape of ``scores``, every entry <= 0; ``exp`` of each row sums to 1.
+
+    Raises:
+        ValueError: if ``scores`` is empty or not finite, or ``temperature`` is not > 0.
+
+    Example:
+        >>> log_softmax([0.0, 0.0]).round(4).tolist()
+        [-0.6931, -0.6931]
+        >>> float(log_softmax([0.0, -1000.0])[1])
+        -1000.0
+    """
+    s = as_array(scores, "scores")
+    if s.ndim == 0 or s.shape[-1] == 0:
+        raise ValueError(f"scores must have at least one entry on its last axis, got shape {s.shape}")
+    return _log_softmax(s / positive(temperature, "temperature"))
+
+
+def _log_softmax(z):
+    """The unchecked kernel of :func:`log_softmax` (T = 1) for a float array."""
+    z = z - z.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def _softmax(z):
+    """The unchecked kernel of :func:`softmax` (T = 1) for a float array."""
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)

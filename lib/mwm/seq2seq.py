@@ -31,15 +31,16 @@ forget gate, candidate, output gate (i, f, g, o) in ``weight_ih`` (4H x E) and
 """
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from ._validate import as_array, as_scalar, positive_int
-from .lstm import lstm_step, lstm_weights_from_stacked
+from .gates import check_weights
+from .lstm import LSTM_BLOCKS, _lstm_step, lstm_weights_from_stacked
+from .npz import save_npz
+from .readout import _log_softmax, _softmax
 
 DATA = Path(__file__).resolve().parent / "data"
 #: The committed weight files, by model name.
@@ -126,11 +127,6 @@ class Vocab:
         return out
 
 
-def _log_softmax(z):
-    z = z - z.max()
-    return z - np.log(np.exp(z).sum())
-
-
 class Encoding(NamedTuple):
     """What the encoder hands over. ``notes``: (T, H) every encoder note h_1..h_T;
     ``h``, ``c``: (H,) the last note and cell state, together the summary."""
@@ -195,8 +191,11 @@ class Translator:
         self.params = f
         # The encoder and decoder cells are chapter 9's LSTM (trained in PyTorch's stacked
         # layout, gate order i, f, g, o; its single shift is our b).
-        self.encoder_cell = lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"])
-        self.decoder_cell = lstm_weights_from_stacked(f["dec_W_ih"], f["dec_W_hh"], f["dec_b"])
+        # Checked here, once: encode and step then run chapter 9's unchecked kernel at every word.
+        self.encoder_cell, _, _ = check_weights(lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"]),
+                                                LSTM_BLOCKS, "LSTM")
+        self.decoder_cell, _, _ = check_weights(lstm_weights_from_stacked(f["dec_W_ih"], f["dec_W_hh"], f["dec_b"]),
+                                                LSTM_BLOCKS, "LSTM")
         self.hidden_size = H
         self.summary_size = 2 * H
         #: How many numbers were learned: every weight array except the training log.
@@ -228,7 +227,7 @@ class Translator:
         h, c = np.zeros(H), np.zeros(H)
         notes = []
         for i in self._source_ids(source_words):
-            h, c, _ = lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
+            h, c, _ = _lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
             notes.append(h)
         return Encoding(np.array(notes), h, c)
 
@@ -264,12 +263,10 @@ class Translator:
                 or not 0 <= token_id < len(self.target_vocab):
             raise ValueError(f"token_id must be a whole number in [0, {len(self.target_vocab)}), got {token_id!r}")
         p = self.params
-        h, c, _ = lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
+        h, c, _ = _lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
         weights = None
         if self.attention:
-            scores = state.memory @ h
-            weights = np.exp(scores - scores.max())
-            weights /= weights.sum()
+            weights = _softmax(state.memory @ h)
             context = weights @ state.memory
             o = np.tanh(p["combine_W"] @ np.concatenate([h, context]) + p["combine_b"])
         else:
@@ -287,7 +284,9 @@ class Translator:
         """
         from .decoding import StepModel
 
-        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id)
+        # checked=False: this step returns normalised log-probabilities by construction, so the
+        # decoders skip their per-step check of a step's output.
+        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id, checked=False)
 
     def translate(self, source_words, max_words: int = 80, return_weights: bool = False):
         """Translate greedily, feeding back its own words (free running), until ``<end>``.
@@ -341,7 +340,7 @@ class Translator:
         state = self.decoder_start(source_words)
         fed = [self.bos_id] + targets[:-1]
         guesses, lps = [], []
-        for prev, true in zip(fed, targets):
+        for prev, true in zip(fed, targets, strict=False):
             log_probs, state = self.step(state, prev)
             guesses.append(int(np.argmax(log_probs)))
             lps.append(log_probs[true])
@@ -352,7 +351,9 @@ class Translator:
 def numbers_in(n_words: int, word_size: int) -> int:
     """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (seed §12).
 
-    Example: 5 words of 8 numbers -> 40; 50 words -> 400; 40 words of 100 numbers -> 4000.
+    Example:
+        >>> numbers_in(5, 8), numbers_in(50, 8), numbers_in(40, 100)
+        (40, 400, 4000)
 
     Raises:
         ValueError: if either argument is not a whole number >= 1.
@@ -395,7 +396,9 @@ def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
 def first_word_weight(n_words: int, a=0.9) -> float:
     """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (seed §12).
 
-    Examples with a = 0.9: 5 words -> 0.6561, 6 -> 0.5905, 20 -> 0.1351, 40 -> 0.0164, 50 -> 0.0057.
+    Example (a = 0.9):
+        >>> [round(first_word_weight(n), 4) for n in (5, 6, 20, 40, 50)]
+        [0.6561, 0.5905, 0.1351, 0.0164, 0.0057]
 
     Raises:
         ValueError: for ``n_words`` below 1 or ``a`` outside (0, 1).
@@ -407,8 +410,11 @@ def first_length_below(threshold=0.01, a=0.9) -> int:
     """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
 
     Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
-    is ``floor(ln threshold / ln a) + 2``. Example: threshold 0.01, a = 0.9 -> 45
-    (ln 0.01 / ln 0.9 = 43.7; 0.9^43 = 0.0108, 0.9^44 = 0.0097) (seed §12).
+    is ``floor(ln threshold / ln a) + 2`` (seed §12). Example: ln 0.01 / ln 0.9 = 43.7;
+    0.9^43 = 0.0108, 0.9^44 = 0.0097:
+
+        >>> first_length_below(0.01, 0.9)
+        45
 
     Raises:
         ValueError: if ``threshold`` or ``a`` is not strictly between 0 and 1.
@@ -444,23 +450,19 @@ def load_translator(name: str = "plain", path=None) -> Translator:
 
 
 def save_weights(path, arrays) -> None:
-    """Write arrays to an ``.npz`` file byte for byte reproducibly (fixed member dates, sorted names).
+    """Write a translator's arrays to an ``.npz`` file byte for byte reproducibly (chapter 12).
 
-    ``numpy.savez`` stamps each member with the current time, so two identical runs
-    would give different bytes; this writer does not.
+    The translator's format of :func:`mwm.npz.save_npz`: members sorted by name, deflated,
+    file mode 0644 (the committed ``data/translator_*.npz`` were written so).
 
     Args:
         path: the file to write.
         arrays: mapping name -> array (numeric or str).
+
+    Raises:
+        ValueError: as :func:`mwm.npz.save_npz`.
     """
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(arrays):
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.asarray(arrays[name]), allow_pickle=False)
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, buf.getvalue())
+    save_npz(path, arrays, compress=True, sort=True, file_mode=0o644)
 
 
 def load_test_outputs(path=None):
@@ -474,7 +476,7 @@ def load_test_outputs(path=None):
     lines = path.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
     for line in lines[1:]:
-        rows.append({k: v.split() for k, v in zip(header, line.split("\t"))})
+        rows.append({k: v.split() for k, v in zip(header, line.split("\t"), strict=False)})
     return rows
 
 
@@ -482,7 +484,9 @@ def load_test_outputs(path=None):
 def length_buckets(width: int = 10, shortest: int = 3, longest: int = 48) -> list[tuple[int, int]]:
     """Ranges of source length for chapter 14's plot: ``shortest``-9, then blocks of ``width`` words.
 
-    Example: width 10 -> [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)].
+    Example:
+        >>> length_buckets(10)
+        [(3, 9), (10, 19), (20, 29), (30, 39), (40, 48)]
 
     Args:
         width: words per bucket after the first (>= 1); shortest, longest: the corpus's range.
@@ -561,6 +565,6 @@ def accuracy_by_position(model: Translator, pairs, n_positions: int = 40) -> np.
     out = np.zeros((n_positions, 2), dtype=int)
     for src, ref in pairs:
         guesses, _ = model.teacher_forced(src, ref)
-        for k, (g, r) in enumerate(zip(guesses[:n_positions], ref)):
+        for k, (g, r) in enumerate(zip(guesses[:n_positions], ref, strict=False)):
             out[k] += (g == r, 1)
     return out

@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, words_of
+from .drawing import layout
 from .panel import TryPanel
 
 SENTENCE_A = "dog bites man"
@@ -55,7 +56,7 @@ def draw_running_note(angle: float = 90, keep: float = 1.0, sentence_b: str = "m
         ax.set_title(f'"{sentence}" ends at {_fmt(notes[-1])}', fontsize=10, color=colour)
     fig.suptitle(f"W = {keep:g} x turn by {angle:g} degrees  (dashed: turn the old note; solid: add the word; "
                  "star: plain sum)", fontsize=9)
-    fig.tight_layout()
+    layout(fig)
     a, b = finals[SENTENCE_A], finals[sentence_b]
     same = np.allclose(a, b)
     verdict = "the same note: this reader cannot tell them apart" if same else "different notes"
@@ -109,7 +110,7 @@ def draw_window(k: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"
     ax.set_ylim(-0.2, 1.3)
     ax.axis("off")
     ax.set_title(f'window of k = {k}: what the reader holds when "{words[-1]}" arrives', fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     held = keyword in seen
     text = (f"window: {' '.join(seen)}. "
             + (f'"{keyword}" is still inside.' if held else f'<b>"{keyword}" has dropped out</b>: what is {words[-1]}?'))

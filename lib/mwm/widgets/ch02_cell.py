@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..cell import rnn_forward, scalar_rnn
-from .drawing import value_bars
+from .drawing import layout, value_bars
 from .panel import TryPanel
 
 #: Inputs of the one-number panel: one real word, then blanks (seed §2 uses the first three).
@@ -27,7 +27,7 @@ def draw_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3):
     ax.set_xlim(-0.6, len(SCALAR_INPUTS) - 0.4)
     ax.set_ylabel("note h_t")
     ax.set_title(f"h_t = tanh({w:g} h_(t-1) + {u:g} x_t): one word, then blanks", fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     return fig, "notes: " + ", ".join(f"{h:.4f}" for h in hs)
 
 
@@ -76,7 +76,7 @@ def six_note_weights(mode: str = "slide down", fade: float = 0.9, size: int = 6,
 def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
     """Figure: the six numbers of the note (rows) after each word (columns), as a heat map."""
     W, U, b = six_note_weights(mode, fade)
-    hs = rnn_forward(SIX_INPUTS[:, None], W, U, b)
+    hs, _ = rnn_forward(SIX_INPUTS[:, None], {"W": W, "U": U, "b": b})
     shown = np.full_like(hs, np.nan)
     shown[:steps] = hs[:steps]
     fig = Figure(figsize=(7.0, 3.2))
@@ -92,7 +92,7 @@ def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
     ax.set_xlabel("word t (x = the word's strength)")
     ax.set_title(f"a note of six numbers, W = {mode} x {fade:g}", fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.03)
-    fig.tight_layout()
+    layout(fig)
     top = ", ".join(f"{v:.4f}" for v in hs[:steps, 0])
     return fig, f"slot 1 over time: {top}"
 

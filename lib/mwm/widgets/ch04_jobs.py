@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..readout import softmax, surprise
-from .drawing import INPUT_COLOUR, OUTPUT_COLOUR, arrow, box, value_bars
+from .drawing import INPUT_COLOUR, OUTPUT_COLOUR, arrow, box, layout, value_bars
 from .panel import TryPanel
 
 #: name -> (which steps take an input, which give a read-out, example job), for a 5-step chain.
@@ -53,7 +53,7 @@ def draw_shape(shape: str = "many -> one"):
     ax.axis("off")
     extra = "; dashed = when talking, each guess is fed back in" if shape == "language model" else ""
     ax.set_title(f"{shape}: blue = input, cyan = read-out{extra}", fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     text = f"{sum(ins)} input(s), {sum(outs)} read-out(s): {example}."
     return fig, text
 
@@ -95,7 +95,7 @@ def draw_next_word(step: int = 3):
     value_bars(ax, probs[-1], VOCAB, color=OUTPUT_COLOUR, ylim=(0, 1.05), digits=3, highlight=truth[-1])
     prefix = " ".join(SENTENCE[:step])
     ax.set_title(f'after "{prefix}": what comes next? (red = the true next word)', fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     text = (f'true next word "{SENTENCE[step]}": p = {probs[-1][truth[-1]]:.3f}, surprise -ln p = {losses[-1]:.3f}; '
             f"loss so far (sum of {step} surprises) = {losses.sum():.3f}")
     return fig, text

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..charlm import ALPHABET, CharLM, load_char_lm, next_char_probs, talk_greedy, talk_sample
-from .drawing import OUTPUT_COLOUR
+from .drawing import OUTPUT_COLOUR, layout
 from .panel import TryPanel
 
 #: The seeds offered: the unit's prompt, its typo (exposure bias), and a few others.
@@ -84,7 +84,7 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
     ax_bars.set_ylim(0, min(1.0, probs.max() * 1.25 + 0.02))
     ax_bars.set_ylabel("probability")
     ax_bars.set_title(f"guess for the next character after {_shown(seed)}, T = {T:g} (red = top)", fontsize=10)
-    fig.tight_layout()
+    layout(fig)
 
     readings = (f'top guess after {_shown(seed)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (T = {T:g}); '
                 f'the model wrote "{talk.generated}"')

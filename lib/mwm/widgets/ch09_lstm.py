@@ -13,13 +13,17 @@ three hand-wired cells, and the blame that reaches the first word.
 """
 from __future__ import annotations
 
+import functools
+
 import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
 from .._validate import as_scalar, positive_int
-from ..lstm import LSTM_BLOCKS, lstm_step, sigmoid
-from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_accuracy, lab_run, lab_sentences
+from ..gates import sigmoid
+from ..lstm import LSTM_BLOCKS, LSTMState, lstm_step
+from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_run, lab_sentences
+from .drawing import layout
 from .panel import TryPanel
 
 #: The unit's tiny example (by hand) and full step (from scores).
@@ -59,7 +63,7 @@ def gates_from_scores(z_f, z_i, z_g, z_o) -> dict:
         weights[f"W_{k}"] = np.zeros((1, 1))
         weights[f"U_{k}"] = np.zeros((1, 1))
         weights[f"b_{k}"] = np.array([scores[k]])
-    _, _, cache = lstm_step(np.zeros(1), np.zeros(1), np.zeros(1), weights)
+    _, cache = lstm_step(LSTMState(np.zeros(1), np.zeros(1)), np.zeros(1), weights)
     return {k: float(cache[k][0]) for k in ("f", "i", "g", "o")}
 
 
@@ -137,7 +141,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     ax_tank.axhline(0, color="0.6", lw=0.8)
     ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
     ax_tank.set_xticks(xs)
-    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", f"write\ni·g", "new c", f"note h\no={gate['o']:.2f}"],
+    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", "write\ni·g", "new c", f"note h\no={gate['o']:.2f}"],
                             fontsize=8)
     ax_tank.set_ylim(-lim, lim)
     ax_tank.set_title("c_t = f c_(t-1) + i g,  h_t = o tanh(c_t)", fontsize=9)
@@ -171,7 +175,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     ax_score.set_xlabel("score z")
     ax_score.legend(fontsize=7, loc="lower right")
     ax_score.set_title("from scores" + ("" if used else " (not in use)"), fontsize=9)
-    fig.tight_layout()
+    layout(fig)
 
     text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, g = {gate['g']:.4f}, o = {gate['o']:.4f}: "
             f"c_t = {kept:.4f} {'-' if written < 0 else '+'} {abs(written):.4f} = {levels[1]:.4f}, "
@@ -242,6 +246,13 @@ def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS[
     Raises:
         ValueError: for a negative noise, f outside [0, 1] or a bad count (from :mod:`mwm.memory_lab`).
     """
+    return _lab_curves(float(noise), float(w), float(f), int(n_trials), int(seed),
+                       tuple(int(n) for n in np.asarray(lengths).ravel()))
+
+
+@functools.lru_cache(maxsize=32)
+def _lab_curves(noise, w, f, n_trials, seed, lengths):
+    """:func:`lab_curves`, remembered: a panel's settings that differ only in the marked length share one run."""
     lengths = np.asarray(lengths)
     s = lab_sentences(n_trials, int(lengths.max()), noise, seed)
     out = {}
@@ -299,7 +310,7 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     ax_blame.set_xlabel("sentence length (words)")
     ax_blame.set_ylabel("blame reaching word 1")
     ax_blame.set_title("prod w(1-h^2) (median), prod f, prod (1-z)", fontsize=9)
-    fig.tight_layout()
+    layout(fig)
     parts = [f"{cell} {100 * curves[cell]['accuracy'][k]:.1f}% ± {100 * curves[cell]['std_error'][k]:.1f}"
              for cell in LAB_CELLS]
     blames = [f"{cell} {curves[cell]['blame'][k]:.3g}" for cell in LAB_CELLS]

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..gru import blend, gru_draft
-from .drawing import NOTE_COLOUR
+from .drawing import NOTE_COLOUR, layout
 from .panel import TryPanel
 
 #: The old note h_{t-1} of the blend-dial panel.
@@ -147,7 +147,7 @@ def draw_blend_dial(z: float = 0.25, r: float = 1.0):
     bars.set_xticklabels(["keep old\n1 - z", "pour in draft\nz"], fontsize=9)
     bars.set_ylim(0, 1.12)
     bars.set_title("the blend's two shares", fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     text = (f"old note {_fmt(OLD_NOTE)}, draft {_fmt(draft)}; new note = {1 - z:.2f} x old + {z:.2f} x draft "
             f"= <b>{_fmt(new)}</b>")
     return fig, text
@@ -198,7 +198,7 @@ def draw_ten_steps(z: float = 0.1, r: float = 1.0):
     right.set_xlabel("steps")
     right.set_title("how much of the start still counts", fontsize=10)
     right.legend(fontsize=7, loc="upper right")
-    fig.tight_layout()
+    layout(fig)
     moved = np.linalg.norm(notes[-1] - notes[0])
     text = (f"after 10 steps the note is {_fmt(notes[-1])} (moved {moved:.4f} from the start); "
             f"direct lane (1 - z)^10 = <b>{share:.4f}</b>; "

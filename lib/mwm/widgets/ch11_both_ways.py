@@ -29,7 +29,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..readers import TEDDY_SENTENCES, init_reader, init_rnn, reader_backward, reader_forward, toy_word_vectors
-from .drawing import box
+from .drawing import box, layout
 from .panel import TryPanel
 
 TOY = "toy: x = (0, 0, 1)"
@@ -161,7 +161,7 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
         hax.set_yticklabels(_row_labels(mode, floor_notes.shape[1]), fontsize=7)
         name = f"floor {n + 1} notes" if mode == "two floors" else "notes"
         hax.set_ylabel(name, fontsize=8)
-    fig.tight_layout()
+    layout(fig)
     # the colour key, to the right of the heat-maps (all rows shrink alike, so words and notes stay aligned)
     fig.subplots_adjust(right=0.88)
     low, high = heat_axes[-1].get_position().y0, heat_axes[0].get_position().y1

@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 
 from ..seq2seq import first_word_weight, load_translator, numbers_in
 from ..translation_corpus import load_pairs
+from .drawing import layout
 from .panel import TryPanel
 
 #: Source lengths of the test sentences offered in the dropdown (the first test sentence of each length).
@@ -90,7 +91,7 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     fed = "its own previous word" if mode == "free running" else "the reference's previous word"
     ax2.set_title(f"{mode}: the decoder reads {fed}; its words, green where they match the reference",
                   fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     n_right = sum(right)
     text = (f"<b>English ({len(src)} words):</b> {' '.join(src)}<br>"
             f"<b>reference:</b> {' '.join(ref)}<br>"
@@ -151,7 +152,7 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
     ax2.set_ylim(0, 1.25)
     ax2.set_xlabel("word k")
     ax2.set_title(f"word k speaks at {keep}^(n-k); red = word 1", fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     text = (f"{n_words} words: {total} numbers into {summary_size} (a squeeze of {total / summary_size:g} to 1); "
             f"word 1 at {keep}^{n_words - 1} = {w1:.4f}")
     return fig, text

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from ..bleu import bleu_details, matched_positions, tokens_of
 from ..decoding import SEED_TREE, ProbabilityTree, beam_search
-from .drawing import box, value_bars
+from .drawing import box, layout, value_bars
 from .panel import TryPanel
 
 KEPT, PRUNED, UNSEEN, WINNER = "#c8e6c9", "#ffcdd2", "#f5f5f5", "#ffd54f"
@@ -95,7 +95,7 @@ def draw_beam(width: int = 2, step: int = 3):
     names = {1: "after the first word", 2: "after the second word", 3: "done"}
     ax.set_title(f"beam width {width}, {names[step]}: green = kept, red = pruned, grey = never grown"
                  + (", gold = winner" if step == 3 else ""), fontsize=9)
-    fig.tight_layout()
+    layout(fig)
 
     def fmt(c):
         return f"{tree.words(c.tokens)} {math.exp(c.log_prob):.2f} (ln {c.log_prob:.3f})"
@@ -187,7 +187,7 @@ def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     value_bars(bars, [d.precisions[0], d.precisions[1], d.brevity_penalty, d.score],
                ["p1", "p2", "BP", "BLEU-2"], color="tab:cyan", ylim=(0, 1.12), digits=3)
     bars.set_title(f'candidate "{" ".join(cand)}"', fontsize=9)
-    fig.tight_layout()
+    layout(fig)
     c, r = d.candidate_length, d.reference_length
     bp = "1 (not shorter)" if c >= r and c else ("0 (empty)" if c == 0 else f"e^(1-{r}/{c}) = {d.brevity_penalty:.4f}")
     note = CANDIDATES.get(" ".join(cand))

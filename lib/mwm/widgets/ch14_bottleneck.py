@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 
 from ..bleu import sentence_bleu
 from ..seq2seq import bleu_by_length, length_buckets, load_test_outputs
+from .drawing import layout
 from .panel import TryPanel
 
 MODELS = ("plain", "attention")
@@ -62,7 +63,7 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
     ax.set_yticks(np.arange(0, 1.01, 0.2))
     ax.legend(fontsize=9, loc="upper center", ncol=2)
     ax.set_title("the bottleneck measured: BLEU by source length (shaded: the example's bucket)", fontsize=10)
-    fig.tight_layout()
+    layout(fig)
     lo, hi = buckets[which]
     parts = [f"<b>bucket {lo}-{hi} words:</b> plain {scores['plain'][which][3]:.3f}, "
              f"attention {scores['attention'][which][3]:.3f}",

@@ -1,5 +1,8 @@
-"""Small drawing helpers shared by the panels: boxes, arrows and value bars."""
+"""Small drawing helpers shared by the panels: boxes, arrows, value bars and the layout."""
 from __future__ import annotations
+
+import contextlib
+import contextvars
 
 import numpy as np
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
@@ -41,3 +44,49 @@ def value_bars(ax, values, labels, color=NOTE_COLOUR, ylim=(-1.05, 1.05), digits
     ax.set_xticklabels(labels, fontsize=9)
     ax.set_ylim(*ylim)
     ax.axhline(0, color="0.6", lw=0.8)
+
+
+#: While a panel's static twin is drawn: figure geometry -> subplot parameters found by
+#: the first ``tight_layout``. None (the default) lays out every figure afresh.
+_LAYOUTS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("mwm_layouts", default=None)
+_SUBPLOT_PARAMS = ("left", "right", "bottom", "top", "wspace", "hspace")
+
+
+def _geometry(fig) -> tuple:
+    """What decides a figure's layout besides its text: its size and where its axes sit in their grids."""
+    axes = []
+    for ax in fig.axes:
+        spec = ax.get_subplotspec()
+        axes.append(None if spec is None else (spec.get_geometry(), spec.get_gridspec().get_width_ratios(),
+                                               spec.get_gridspec().get_height_ratios()))
+    return tuple(fig.get_size_inches().round(3)), tuple(str(a) for a in axes)
+
+
+def layout(fig) -> None:
+    """Fit the figure's subplots to its labels, like ``fig.tight_layout()``.
+
+    Live panels lay out every figure. While a panel's static twin draws many settings of
+    the same figure (inside :func:`same_layout`), only the first figure of each geometry
+    (size, subplot grid) runs ``tight_layout``, which costs most of a drawing; the others
+    reuse its margins and gaps.
+    """
+    cache = _LAYOUTS.get()
+    if cache is None:
+        fig.tight_layout()
+        return
+    key = _geometry(fig)
+    if key not in cache:
+        fig.tight_layout()
+        cache[key] = {name: getattr(fig.subplotpars, name) for name in _SUBPLOT_PARAMS}
+    else:
+        fig.subplots_adjust(**cache[key])
+
+
+@contextlib.contextmanager
+def same_layout():
+    """Within this block, :func:`layout` computes each figure geometry's layout once."""
+    token = _LAYOUTS.set({})
+    try:
+        yield
+    finally:
+        _LAYOUTS.reset(token)

@@ -19,6 +19,12 @@ the website, and the panel says how to run it live.
 
 The book build turns this on by setting the environment variable ``MWM_STATIC_PANELS=1``
 (see the Makefile); the committed notebooks do not carry it.
+
+Drawing every setting is the slow part of the book build, so it is done cheaply: each
+figure geometry is laid out once (:func:`mwm.widgets.drawing.same_layout`), a figure is
+rendered straight to a 256-colour PNG (no intermediate PNG), settings that draw the same
+figure are drawn once, and the settings are shared among ``MWM_PANEL_WORKERS`` forked
+processes (default: the cores this process may use; ``1`` draws them in this process).
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ import html
 import io
 import itertools
 import json
+import multiprocessing
 import os
 
 import ipywidgets as widgets
@@ -36,6 +43,8 @@ import numpy as np
 STATIC_ENV = "MWM_STATIC_PANELS"
 #: Largest number of settings drawn as a full grid.
 MAX_STATES = 64
+#: Environment variable: how many processes draw a panel's settings (default: the usable cores).
+WORKERS_ENV = "MWM_PANEL_WORKERS"
 
 
 def static_enabled() -> bool:
@@ -75,14 +84,72 @@ def _closest(values, value):
     raise ValueError(f"the control's value {value!r} is not among its options {values}")
 
 
-def _small_png(png: bytes) -> bytes:
-    """Re-encode a figure with a 256-colour palette: the same picture in about a third of the bytes."""
+def _small_png(fig) -> bytes:
+    """Render a figure at the panels' DPI straight to a 256-colour PNG (a third of the bytes of full colour)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
-    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    from .panel import DPI
+
+    fig.set_dpi(DPI)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def panel_workers(n_settings: int) -> int:
+    """How many processes draw ``n_settings`` settings: ``MWM_PANEL_WORKERS`` or the usable cores, at most one per 4 settings.
+
+    Raises:
+        ValueError: if ``MWM_PANEL_WORKERS`` is set to something other than a whole number >= 1.
+    """
+    raw = os.environ.get(WORKERS_ENV, "")
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"{WORKERS_ENV} must be a whole number >= 1, got {raw!r}")
+        wanted = int(raw)
+    else:
+        wanted = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(wanted, n_settings // 4))
+
+
+#: The panel whose settings forked workers draw (set just before the fork, read by the children).
+_PANEL = None
+
+
+def _draw_one(values: dict) -> tuple[str, str]:
+    fig, text = _PANEL._draw(values)
+    return base64.b64encode(_small_png(fig)).decode("ascii"), text
+
+
+def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
+    """(base64 PNG, readings) for each setting, in order; equal settings are drawn once."""
+    global _PANEL
+    from .drawing import same_layout
+
+    keys = [json.dumps(v, sort_keys=True, default=repr) for v in all_values]
+    unique = list(dict.fromkeys(keys))
+    first_of = {k: all_values[keys.index(k)] for k in unique}
+    _PANEL = panel
+    try:
+        with same_layout():
+            drawn = {unique[0]: _draw_one(first_of[unique[0]])}  # lays out the first geometry before any fork
+            rest = unique[1:]
+            workers = panel_workers(len(rest))
+            if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+                with multiprocessing.get_context("fork").Pool(workers) as pool:
+                    results = pool.map(_draw_one, [first_of[k] for k in rest],
+                                       chunksize=max(1, len(rest) // (4 * workers)))
+            else:
+                results = [_draw_one(first_of[k]) for k in rest]
+            drawn.update(zip(rest, results))
+    finally:
+        _PANEL = None
+    return [drawn[k] for k in keys]
 
 
 def static_states(panel):
@@ -94,8 +161,6 @@ def static_states(panel):
         "states" (key "i,j,..." of option indices -> [image index, readings index]),
         "images" (base64 PNGs, each distinct picture once) and "readings".
     """
-    from .panel import figure_png
-
     names = list(panel.controls)
     listed, start = {}, {}
     controls = []
@@ -127,11 +192,12 @@ def static_states(panel):
                     settings.append(combo)
     images, readings, states = [], [], {}
     image_index, readings_index = {}, {}
+    all_values = []
     for combo in settings:
         values = dict(base)
         values.update({n: listed[n][i] for n, i in combo.items()})
-        fig, text = panel._draw(values)
-        png = base64.b64encode(_small_png(figure_png(fig))).decode("ascii")
+        all_values.append(values)
+    for combo, (png, text) in zip(settings, _draw_all(panel, all_values)):
         if png not in image_index:
             image_index[png] = len(images)
             images.append(png)

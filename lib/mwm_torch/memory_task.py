@@ -1,5 +1,7 @@
 """Chapter 9's memory task as PyTorch models: what ``scripts/train_memory_task.py`` trains.
 
+(Moved from ``mwm.memory_task``: the numpy package ``mwm`` imports no torch.)
+
 The task is the memory lab's (seed §9, :mod:`mwm.memory_lab`) with nothing wired by
 hand: each word is the pair (s_t, m_t) — the drink (+1 chai, -1 coffee) or a filler
 uniform in [-noise, noise], and a marker that is 1 on the first word only — and one

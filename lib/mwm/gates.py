@@ -1,0 +1,156 @@
+"""Chapters 9-10 (seed §9-§10): what the LSTM and the GRU share, the gates' machinery.
+
+* :func:`sigmoid`, the gates' squashing function (the package's only one);
+* checks of a dict of named weight blocks ``W_k`` (h, h), ``U_k`` (h, d), ``b_k`` (h,)
+  and of a sequence with its starting states (run once, at a public function's door);
+* the backward step through one block ``a = W h_prev + U x + b``;
+* conversions to and from PyTorch's stacked layout.
+
+Both :mod:`mwm.lstm` and :mod:`mwm.gru` import these; neither imports the other.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_array, as_sequence
+
+
+def sigmoid(z):
+    """The logistic function ``1 / (1 + exp(-z))``, entry by entry, without overflow (chapter 9).
+
+    Computed as ``0.5 + 0.5 tanh(z / 2)``, the same function, which never overflows:
+    ``sigmoid(-1000)`` is 0 and ``sigmoid(1000)`` is 1, with no warning.
+
+    Args:
+        z: a number or an array of any shape.
+
+    Returns:
+        float array of the shape of ``z``, each entry in [0, 1] (strictly inside for
+        moderate ``z``).
+
+    Raises:
+        ValueError: if ``z`` is not numeric.
+
+    Example:
+        >>> round(float(sigmoid(2)), 4)
+        0.8808
+        >>> sigmoid([-1000.0, 0.0, 1000.0]).tolist()
+        [0.0, 0.5, 1.0]
+    """
+    try:
+        z = np.asarray(z, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"z must be numeric, got {type(z).__name__}") from None
+    return 0.5 + 0.5 * np.tanh(0.5 * z)
+
+
+def check_weights(weights, blocks, kind: str):
+    """Validate a dict of named blocks; return (weights as float arrays, h, d) (chapters 9-10).
+
+    Every ``W_k`` must be (h, h), every ``U_k`` (h, d), every ``b_k`` (h,), with one h and
+    one d for all blocks ``k`` in ``blocks``.
+
+    Raises:
+        ValueError: naming the missing key or the array with the wrong shape.
+    """
+    if not isinstance(weights, dict):
+        raise ValueError(f"weights must be a dict of {kind} blocks, got {type(weights).__name__}")
+    missing = [f"{m}_{k}" for k in blocks for m in ("W", "U", "b") if f"{m}_{k}" not in weights]
+    if missing:
+        raise ValueError(f"weights is missing the {kind} block(s) {missing}")
+    first = as_array(weights[f"W_{blocks[0]}"], f"W_{blocks[0]}", ndim=2)
+    h = first.shape[0]
+    first_u = as_array(weights[f"U_{blocks[0]}"], f"U_{blocks[0]}", ndim=2)
+    d = first_u.shape[1]
+    out = {}
+    for k in blocks:
+        out[f"W_{k}"] = as_array(weights[f"W_{k}"], f"W_{k}", shape=(h, h))
+        out[f"U_{k}"] = as_array(weights[f"U_{k}"], f"U_{k}", shape=(h, d))
+        out[f"b_{k}"] = as_array(weights[f"b_{k}"], f"b_{k}", shape=(h,))
+    return out, h, d
+
+
+def check_inputs(xs, n_in: int, n_hidden: int, states: dict):
+    """Validate a sequence (T, d) or (T, B, d) and its starting states; zeros where None.
+
+    Returns:
+        (xs, batch, states): batch is None for a single sequence; each state has shape
+        (h,) or (B, h).
+
+    Raises:
+        ValueError: for an empty sequence or a shape that disagrees, naming the argument.
+    """
+    xs, batch = as_sequence(xs, n_in)
+    shape = (n_hidden,) if batch is None else (batch, n_hidden)
+    out = {}
+    for name, value in states.items():
+        out[name] = np.zeros(shape) if value is None else as_array(value, name, shape=shape)
+    return xs, batch, out
+
+
+def check_step(x, n_in: int, n_hidden: int, **states):
+    """Validate one step's input x, (d,) or (B, d), and its states, each (h,) or (B, h).
+
+    Returns:
+        (x, states): float arrays; states is a dict in the order given.
+
+    Raises:
+        ValueError: for a shape that disagrees, naming the argument.
+    """
+    x = as_array(x, "x", ndim=(1, 2))
+    batch = None if x.ndim == 1 else x.shape[0]
+    x = as_array(x, "x", shape=(n_in,) if batch is None else (batch, n_in))
+    shape = (n_hidden,) if batch is None else (batch, n_hidden)
+    return x, {name: as_array(v, name, shape=shape) for name, v in states.items()}
+
+
+def check_blame(value, name: str, shape):
+    """Validate a blame array of the given shape (zeros if None)."""
+    return np.zeros(shape) if value is None else as_array(value, name, shape=shape)
+
+
+def backward_block(grads, da, h_prev, x, w, k):
+    """Add one block's weight gradients for ``a = W_k h_prev + U_k x + b_k``; return (dh_prev, dx) shares.
+
+    ``grads`` (a dict of arrays shaped like the weights) is updated in place.
+    """
+    if da.ndim == 1:
+        grads[f"W_{k}"] += np.outer(da, h_prev)
+        grads[f"U_{k}"] += np.outer(da, x)
+        grads[f"b_{k}"] += da
+    else:
+        grads[f"W_{k}"] += da.T @ h_prev
+        grads[f"U_{k}"] += da.T @ x
+        grads[f"b_{k}"] += da.sum(axis=0)
+    return da @ w[f"W_{k}"], da @ w[f"U_{k}"]
+
+
+def from_stacked(weight_ih, weight_hh, bias_ih, bias_hh, blocks):
+    """Named blocks from a stacked layout ``[U_k; ...]``, ``[W_k; ...]`` in the order ``blocks``; biases summed.
+
+    Raises:
+        ValueError: if the shapes are not (n h, d), (n h, h) and (n h,) for n blocks.
+    """
+    n = len(blocks)
+    weight_hh = as_array(weight_hh, "weight_hh", ndim=2)
+    h = weight_hh.shape[1]
+    weight_hh = as_array(weight_hh, "weight_hh", shape=(n * h, h))
+    weight_ih = as_array(weight_ih, "weight_ih", ndim=2)
+    weight_ih = as_array(weight_ih, "weight_ih", shape=(n * h, None))
+    bias = np.zeros(n * h)
+    for name, value in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if value is not None:
+            bias = bias + as_array(value, name, shape=(n * h,))
+    out = {}
+    for j, k in enumerate(blocks):
+        rows = slice(j * h, (j + 1) * h)
+        out[f"W_{k}"], out[f"U_{k}"], out[f"b_{k}"] = weight_hh[rows].copy(), weight_ih[rows].copy(), bias[rows].copy()
+    return out
+
+
+def to_stacked(w, blocks):
+    """The stacked layout from named blocks: (weight_ih, weight_hh, bias_ih, bias_hh = zeros)."""
+    weight_ih = np.concatenate([w[f"U_{k}"] for k in blocks])
+    weight_hh = np.concatenate([w[f"W_{k}"] for k in blocks])
+    bias_ih = np.concatenate([w[f"b_{k}"] for k in blocks])
+    return weight_ih, weight_hh, bias_ih, np.zeros_like(bias_ih)

@@ -1,0 +1,76 @@
+"""Chapters 12 and 14's translator in PyTorch: what ``scripts/train_translator.py`` trains.
+
+:class:`mwm.seq2seq.Translator` runs the trained weights in numpy; ``tests/test_seq2seq.py``
+checks that the two agree.
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from mwm.seq2seq import Vocab
+
+
+class Seq2Seq(nn.Module):
+    """LSTM encoder -> summary -> LSTM decoder, with an optional dot-product attention read-out."""
+
+    def __init__(self, n_src: int, n_tgt: int, embed: int, hidden: int, attention: bool):
+        super().__init__()
+        self.attention = attention
+        self.src_embedding = nn.Embedding(n_src, embed, padding_idx=0)
+        self.tgt_embedding = nn.Embedding(n_tgt, embed, padding_idx=0)
+        self.encoder = nn.LSTM(embed, hidden, batch_first=True)
+        self.decoder = nn.LSTM(embed, hidden, batch_first=True)
+        if attention:
+            self.combine = nn.Linear(2 * hidden, hidden)
+        self.out = nn.Linear(hidden, n_tgt)
+
+    def forward(self, src, src_len, tgt_in):
+        """Scores for every next target word, teacher forced: (B, L, V)."""
+        packed = nn.utils.rnn.pack_padded_sequence(self.src_embedding(src), src_len, batch_first=True,
+                                                   enforce_sorted=False)
+        notes, (h, c) = self.encoder(packed)
+        notes, _ = nn.utils.rnn.pad_packed_sequence(notes, batch_first=True)     # (B, T, H)
+        dec, _ = self.decoder(self.tgt_embedding(tgt_in), (h, c))                # the summary starts it
+        if self.attention:
+            scores = dec @ notes.transpose(1, 2)                                  # (B, L, T)
+            mask = torch.arange(notes.shape[1])[None, None, :] >= src_len[:, None, None]
+            weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
+            dec = torch.tanh(self.combine(torch.cat([dec, weights @ notes], dim=-1)))
+        return self.out(dec)
+
+    def to_numpy(self, src_vocab: Vocab, tgt_vocab: Vocab) -> dict:
+        """The weights in the layout of ``mwm.seq2seq.Translator`` (float32; the two LSTM biases added)."""
+        def f(t):
+            return t.detach().numpy().astype(np.float32)
+        w = {"src_words": np.array(src_vocab.words), "tgt_words": np.array(tgt_vocab.words),
+             "src_embedding": f(self.src_embedding.weight), "tgt_embedding": f(self.tgt_embedding.weight),
+             "out_W": f(self.out.weight), "out_b": f(self.out.bias)}
+        for name, lstm in (("enc", self.encoder), ("dec", self.decoder)):
+            w[f"{name}_W_ih"], w[f"{name}_W_hh"] = f(lstm.weight_ih_l0), f(lstm.weight_hh_l0)
+            w[f"{name}_b"] = f(lstm.bias_ih_l0 + lstm.bias_hh_l0)
+        if self.attention:
+            w["combine_W"], w["combine_b"] = f(self.combine.weight), f(self.combine.bias)
+        return w
+
+    @classmethod
+    def from_numpy(cls, w: dict) -> "Seq2Seq":
+        """Rebuild a torch model from a weight file's arrays (the biases go into ``bias_ih``)."""
+        H, E = w["enc_W_hh"].shape[1], w["src_embedding"].shape[1]
+        model = cls(len(w["src_words"]), len(w["tgt_words"]), E, H, "combine_W" in w)
+        t = {k: torch.from_numpy(np.asarray(v)) for k, v in w.items() if k not in ("src_words", "tgt_words")}
+        with torch.no_grad():
+            model.src_embedding.weight.copy_(t["src_embedding"])
+            model.tgt_embedding.weight.copy_(t["tgt_embedding"])
+            model.out.weight.copy_(t["out_W"])
+            model.out.bias.copy_(t["out_b"])
+            for name, lstm in (("enc", model.encoder), ("dec", model.decoder)):
+                lstm.weight_ih_l0.copy_(t[f"{name}_W_ih"])
+                lstm.weight_hh_l0.copy_(t[f"{name}_W_hh"])
+                lstm.bias_ih_l0.copy_(t[f"{name}_b"])
+                lstm.bias_hh_l0.zero_()
+            if model.attention:
+                model.combine.weight.copy_(t["combine_W"])
+                model.combine.bias.copy_(t["combine_b"])
+        return model
