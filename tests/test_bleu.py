@@ -189,7 +189,7 @@ def _random_corpus(rng, n_sentences, n_refs):
 
 
 def _sacrebleu(cands, refs, max_n):
-    streams = [list(r) for r in zip(*refs, strict=False)]  # sacrebleu wants one stream per reference slot
+    streams = [list(r) for r in zip(*refs)]  # sacrebleu wants one stream per reference slot
     metric = sacrebleu.BLEU(tokenize="none", smooth_method="none", force=True, effective_order=False,
                             max_ngram_order=max_n)
     return metric.corpus_score(cands, streams).score / 100

@@ -20,7 +20,7 @@ def decoded():
 
 def test_width_1_is_the_translators_greedy_decoding(decoded):
     translator, pairs, out = decoded
-    for (en, _), h in list(zip(pairs, out[1], strict=False))[:50]:
+    for (en, _), h in list(zip(pairs, out[1]))[:50]:
         assert h == greedy_decode(translator.step_model(en), max_length=81)
 
 
@@ -36,8 +36,8 @@ def test_corpus_bleu_rises_with_the_beam_width(decoded):
 
 def test_beam_scores_higher_on_most_sentences_but_not_all(decoded):
     _, _, out = decoded
-    higher = sum(b.log_prob > g.log_prob + 1e-9 for g, b in zip(out[1], out[4], strict=False))
-    lower = sum(b.log_prob < g.log_prob - 1e-9 for g, b in zip(out[1], out[4], strict=False))
+    higher = sum(b.log_prob > g.log_prob + 1e-9 for g, b in zip(out[1], out[4]))
+    lower = sum(b.log_prob < g.log_prob - 1e-9 for g, b in zip(out[1], out[4]))
     assert (higher, lower) == (123, 10)
 
 

@@ -57,7 +57,7 @@ def test_several_arrays_are_one_vector():
     out, norm = clip_by_global_norm(grads, 1.0)
     assert norm == pytest.approx(math.sqrt(sum((g ** 2).sum() for g in grads)), rel=1e-14)
     assert global_norm(out) == pytest.approx(1.0, rel=1e-14)
-    for g, o in zip(grads, out, strict=False):
+    for g, o in zip(grads, out):
         assert o.shape == g.shape
         np.testing.assert_allclose(o, g / norm, rtol=1e-14)
 
@@ -73,10 +73,10 @@ def test_equals_torch_clip_grad_norm(seed, max_norm, scale):
     total = torch.nn.utils.clip_grad_norm_(params, max_norm)
     ours, norm = clip_by_global_norm(grads, max_norm)
     assert norm == pytest.approx(float(total), rel=1e-14)
-    for p, o in zip(params, ours, strict=False):
+    for p, o in zip(params, ours):
         np.testing.assert_allclose(o, p.grad.numpy(), rtol=0, atol=1e-6)
     # torch divides by (||g|| + 1e-6); that is the whole difference
-    worst = max(np.abs(o - p.grad.numpy()).max() for p, o in zip(params, ours, strict=False))
+    worst = max(np.abs(o - p.grad.numpy()).max() for p, o in zip(params, ours))
     assert worst <= max_norm * 1e-6 / norm + 1e-15
 
 

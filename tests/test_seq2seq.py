@@ -270,7 +270,7 @@ def test_chapter_12_translations(models):
     e, h = test[22]
     guesses, _ = m.teacher_forced(e, h)
     free = m.translate(e)
-    assert sum(g == r for g, r in zip(guesses, h, strict=False)) > sum(g == r for g, r in zip(free, h, strict=False))
+    assert sum(g == r for g, r in zip(guesses, h)) > sum(g == r for g, r in zip(free, h))
 
 
 def test_chapter_12_the_subject_survives_but_later_clauses_are_lost(models):
@@ -312,7 +312,7 @@ def test_chapter_12_pause_and_predict_3(models):
     m = models["plain"]
     e, h = tc.load_pairs("test")[22]
     free, forced = m.translate(e), m.teacher_forced(e, h)[0]
-    first = next(i for i, (x, y) in enumerate(zip(free + ["<none>"] * len(h), h, strict=False)) if x != y)
+    first = next(i for i, (x, y) in enumerate(zip(free + ["<none>"] * len(h), h)) if x != y)
     assert first + 1 == 10 and (h[first], forced[first], free[first]) == ("nadi", "school", "school")
     later = range(first + 1, len(h))
     assert len(later) == 17
@@ -385,11 +385,11 @@ def test_chapter_14_bleu(outputs):
     assert [round(s, 3) for *_, s in by["attention"]] == [1.0, 0.998, 0.995, 0.983, 0.975]
     # the bottleneck: the plain model falls with length, attention stays level
     plain = [s for *_, s in by["plain"]]
-    assert all(a > b for a, b in zip(plain, plain[1:], strict=False))
+    assert all(a > b for a, b in zip(plain, plain[1:]))
     assert min(s for *_, s in by["attention"]) > 0.97
-    drops = [round(x - y, 2) for x, y in zip(plain, plain[1:], strict=False)]
+    drops = [round(x - y, 2) for x, y in zip(plain, plain[1:])]
     assert drops == [0.39, 0.24, 0.09, 0.03]        # steeply at first, then more gently
-    assert all(x > y for x, y in zip(drops, drops[1:], strict=False))
+    assert all(x > y for x, y in zip(drops, drops[1:]))
     with pytest.raises(ValueError, match="equally long"):
         bleu_by_length([["a"]], [], [1], length_buckets(10))
 

@@ -35,7 +35,7 @@ def as_array(value, name: str, *, ndim=None, shape=None, dtype=float) -> np.ndar
             words = " or ".join(str(n) for n in allowed)
             raise ValueError(f"{name} must have {words} dimension(s), got shape {arr.shape}")
     if shape is not None:
-        if arr.ndim != len(shape) or any(s is not None and s != a for s, a in zip(shape, arr.shape, strict=False)):
+        if arr.ndim != len(shape) or any(s is not None and s != a for s, a in zip(shape, arr.shape)):
             want = "(" + ", ".join("any" if s is None else str(s) for s in shape) + (",)" if len(shape) == 1 else ")")
             raise ValueError(f"{name} must have shape {want}, got {arr.shape}")
     if arr.size and not np.all(np.isfinite(arr)):

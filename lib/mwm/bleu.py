@@ -240,7 +240,7 @@ def _sentence_stats(candidate, references, max_n: int, where: str):
 
 
 def _combine(c, r, matched, total, max_n) -> BleuScore:
-    precisions = tuple(m / t if t else 0.0 for m, t in zip(matched, total, strict=False))
+    precisions = tuple(m / t if t else 0.0 for m, t in zip(matched, total))
     bp = brevity_penalty(c, r)
     if bp == 0.0 or min(precisions) == 0.0:
         score = 0.0
@@ -312,11 +312,11 @@ def corpus_bleu_details(candidates, references_list, max_n: int = 4) -> BleuScor
                          f"got {len(references_list)}")
     c = r = 0
     matched, total = [0] * max_n, [0] * max_n
-    for i, (cand, refs) in enumerate(zip(candidates, references_list, strict=False)):
+    for i, (cand, refs) in enumerate(zip(candidates, references_list)):
         ci, ri, mi, ti = _sentence_stats(cand, refs, max_n, f"[{i}]")
         c, r = c + ci, r + ri
-        matched = [a + b for a, b in zip(matched, mi, strict=False)]
-        total = [a + b for a, b in zip(total, ti, strict=False)]
+        matched = [a + b for a, b in zip(matched, mi)]
+        total = [a + b for a, b in zip(total, ti)]
     return _combine(c, r, matched, total, max_n)
 
 

@@ -69,7 +69,7 @@ def _vectors_for(words: list[str], vectors: Mapping[str, object], name: str) -> 
         raise ValueError(f"{name} has words with no vector: {missing}; known words: {sorted(vectors)}")
     rows = [as_array(vectors[w], f"vectors[{w!r}]", ndim=1) for w in words]
     d = rows[0].shape[0]
-    for w, r in zip(words, rows, strict=False):
+    for w, r in zip(words, rows):
         if r.shape != (d,):
             raise ValueError(f"vectors[{w!r}] must have shape ({d},) like the others, got {r.shape}")
     return np.stack(rows)

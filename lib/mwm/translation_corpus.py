@@ -136,7 +136,7 @@ def _agree(word: str, gender: str) -> str:
 
 def _an(words: list[str]) -> list[str]:
     """English "a" becomes "an" before a vowel ("an old bag")."""
-    return [("an" if w == "a" and nxt[0] in "aeiou" else w) for w, nxt in zip(words, words[1:], strict=False)] + words[-1:]
+    return [("an" if w == "a" and nxt[0] in "aeiou" else w) for w, nxt in zip(words, words[1:])] + words[-1:]
 
 
 def _adjective(word: str, gender: str) -> str:
