@@ -247,7 +247,7 @@ def problem_1(n) -> Problem:
     w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], n["xs"]
     hs = scalar_rnn(xs, w=w, u=u, b=b, h0=h0)
     prev = [h0, *hs[:-1]]
-    sums = [w * p + u * x + b for p, x in zip(prev, xs, strict=False)]
+    sums = [w * p + u * x + b for p, x in zip(prev, xs)]
     ordinal = ["first", "second", "third"]
     parts = [
         Part(letter, f"The note after the {ordinal[t]} input, $h_{t + 1}$. Store it in `h{t + 1}`.",
@@ -406,7 +406,7 @@ def problem_4(n) -> Problem:
     loss_t, loss_o = surprise(p, t)[0], surprise(p, o)[0]
     blame = readout_gradient(p, t)
     e = np.exp(scores)
-    score_list = ", ".join(f"“{w}” ${num(s)}$" for w, s in zip(words, scores, strict=False))
+    score_list = ", ".join(f"“{w}” ${num(s)}$" for w, s in zip(words, scores))
     quoted = ", ".join(f"“{w}”" for w in words)
     return Problem(
         4, "Read-out and loss", "easy", "softmax, the surprise $-\\ln p$, and prediction minus truth",
@@ -437,9 +437,9 @@ def problem_4(n) -> Problem:
                  "blame = probs - truth\nprint(blame.round(4))"),
         ],
         steps=[
-            "**Exponentiate.** " + ", ".join(f"$e^{{{num(s)}}}\\approx {fmt(v)}$" for s, v in zip(scores, e, strict=False))
+            "**Exponentiate.** " + ", ".join(f"$e^{{{num(s)}}}\\approx {fmt(v)}$" for s, v in zip(scores, e))
             + f"; together $\\approx {fmt(e.sum())}$.",
-            "**(a) Divide.** " + ", ".join(f"{w} $\\approx {fmt(q)}$" for w, q in zip(words, p, strict=False)) + ".",
+            "**(a) Divide.** " + ", ".join(f"{w} $\\approx {fmt(q)}$" for w, q in zip(words, p)) + ".",
             f"**(b) Surprise.** The loss is $-\\ln {fmt(p[t])}\\approx {fmt(loss_t, 3)}$. Had the truth been "
             f"“{n['other']}”, it would have been $-\\ln {fmt(p[o])}\\approx {fmt(loss_o, 3)}$.",
             f"**(c) Prediction minus truth.** Take 1 away from the entry of “{n['truth']}”: "
@@ -493,7 +493,7 @@ def problem_5(n) -> Problem:
             "**(a) Two words make a sigmoid.** $p_1=\\dfrac{e^{s_1/T}}{e^{s_1/T}+e^{s_2/T}}"
             "=\\sigma\\big((s_1-s_2)/T\\big)$, so "
             + ", ".join(f"$T={num(T)}$: $\\sigma({num((scores[0] - scores[1]) / T)})\\approx {fmt(q)}$"
-                        for T, q in zip(Ts, firsts, strict=False)) + ".",
+                        for T, q in zip(Ts, firsts)) + ".",
             f"**(b) The gap.** At $T=1$ the shares stand in the ratio ${num(p_now[0])}/{num(p_now[1])}="
             f"{num(p_now[0] / p_now[1])}=e^{{\\Delta}}$, so the score gap is "
             f"$\\Delta=\\ln {num(p_now[0] / p_now[1])}\\approx {fmt(gap)}$.",
@@ -522,7 +522,7 @@ def problem_6(n) -> Problem:
     d31, d3x1 = float(grads.dh[0]), float(grads.dz[0] * u)
     assert np.isclose(d31, d32 * d21)
     prev = [h0, *hs[:-1]]
-    sums = [w * p + u * x + b for p, x in zip(prev, xs, strict=False)]
+    sums = [w * p + u * x + b for p, x in zip(prev, xs)]
     return Problem(
         6, "Blame through time", "medium", "the backward product $\\prod w\\,(1-h_t^2)$",
         statement=(
@@ -770,8 +770,8 @@ def problem_14(n) -> Problem:
     which = {(False, True): "backward", (True, False): "forward", (True, True): "both", (False, False): "neither"}[
         tuple(bool(m) for m in moved)]
     T = len(xs)
-    f_sums = [w * p + u * x + b for p, x in zip([0.0, *fwd[:-1]], xs, strict=False)]
-    b_sums = [w * p + u * x + b for p, x in zip([*bwd[1:], 0.0], xs, strict=False)]
+    f_sums = [w * p + u * x + b for p, x in zip([0.0, *fwd[:-1]], xs)]
+    b_sums = [w * p + u * x + b for p, x in zip([*bwd[1:], 0.0], xs)]
     return Problem(
         14, "Reading both ways", "medium", "one cell run in two directions, and which half knows what",
         statement=(
@@ -890,14 +890,14 @@ def problem_9(n) -> Problem:
     step_lines = []
     for name, d in out.items():
         parts = [f"${name}\\,{tex_vec(e)}={tex_vec(d['M'] @ e)}={num(l)}\\,{tex_vec(e)}$"
-                 for l, e in zip(d["values"], d["directions"], strict=False)]
+                 for l, e in zip(d["values"], d["directions"])]
         word = "below" if d["memory"] == "fades" else "above"
         step_lines.append(
             f"**(a) {name}.** " + " and ".join(parts) + f": eigenvalues ${num(d['values'][0])}$ and "
             f"${num(d['values'][1])}$, so $|\\lambda|_{{\\max}}={num(d['radius'])}$ is {word} 1 and the memory "
             f"{d['memory']}.")
     def split(d):
-        return f"{tex_vec(v)}=" + " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(d["coefs"], d["directions"], strict=False))
+        return f"{tex_vec(v)}=" + " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(d["coefs"], d["directions"]))
 
     if np.allclose(A["directions"], B["directions"]):
         step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${split(A)}$. This one split serves $A$ and $B$ alike, "
@@ -906,11 +906,11 @@ def problem_9(n) -> Problem:
         step_lines.append(f"**(b) Split $\\boldsymbol v$.** Along the eigen-directions of $A$: ${split(A)}$; "
                           f"along those of $B$: ${split(B)}$.")
     for name, d, dec in (("A", A, 4), ("B", B, 2)):
-        terms = [c * l ** T for c, l in zip(d["coefs"], d["values"], strict=False)]
+        terms = [c * l ** T for c, l in zip(d["coefs"], d["values"])]
         expansion = " + ".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\,{tex_vec(e)}"
-                               for c, l, e in zip(d["coefs"], d["values"], d["directions"], strict=False))
+                               for c, l, e in zip(d["coefs"], d["values"], d["directions"]))
         sizes = "$ and $".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\approx {fmt(t, 6 if abs(t) < 1 else 4)}"
-                               for c, l, t in zip(d["coefs"], d["values"], terms, strict=False))
+                               for c, l, t in zip(d["coefs"], d["values"], terms))
         step_lines.append(f"**(b) ${name}^{{{T}}}\\boldsymbol v$.** ${name}^{{{T}}}\\boldsymbol v={expansion}$, with "
                           f"${sizes}$: ${name}^{{{T}}}\\boldsymbol v\\approx {fmt_list(d['power'], dec)}$.")
     choice = ("fades", "explodes")
@@ -1018,7 +1018,7 @@ def problem_15(n) -> Problem:
     b_words, b_prob = tree.words(beam.best.tokens), beam.best.probability
     kept_first = [tree.words(c.tokens) for c in beam.steps[0] if c.kept]
     grown = [(tree.words(c.tokens), math.exp(c.log_prob)) for c in beam.steps[1]]
-    kept = [w for (w, _), c in zip(grown, beam.steps[1], strict=False) if c.kept]
+    kept = [w for (w, _), c in zip(grown, beam.steps[1]) if c.kept]
 
     def after(w):
         return ", ".join(f"“{x}” ${num(p)}$" for x, p in second[w].items())
@@ -1091,7 +1091,7 @@ def problem_16(n) -> Problem:
         words = cand.split()
         pieces = [" ".join(words[i:i + order]) for i in range(len(words) - order + 1)]
         marks = matched_positions(cand, ref, order)
-        return ", ".join(f"“{p}” {'✓' if m else '✗'}" for p, m in zip(pieces, marks, strict=False))
+        return ", ".join(f"“{p}” {'✓' if m else '✗'}" for p, m in zip(pieces, marks))
 
     def frac(m, t):
         return f"{m}/{t}"
@@ -1099,7 +1099,7 @@ def problem_16(n) -> Problem:
     steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($r={r}$), and its pairs: "
              + ", ".join(f"“{p}”" for p in ref_pairs) + "."]
     parts = []
-    for letter, k in zip("abc", names, strict=False):
+    for letter, k in zip("abc", names):
         sc = scores[k]
         c = sc.candidate_length
         bp_factor = f"{fmt(sc.brevity_penalty)}\\cdot " if c < r else ""

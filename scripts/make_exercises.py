@@ -29,11 +29,9 @@ practice/ are committed, and ``--check`` (run by the tests) fails if they are st
 from __future__ import annotations
 
 import argparse
-import copy
 import filecmp
 import html
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -555,7 +553,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
         (site / name).write_text(text, encoding="utf-8")
     shutil.copyfile(release, site / DOWNLOAD)
     say(f"website pages: {site}/ ({len(problems) + 1} pages and the student notebook)")
-    for k, why in sorted(missing.items()):
+    for _k, why in sorted(missing.items()):
         say(f"  not generated: {why}")
     return {"problems": problems, "missing": missing, "release": release, "solution": solution, "key": key}
 

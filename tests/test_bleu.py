@@ -22,7 +22,7 @@ def test_the_train_is_late():
     assert (d.candidate_length, d.reference_length) == (4, 5)
     assert d.brevity_penalty == pytest.approx(math.exp(1 - 5 / 4), rel=1e-15)
     assert round(d.brevity_penalty, 4) == 0.7788
-    assert round(math.sqrt(2 / 3), 4) == 0.8165
+    assert round(math.sqrt(d.precisions[0] * d.precisions[1]), 4) == 0.8165   # geometric mean of the precisions
     assert round(d.score, 3) == 0.636
     assert d.score == pytest.approx(math.exp(-0.25) * math.sqrt(2 / 3), rel=1e-15)
 
@@ -140,31 +140,35 @@ def test_a_candidate_shorter_than_n_scores_zero():
     assert d.totals == (2, 1, 0, 0) and d.score == 0.0
 
 
-def test_bad_input_names_the_argument():
-    with pytest.raises(ValueError, match="max_n"):
-        sentence_bleu("a", "a", max_n=0)
-    with pytest.raises(ValueError, match="references"):
-        sentence_bleu("a", [])
-    with pytest.raises(ValueError, match="references_list"):
-        corpus_bleu(["a", "b"], ["a"])
-    with pytest.raises(ValueError, match="candidates"):
-        corpus_bleu([], [])
-    with pytest.raises(ValueError, match="candidates"):
-        corpus_bleu("a b", ["a b"])
-    with pytest.raises(ValueError, match=r"candidate\[1\]"):
-        corpus_bleu(["a", 7], ["a", "a"])
-    with pytest.raises(ValueError, match="candidate"):
-        sentence_bleu([["nested"]], "a")
-    with pytest.raises(ValueError, match="candidate_length"):
-        brevity_penalty(-1, 3)
-    with pytest.raises(ValueError, match=r"references\[0\] looks like one tokenised reference"):
-        corpus_bleu([["the", "train"]], [["the", "train"]])  # forgot to wrap the one reference
-    with pytest.raises(ValueError, match="references looks like one tokenised reference"):
-        sentence_bleu(["the", "train"], ["the", "train"])
-    # a tokenised candidate with reference strings is fine
+def _bad_input_names_the_argument_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
+    cases += [
+        pytest.param(sentence_bleu, ('a', 'a'), {'max_n': 0}, ValueError, 'max_n must', id='sentence-bleu-max-n'),
+        pytest.param(sentence_bleu, ('a', []), {}, ValueError, 'references must', id='sentence-bleu-references'),
+        pytest.param(corpus_bleu, (['a', 'b'], ['a']), {}, ValueError, 'references_list must', id='corpus-bleu-references-list'),
+        pytest.param(corpus_bleu, ([], []), {}, ValueError, 'candidates must', id='corpus-bleu-candidates'),
+        pytest.param(corpus_bleu, ('a b', ['a b']), {}, ValueError, 'candidates must', id='corpus-bleu-candidates-2'),
+        pytest.param(corpus_bleu, (['a', 7], ['a', 'a']), {}, ValueError, 'candidate\\[1\\]', id='corpus-bleu-candidate-1'),
+        pytest.param(sentence_bleu, ([['nested']], 'a'), {}, ValueError, 'candidate must', id='sentence-bleu-candidate'),
+        pytest.param(brevity_penalty, (-1, 3), {}, ValueError, 'candidate_length must', id='brevity-penalty-candidate-length'),
+        pytest.param(corpus_bleu, ([['the', 'train']], [['the', 'train']]), {}, ValueError, 'references\\[0\\] looks like one tokenised reference', id='corpus-bleu-references-0-looks-like-one-tokenise'),
+        pytest.param(sentence_bleu, (['the', 'train'], ['the', 'train']), {}, ValueError, 'references looks like one tokenised reference', id='sentence-bleu-references-looks-like-one-tokenise'),
+    ]
+    cases += [
+        pytest.param(closest_reference_length, (3, []), {}, ValueError, 'reference_lengths must', id='closest-reference-length-reference-lengths'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _bad_input_names_the_argument_cases())
+def test_bad_input_names_the_argument(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
+
+
+def test_a_tokenised_candidate_with_reference_strings_is_fine():
     assert corpus_bleu([["the", "train"]], [["the train is late"]], 2) == sentence_bleu("the train", "the train is late", 2)
-    with pytest.raises(ValueError, match="reference_lengths"):
-        closest_reference_length(3, [])
 
 
 # --- against sacrebleu on random pairs ------------------------------------------------------

@@ -1,5 +1,4 @@
 """Chapter 6 (seed §6, seed 003's BPTT): backprop through time, full and truncated, and the gradient check."""
-import math
 
 import numpy as np
 import pytest
@@ -72,19 +71,9 @@ def test_step_machine_found_by_search_is_unique_among_natural_setups():
 
 
 def test_factor_one_half_over_four_steps_is_0_0625():
-    assert 0.5 ** 4 == 0.0625
     hs = np.full(4, 0.0)                     # slopes 1, so each factor is exactly w = 0.5
     g = scalar_bptt(np.zeros(5), np.zeros(5), [0, 0, 0, 0, 1], 0.5, 1)
     assert np.prod(step_factors(hs, 0.5)) == 0.0625 == g.dh[0]
-
-
-def test_seed_003_factor_0_6_per_step():
-    # chapter 6 only points to this example now; chapter 7 runs it (tests/test_dynamics.py)
-    assert round(0.6 ** 5, 3) == 0.078
-    assert round(0.6 ** 10, 3) == 0.006
-    assert round(0.6 ** 20, 5) == 0.00004
-    assert 0.6 ** 20 == pytest.approx(3.656e-5, rel=1e-3)
-    assert 4 < math.log10(0.6 / 0.6 ** 20) < 4.3   # "four orders of magnitude" weaker than one step back
 
 
 def test_chunks_1000_words_k_20():
@@ -351,63 +340,50 @@ def test_bptt_of_a_zero_loss_is_zero():
 
 # --------------------------------------------------------------------------- bad input
 
-def test_bad_input_raises_value_errors_naming_the_argument():
+def _bad_input_raises_value_errors_naming_the_argument_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
     hs = scalar_rnn([1, 0], 0.5, 1)
-    with pytest.raises(ValueError, match="hs must have shape"):
-        scalar_bptt([1, 0], hs[:1], [0, 1], 0.5, 1)
-    with pytest.raises(ValueError, match="dL_dh must have shape"):
-        scalar_bptt([1, 0], hs, [0, 1, 2], 0.5, 1)
-    with pytest.raises(ValueError, match="hs must be notes"):
-        scalar_bptt([1, 0], [0.5, 1.5], [0, 1], 0.5, 1)
-    with pytest.raises(ValueError, match="k must be at least 1"):
-        scalar_bptt([1, 0], hs, [0, 1], 0.5, 1, k=0)
-    with pytest.raises(ValueError, match="k must be a whole number"):
-        scalar_bptt([1, 0], hs, [0, 1], 0.5, 1, k=2.0)
-    with pytest.raises(ValueError, match="w must be"):
-        scalar_bptt([1, 0], hs, [0, 1], [0.5, 1], 1)
-    with pytest.raises(ValueError, match="xs must contain at least one step"):
-        scalar_bptt([], [], [], 0.5, 1)
+    cases += [
+        pytest.param(scalar_bptt, ([1, 0], hs[:1], [0, 1], 0.5, 1), {}, ValueError, 'hs must have shape', id='scalar-bptt-hs-must-have-shape'),
+        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1, 2], 0.5, 1), {}, ValueError, 'dL_dh must have shape', id='scalar-bptt-dL-dh-must-have-shape'),
+        pytest.param(scalar_bptt, ([1, 0], [0.5, 1.5], [0, 1], 0.5, 1), {}, ValueError, 'hs must be notes', id='scalar-bptt-hs-must-be-notes'),
+        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], 0.5, 1), {'k': 0}, ValueError, 'k must be at least 1', id='scalar-bptt-k-must-be-at-least-1'),
+        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], 0.5, 1), {'k': 2.0}, ValueError, 'k must be a whole number', id='scalar-bptt-k-must-be-a-whole-number'),
+        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], [0.5, 1], 1), {}, ValueError, 'w must be', id='scalar-bptt-w-must-be'),
+        pytest.param(scalar_bptt, ([], [], [], 0.5, 1), {}, ValueError, 'xs must contain at least one step', id='scalar-bptt-xs-must-contain-at-least-one-step'),
+    ]
     W, U, b = np.eye(3) * 0.5, np.ones((3, 2)), np.zeros(3)
     xs = np.ones((4, 2))
-    hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
-    with pytest.raises(ValueError, match="hs must have shape"):
-        rnn_bptt(xs, hs[:, :2], hs, dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="dL_dh must have shape"):
-        rnn_bptt(xs, hs, hs[:3], dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="xs must have shape"):
-        rnn_bptt(np.ones((4, 5)), hs, hs, dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="h0 must have shape"):
-        rnn_bptt(xs, hs, hs, dict(W=W, U=U, b=b), h0=np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="W must have shape"):
-        rnn_bptt(xs, hs, hs, dict(W=np.ones((3, 2)), U=U, b=b))
-    with pytest.raises(ValueError, match="k must be at least 1"):
-        rnn_bptt(xs, hs, hs, dict(W=W, U=U, b=b), k=-3)
-    with pytest.raises(ValueError, match="dh must have shape"):
-        rnn_step_backward(np.ones(2), {"h_prev": np.zeros(3), "x": np.ones(2), "h": hs[0]}, dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="h_prev'\\] must have shape"):
-        rnn_step_backward(np.ones(3), {"h_prev": np.zeros(2), "x": np.ones(2), "h": hs[0]}, dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="x'\\] must have the batch shape"):
-        rnn_step_backward(np.ones((2, 3)), {"h_prev": np.zeros((2, 3)), "x": np.ones((3, 2)), "h": np.zeros((2, 3))},
-                          dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="cache must be a cache of rnn_step"):
-        rnn_step_backward(np.ones(3), (np.zeros(3), np.ones(2), hs[0]), dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="weights is missing"):
-        rnn_step_backward(np.ones(3), {"h_prev": np.zeros(3), "x": np.ones(2), "h": hs[0]}, {"W": W})
-    with pytest.raises(ValueError, match="dhs must have shape"):
-        rnn_backward(hs[:3], rnn_forward(xs, dict(W=W, U=U, b=b))[1], dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="caches must be the non-empty list"):
-        rnn_backward(hs, [], dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="target must fit"):
-        last_note_loss(hs, [1.0, 2.0])
-    with pytest.raises(ValueError, match="n_words must be at least 1"):
-        chunk_count(0, 20)
-    with pytest.raises(ValueError, match="k must be a whole number"):
-        chunk_of(45, 2.5)
-    with pytest.raises(ValueError, match="eps must be positive"):
-        numerical_gradient(lambda: 0.0, np.zeros(2), eps=0)
-    with pytest.raises(ValueError, match="x must be a float64"):
-        numerical_gradient(lambda: 0.0, [0.0, 1.0])
-    with pytest.raises(ValueError, match="grads must have an entry for 'U'"):
-        gradient_check(lambda: 0.0, {"U": np.zeros(2)}, {"W": np.zeros(2)})
-    with pytest.raises(ValueError, match="a and b must have the same shape"):
-        relative_error([1.0], [1.0, 2.0])
+    weights = dict(W=W, U=U, b=b)
+    hs, caches = rnn_forward(xs, weights)
+    cache0 = {"h_prev": np.zeros(3), "x": np.ones(2), "h": hs[0]}
+    cases += [
+        pytest.param(rnn_bptt, (xs, hs[:, :2], hs, weights), {}, ValueError, 'hs must have shape', id='rnn-bptt-hs-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs[:3], weights), {}, ValueError, 'dL_dh must have shape', id='rnn-bptt-dL-dh-must-have-shape'),
+        pytest.param(rnn_bptt, (np.ones((4, 5)), hs, hs, weights), {}, ValueError, 'xs must have shape', id='rnn-bptt-xs-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs, weights), {'h0': np.zeros((2, 3))}, ValueError, 'h0 must have shape', id='rnn-bptt-h0-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs, dict(W=np.ones((3, 2)), U=U, b=b)), {}, ValueError, 'W must have shape', id='rnn-bptt-W-must-have-shape'),
+        pytest.param(rnn_bptt, (xs, hs, hs, weights), {'k': -3}, ValueError, 'k must be at least 1', id='rnn-bptt-k-must-be-at-least-1'),
+        pytest.param(rnn_step_backward, (np.ones(2), cache0, weights), {}, ValueError, 'dh must have shape', id='rnn-step-backward-dh-must-have-shape'),
+        pytest.param(rnn_step_backward, (np.ones(3), {"h_prev": np.zeros(2), "x": np.ones(2), "h": hs[0]}, weights), {}, ValueError, "h_prev'\\] must have shape", id='rnn-step-backward-h-prev-must-have-shape'),
+        pytest.param(rnn_step_backward, (np.ones((2, 3)), {"h_prev": np.zeros((2, 3)), "x": np.ones((3, 2)), "h": np.zeros((2, 3))}, weights), {}, ValueError, "x'\\] must have the batch shape", id='rnn-step-backward-x-must-have-the-batch-shape'),
+        pytest.param(rnn_step_backward, (np.ones(3), (np.zeros(3), np.ones(2), hs[0]), weights), {}, ValueError, 'cache must be a cache of rnn_step', id='rnn-step-backward-cache-must-be-a-cache-of-rnn-step'),
+        pytest.param(rnn_step_backward, (np.ones(3), cache0, {"W": W}), {}, ValueError, 'weights is missing', id='rnn-step-backward-weights-is-missing'),
+        pytest.param(rnn_backward, (hs[:3], caches, weights), {}, ValueError, 'dhs must have shape', id='rnn-backward-dhs-must-have-shape'),
+        pytest.param(rnn_backward, (hs, [], weights), {}, ValueError, 'caches must be the non-empty list', id='rnn-backward-caches-must-be-the-non-empty-list'),
+        pytest.param(last_note_loss, (hs, [1.0, 2.0]), {}, ValueError, 'target must fit', id='last-note-loss-target-must-fit'),
+        pytest.param(chunk_count, (0, 20), {}, ValueError, 'n_words must be at least 1', id='chunk-count-n-words-must-be-at-least-1'),
+        pytest.param(chunk_of, (45, 2.5), {}, ValueError, 'k must be a whole number', id='chunk-of-k-must-be-a-whole-number'),
+        pytest.param(numerical_gradient, (lambda: 0.0, np.zeros(2)), {'eps': 0}, ValueError, 'eps must be positive', id='numerical-gradient-eps-must-be-positive'),
+        pytest.param(numerical_gradient, (lambda: 0.0, [0.0, 1.0]), {}, ValueError, 'x must be a float64', id='numerical-gradient-x-must-be-a-float64'),
+        pytest.param(gradient_check, (lambda: 0.0, {'U': np.zeros(2)}, {'W': np.zeros(2)}), {}, ValueError, "grads must have an entry for 'U'", id='gradient-check-grads-must-have-an-entry-for-U'),
+        pytest.param(relative_error, ([1.0], [1.0, 2.0]), {}, ValueError, 'a and b must have the same shape', id='relative-error-a-and-b-must-have-the-same-shape'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _bad_input_raises_value_errors_naming_the_argument_cases())
+def test_bad_input_raises_value_errors_naming_the_argument(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)

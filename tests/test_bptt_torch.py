@@ -28,7 +28,7 @@ def torch_bptt(xs, G, W, U, b, h0, k=None):
         h = torch.tanh(h @ Wt.T + torch.from_numpy(xs[t]) @ Ut.T + bt)
         h.retain_grad()
         hs.append(h)
-    loss = sum((h * torch.from_numpy(g)).sum() for h, g in zip(hs, G, strict=False))
+    loss = sum((h * torch.from_numpy(g)).sum() for h, g in zip(hs, G))
     loss.backward()
     dh = np.stack([h.grad.numpy() for h in hs])
     return Wt.grad.numpy(), Ut.grad.numpy(), bt.grad.numpy(), dh, h_start.grad.numpy()
@@ -59,7 +59,7 @@ def one_thread():
 
 
 def max_diff(lib, ref):
-    return max(float(np.abs(a - r).max()) for a, r in zip(lib, ref, strict=False))
+    return max(float(np.abs(a - r).max()) for a, r in zip(lib, ref))
 
 
 @pytest.mark.parametrize("seed,T,hidden,d,batch", CASES)
@@ -95,4 +95,3 @@ def test_step_machine_against_autograd():
     hs = scalar_rnn([1, 0, 0, 0], 0.5, 1)
     g = scalar_bptt([1, 0, 0, 0], hs, [0, 0, 0, hs[-1] - 1], 0.5, 1)
     assert abs(w.grad.item() - g.dw) < 1e-15
-    assert round(w.grad.item(), 4) == -0.4655

@@ -27,6 +27,7 @@ def test_changing_the_first_of_five_words_barely_moves_h5():
 def test_w_equal_1_lasts_longer():
     hs = scalar_rnn([1, 0], w=1, u=1)
     np.testing.assert_allclose(hs, [0.7616, 0.6420], atol=5e-5)
+    assert hs[1] > scalar_rnn([1, 0], w=0.5, u=1)[1]   # w = 0.5 keeps only 0.3634 of word 1 after one step
 
 
 def test_tanh_slope_at_h1():
@@ -101,22 +102,27 @@ def test_param_counts_of_the_unit():
     assert readout_param_count(48, 28) == 28 * 48 + 28
 
 
-def test_bad_shapes_raise_value_errors_naming_the_argument():
+def _bad_shapes_raise_value_errors_naming_the_argument_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
     W, U, b = np.eye(4), np.ones((4, 3)), np.zeros(4)
-    with pytest.raises(ValueError, match="W must have shape"):
-        rnn_forward(np.ones((5, 3)), dict(W=np.ones((4, 3)), U=U, b=b))[0]
-    with pytest.raises(ValueError, match="U must have shape"):
-        rnn_forward(np.ones((5, 3)), dict(W=W, U=np.ones((5, 3)), b=b))[0]
-    with pytest.raises(ValueError, match="b must have shape"):
-        rnn_forward(np.ones((5, 3)), dict(W=W, U=U, b=np.zeros(3)))[0]
-    with pytest.raises(ValueError, match="xs must have shape"):
-        rnn_forward(np.ones((5, 2)), dict(W=W, U=U, b=b))[0]
-    with pytest.raises(ValueError, match="x must have shape"):
-        rnn_step(np.zeros(4), np.ones(2), dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="h_prev must have shape"):
-        rnn_step(np.zeros(3), np.ones(3), dict(W=W, U=U, b=b))
-    with pytest.raises(ValueError, match="h0 must have shape"):
-        rnn_forward(np.ones((5, 3)), dict(W=W, U=U, b=b), h0=np.zeros(5))[0]
+    xs = np.ones((5, 3))
+    cases += [
+        pytest.param(rnn_forward, (xs, dict(W=np.ones((4, 3)), U=U, b=b)), {}, ValueError, 'W must have shape', id='rnn-forward-W-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=W, U=np.ones((5, 3)), b=b)), {}, ValueError, 'U must have shape', id='rnn-forward-U-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=W, U=U, b=np.zeros(3))), {}, ValueError, 'b must have shape', id='rnn-forward-b-must-have-shape'),
+        pytest.param(rnn_forward, (np.ones((5, 2)), dict(W=W, U=U, b=b)), {}, ValueError, 'xs must have shape', id='rnn-forward-xs-must-have-shape'),
+        pytest.param(rnn_step, (np.zeros(4), np.ones(2), dict(W=W, U=U, b=b)), {}, ValueError, 'x must have shape', id='rnn-step-x-must-have-shape'),
+        pytest.param(rnn_step, (np.zeros(3), np.ones(3), dict(W=W, U=U, b=b)), {}, ValueError, 'h_prev must have shape', id='rnn-step-h-prev-must-have-shape'),
+        pytest.param(rnn_forward, (xs, dict(W=W, U=U, b=b)), {'h0': np.zeros(5)}, ValueError, 'h0 must have shape', id='rnn-forward-h0-must-have-shape'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _bad_shapes_raise_value_errors_naming_the_argument_cases())
+def test_bad_shapes_raise_value_errors_naming_the_argument(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
 
 
 def test_empty_sequence_raises():

@@ -123,11 +123,6 @@ def test_surprise_of_the_sentence_is_minus_log_of_its_probability(model):
         text_surprise(model, "")
 
 
-def test_the_units_sentence_probability():
-    assert np.exp(-6.507) == pytest.approx(0.0015, abs=5e-5)
-    assert np.exp(6.507) == pytest.approx(670, abs=1)
-
-
 # ---------------------------------------------------------------- what chapter 5 states about the trained model
 
 def test_chapter_5_numbers_bars_and_training_log(model):

@@ -9,6 +9,7 @@ from hypothesis.extra.numpy import arrays
 
 from mwm.clipping import (CLIFF, CLIFF_LR, CLIFF_START, CLIFF_STEPS, cliff_gradient, cliff_loss, clip_by_global_norm,
                           clip_by_value, descend, direction_degrees, global_norm, on_map, orthogonal)
+from mwm.dynamics import spectral_radius
 
 torch = pytest.importorskip("torch")
 
@@ -162,7 +163,6 @@ def test_cliff_gradient_lengths_quoted_in_chapter_8():
 
 def test_about_half_the_starts_are_flung():
     starts = [(x0, 2.0) for x0 in np.round(np.arange(-3.9, -1.45, 0.1), 1)]
-    assert len(starts) == 25 and starts[0][0] == -3.9 and starts[-1][0] == -1.5
     assert sum(descend(s)["left_map_at"] is not None for s in starts) == 12
     clipped = [descend(s, max_norm=1.0) for s in starts]
     assert all(r["left_map_at"] is None for r in clipped)
@@ -172,9 +172,7 @@ def test_about_half_the_starts_are_flung():
 def test_orthogonal_versus_gaussian_start_chapter_8():
     Q9 = orthogonal(64, seed=0, scale=0.9)
     G = np.random.default_rng(0).normal(0, 1 / 8, (64, 64))
-    sizes = np.abs(np.linalg.eigvals(G))
-    assert round(float(np.mean(sizes < 0.5)), 2) == 0.25
-    assert round(float(sizes.max()), 4) == 1.0202
+    assert round(spectral_radius(G), 4) == 1.0202
     v = np.random.default_rng(1).normal(size=64)
     kept = np.linalg.norm(np.linalg.matrix_power(Q9, 50) @ v) / np.linalg.norm(v)
     assert round(kept, 5) == round(0.9 ** 50, 5) == 0.00515
@@ -188,7 +186,8 @@ def test_torch_orthogonal_init_has_every_eigenvalue_at_gain():
 
 
 def test_pause_and_predict_check_6_76():
-    assert 2.4 ** 2 + 1 ** 2 == pytest.approx(6.76) and math.sqrt(6.76) == pytest.approx(2.6)
+    g = global_norm([np.array([2.4]), np.array([1.0])])
+    assert g ** 2 == pytest.approx(6.76, rel=1e-15) and g == pytest.approx(2.6, rel=1e-15)
 
 
 def test_powers_of_w_build_a_wall_chapter_8():
@@ -201,8 +200,9 @@ def test_powers_of_w_build_a_wall_chapter_8():
     for w in (0.9, 1.2):  # the slope formula agrees with a central difference of the loop
         numeric = (whisper_line(w + eps, 50)[0][50] - whisper_line(w - eps, 50)[0][50]) / (2 * eps)
         assert numeric == pytest.approx(50 * w ** 49, rel=1e-6)
-    assert round(50 * 0.9 ** 49, 2) == 0.29 and round(50 * 0.9 ** 49, 4) == 0.2863
-    assert round(50 * 1.2 ** 49) == 379185 and round(50 * 1.1 ** 49, 4) == 5335.9479
+    slope = {w: 50 * whisper_line(w, 49)[0][49] for w in (0.9, 1.1, 1.2)}   # 50 w^49
+    assert round(slope[0.9], 2) == 0.29 and round(slope[0.9], 4) == 0.2863
+    assert round(slope[1.2]) == 379185 and round(slope[1.1], 4) == 5335.9479
 
 
 def test_wall_crossing_explains_who_is_flung():

@@ -34,9 +34,9 @@ def test_beam_2_finds_our_train_036():
     assert TREE.words(result.best.tokens) == "our train"
     assert result.best.probability == pytest.approx(0.36, rel=1e-12)
     assert round(result.best.log_prob, 3) == -1.022
-    assert round(math.log(0.36), 3) == -1.022 and round(math.log(0.20), 3) == -1.609
-    # the second survivor is greedy's answer
+    # the second survivor is greedy's answer, with greedy's score ln 0.20
     assert TREE.words(result.hypotheses[1].tokens) == "the train"
+    assert round(result.hypotheses[1].log_prob, 3) == -1.609
 
 
 def test_beam_2_steps_keep_and_prune_as_in_the_seed():
@@ -98,13 +98,22 @@ def test_sequence_log_prob_and_ids():
 
 # --- underflow: why logs ------------------------------------------------------------------------
 
+#: A decoder that gives each of its 100 tokens probability 0.01 at every step (token 1 is the end).
+FLAT = StepModel(lambda state, prev: (np.full(100, math.log(0.01)), state), None, 0, 1)
+
+
+def flat_hypothesis(n_words):
+    """n_words words at 0.01 each, scored by the project's sequence_log_prob."""
+    tokens = (2,) * n_words
+    log_prob = sequence_log_prob(FLAT, tokens)
+    return Hypothesis(tokens, log_prob, log_prob)
+
+
 def test_200_words_underflow():
-    p = np.full(200, 0.01)
-    assert np.prod(p) == 0.0
-    assert round(float(np.log(p).sum()), 1) == -921.0
-    assert 200 * math.log(0.01) == pytest.approx(-921.034, abs=5e-4)
-    assert f"{np.finfo(np.float64).tiny:.1e}" == "2.2e-308"
-    assert f"{np.finfo(np.float64).smallest_subnormal:.1e}" == "4.9e-324"
+    h = flat_hypothesis(200)
+    assert h.probability == 0.0                      # the product underflows...
+    assert round(h.log_prob, 1) == -921.0            # ...the sum of logs does not
+    assert h.log_prob == pytest.approx(-921.034, abs=5e-4)
 
 
 # --- a random-weight RNN decoder ---------------------------------------------------------------
@@ -244,36 +253,35 @@ def test_sampling_temperature_uses_softmax():
 
 # --- bad input --------------------------------------------------------------------------------------
 
-def test_bad_input_names_the_argument():
-    with pytest.raises(ValueError, match="beam_width"):
-        beam_search(TREE, 0)
-    with pytest.raises(ValueError, match="beam_width"):
-        beam_search(TREE, 1.5)
-    with pytest.raises(ValueError, match="temperature"):
-        sample_decode(TREE, -1.0)
-    with pytest.raises(ValueError, match="temperature"):
-        sample_decode(TREE, 0.0)
-    with pytest.raises(ValueError, match="rng"):
-        sample_decode(TREE, 1.0, rng="seed")
-    with pytest.raises(ValueError, match="tree"):
-        ProbabilityTree({})
-    with pytest.raises(ValueError, match="tree"):
-        ProbabilityTree({("the",): {"train": 1.0}})
-    with pytest.raises(ValueError, match=r"tree\[\(\)\] must sum to 1"):
-        ProbabilityTree({(): {"the": 0.5, "our": 0.4}})
-    with pytest.raises(ValueError, match="max_length"):
-        greedy_decode(TREE, max_length=0)
-    with pytest.raises(ValueError, match="length_normalization"):
-        beam_search(TREE, 2, length_normalization=-1)
-    with pytest.raises(ValueError, match="model"):
-        greedy_decode(object())
+def _bad_input_names_the_argument_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
+    cases += [
+        pytest.param(beam_search, (TREE, 0), {}, ValueError, 'beam_width must', id='beam-search-beam-width'),
+        pytest.param(beam_search, (TREE, 1.5), {}, ValueError, 'beam_width must', id='beam-search-beam-width-2'),
+        pytest.param(sample_decode, (TREE, -1.0), {}, ValueError, 'temperature must', id='sample-decode-temperature'),
+        pytest.param(sample_decode, (TREE, 0.0), {}, ValueError, 'temperature must', id='sample-decode-temperature-2'),
+        pytest.param(sample_decode, (TREE, 1.0), {'rng': 'seed'}, ValueError, 'rng must', id='sample-decode-rng'),
+        pytest.param(ProbabilityTree, ({},), {}, ValueError, 'tree must', id='ProbabilityTree-empty'),
+        pytest.param(ProbabilityTree, ({('the',): {'train': 1.0}},), {}, ValueError, 'tree must have a root', id='ProbabilityTree-no-root'),
+        pytest.param(ProbabilityTree, ({(): {'the': 0.5, 'our': 0.4}},), {}, ValueError, 'tree\\[\\(\\)\\] must sum to 1', id='ProbabilityTree-tree-must-sum-to-1'),
+        pytest.param(greedy_decode, (TREE,), {'max_length': 0}, ValueError, 'max_length must', id='greedy-decode-max-length'),
+        pytest.param(beam_search, (TREE, 2), {'length_normalization': -1}, ValueError, 'length_normalization must', id='beam-search-length-normalization'),
+        pytest.param(greedy_decode, (object(),), {}, ValueError, 'model must have step', id='greedy-decode-model'),
+    ]
     raw_scores = StepModel(lambda s, prev: (np.array([0.0, 1.0, 2.0]), s), None, 0, 1)
-    with pytest.raises(ValueError, match="log-probabilities"):
-        greedy_decode(raw_scores)
-    with pytest.raises(ValueError, match="tokens"):
-        sequence_log_prob(TREE, [])
-    with pytest.raises(ValueError, match="words"):
-        TREE.ids("the tram")
+    cases += [
+        pytest.param(greedy_decode, (raw_scores,), {}, ValueError, 'model.step must return log-probabilities', id='greedy-decode-log-probabilities'),
+        pytest.param(sequence_log_prob, (TREE, []), {}, ValueError, 'tokens must', id='sequence-log-prob-tokens'),
+        pytest.param(TREE.ids, ('the tram',), {}, ValueError, 'words must be in the tree', id='ids-words'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _bad_input_names_the_argument_cases())
+def test_bad_input_names_the_argument(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
 
 
 def test_result_types():
@@ -284,10 +292,9 @@ def test_result_types():
 # --- the other numbers chapter 13 states ---------------------------------------------------------
 
 def test_chapter_13_underflow_starts_at_word_162():
-    running = np.cumprod(np.full(200, 0.01))
-    assert int(np.argmax(running == 0)) + 1 == 162
-    assert running[160] > 0
-    assert 10_000 ** 10 == 10 ** 40
+    zero_from = next(n for n in range(1, 201) if flat_hypothesis(n).probability == 0.0)
+    assert zero_from == 162
+    assert flat_hypothesis(161).probability > 0
 
 
 def test_chapter_13_length_normalisation_example():

@@ -160,7 +160,7 @@ def graded(tmp_path_factory):
               "blank": lambda nb: [q for q in BY_ID],
               "one-wrong": lambda nb: (_solve(nb), _one_wrong(nb))[1]}
     for name, change in BAD.items():
-        class_[name] = (lambda change: lambda nb: (_solve(nb), change(nb))[1])(change)  # noqa: B023 (bound by the call)
+        class_[name] = lambda nb, change=change: (_solve(nb), change(nb))[1]   # binds this loop's change
     config = mk.course_config(course, **settings)
     lost, submitted = {}, {}
     for student, change in class_.items():
@@ -499,7 +499,7 @@ def test_answer_key_matches_lib_problems_9_and_10():
         M = np.array(m[name])
         values, dirs = np.array(a[f"eig_{name}"]), np.array(a[f"dirs_{name}"])
         assert abs(values[0]) >= abs(values[1])
-        for value, d in zip(values, dirs, strict=False):
+        for value, d in zip(values, dirs):
             assert d[0] == 1
             np.testing.assert_allclose(M @ d, value * d, atol=1e-12)  # really an eigen-pair
         assert a[f"memory_{name}"] == ("fades" if spectral_radius(M) < 1 else "explodes")
@@ -553,7 +553,7 @@ def test_answer_key_matches_lib_problems_15_and_16():
         assert (a[f"p1_{k}"], a[f"p2_{k}"], a[f"bp_{k}"], a[f"bleu_{k}"]) == pytest.approx(
             (sc.precisions[0], sc.precisions[1], sc.brevity_penalty, sc.score))
         # no word or pair repeats in these sentences, so clipping changes nothing: plain set counts
-        pairs = lambda ws: list(zip(ws, ws[1:], strict=False))  # noqa: E731
+        pairs = lambda ws: list(zip(ws, ws[1:]))  # noqa: E731
         assert len(set(words)) == len(words) and len(set(pairs(words))) == len(pairs(words))
         p1 = sum(w in ref for w in words) / len(words)
         p2 = sum(p in pairs(ref) for p in pairs(words)) / len(pairs(words))

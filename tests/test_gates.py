@@ -175,37 +175,37 @@ def test_lstm_stacked_layout_round_trip():
         np.testing.assert_allclose(back[key], w[key], atol=1e-15)
 
 
-def test_lstm_bad_input_raises():
+def _lstm_bad_input_raises_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
     w = init_lstm(3, 2)
-    with pytest.raises(ValueError, match="missing"):
-        lstm_forward(np.zeros((4, 2)), {k: v for k, v in w.items() if k != "U_g"})
-    with pytest.raises(ValueError, match="W_o must have shape"):
-        lstm_forward(np.zeros((4, 2)), {**w, "W_o": np.zeros((2, 2))})
-    with pytest.raises(ValueError, match="xs must have shape"):
-        lstm_forward(np.zeros((4, 3)), w)
-    with pytest.raises(ValueError, match="xs must contain at least one step"):
-        lstm_forward(np.zeros((0, 2)), w)
-    with pytest.raises(ValueError, match="c0 must have shape"):
-        lstm_forward(np.zeros((4, 2)), w, LSTMState(None, np.zeros(4)))
-    with pytest.raises(ValueError, match="state0 must be an LSTMState"):
-        lstm_forward(np.zeros((4, 2)), w, np.zeros(3))
-    with pytest.raises(ValueError, match="c_prev must have shape"):
-        lstm_step(LSTMState(np.zeros(3), np.zeros(2)), np.zeros(2), w)
-    with pytest.raises(ValueError, match="state must be an LSTMState"):
-        lstm_step(np.zeros(3), np.zeros(2), w)
-    _, caches = lstm_forward(np.zeros((4, 2)), w)
-    with pytest.raises(ValueError, match="dhs must have shape"):
-        lstm_backward(np.zeros((3, 3)), caches, w)
-    with pytest.raises(ValueError, match="dcs must have shape"):
-        lstm_backward(LSTMState(np.zeros((4, 3)), np.zeros((4, 2))), caches, w)
-    with pytest.raises(ValueError, match="dc must have shape"):
-        lstm_step_backward(LSTMState(np.zeros(3), np.zeros(2)), caches[0], w)
-    with pytest.raises(ValueError, match="weights must be a dict"):
-        lstm_forward(np.zeros((4, 2)), [1, 2])
-    with pytest.raises(ValueError, match="forget_bias"):
-        init_lstm(3, 2, forget_bias=float("inf"))
-    with pytest.raises(ValueError, match="steps"):
-        lane_keep(2.0, 0)
+    xs = np.zeros((4, 2))
+    cases += [
+        pytest.param(lstm_forward, (xs, {k: v for k, v in w.items() if k != 'U_g'}), {}, ValueError, 'weights is missing the LSTM', id='lstm-forward-missing'),
+        pytest.param(lstm_forward, (xs, {**w, 'W_o': np.zeros((2, 2))}), {}, ValueError, 'W_o must have shape', id='lstm-forward-W-o-must-have-shape'),
+        pytest.param(lstm_forward, (np.zeros((4, 3)), w), {}, ValueError, 'xs must have shape', id='lstm-forward-xs-must-have-shape'),
+        pytest.param(lstm_forward, (np.zeros((0, 2)), w), {}, ValueError, 'xs must contain at least one step', id='lstm-forward-xs-must-contain-at-least-one-step'),
+        pytest.param(lstm_forward, (xs, w, LSTMState(None, np.zeros(4))), {}, ValueError, 'c0 must have shape', id='lstm-forward-c0-must-have-shape'),
+        pytest.param(lstm_forward, (xs, w, np.zeros(3)), {}, ValueError, 'state0 must be an LSTMState', id='lstm-forward-state0-must-be-an-LSTMState'),
+        pytest.param(lstm_step, (LSTMState(np.zeros(3), np.zeros(2)), np.zeros(2), w), {}, ValueError, 'c_prev must have shape', id='lstm-step-c-prev-must-have-shape'),
+        pytest.param(lstm_step, (np.zeros(3), np.zeros(2), w), {}, ValueError, 'state must be an LSTMState', id='lstm-step-state-must-be-an-LSTMState'),
+    ]
+    _, caches = lstm_forward(xs, w)
+    cases += [
+        pytest.param(lstm_backward, (np.zeros((3, 3)), caches, w), {}, ValueError, 'dhs must have shape', id='lstm-backward-dhs-must-have-shape'),
+        pytest.param(lstm_backward, (LSTMState(np.zeros((4, 3)), np.zeros((4, 2))), caches, w), {}, ValueError, 'dcs must have shape', id='lstm-backward-dcs-must-have-shape'),
+        pytest.param(lstm_step_backward, (LSTMState(np.zeros(3), np.zeros(2)), caches[0], w), {}, ValueError, 'dc must have shape', id='lstm-step-backward-dc-must-have-shape'),
+        pytest.param(lstm_forward, (xs, [1, 2]), {}, ValueError, 'weights must be a dict', id='lstm-forward-weights-must-be-a-dict'),
+        pytest.param(init_lstm, (3, 2), {'forget_bias': float('inf')}, ValueError, 'forget_bias must', id='init-lstm-forget-bias'),
+        pytest.param(lane_keep, (2.0, 0), {}, ValueError, 'steps must', id='lane-keep-steps'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _lstm_bad_input_raises_cases())
+def test_lstm_bad_input_raises(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
 
 
 # ---------------------------------------------------------------- the GRU
@@ -275,8 +275,9 @@ def test_gru_seed_section_10_full_step_0_8808_0_8938_0_6969():
 
 def test_gru_blend_example_0_5_and_pause_and_predict_0_4():
     assert blend(0.8, -0.4, 0.25) == pytest.approx(0.5, abs=1e-15)
-    assert 0.75 * 0.8 == pytest.approx(0.6) and 0.25 * -0.4 == pytest.approx(-0.1)
-    assert 0.8 + 0.25 * (-0.4 - 0.8) == pytest.approx(0.5)  # the proof's rewriting: 0.8 - 0.3
+    # the two parts: 0.75 of the old note (0.6) and 0.25 of the draft (-0.1)
+    assert blend(0.8, 0.0, 0.25) == pytest.approx(0.6, abs=1e-15)
+    assert blend(0.0, -0.4, 0.25) == pytest.approx(-0.1, abs=1e-15)
     assert blend(0.2, 0.6, 0.5) == pytest.approx(0.4, abs=1e-15)
 
 
@@ -368,25 +369,30 @@ def test_reset_placement_gap_is_zero_exactly_when_diag_r_commutes_with_W():
         reset_placement_gap(W, np.full(4, 1.5), h)
 
 
-def test_gru_bad_input_raises():
+def _gru_bad_input_raises_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
     w = init_gru(3, 2)
-    with pytest.raises(ValueError, match="missing"):
-        gru_forward(np.zeros((4, 2)), {k: v for k, v in w.items() if k != "b_r"})
-    with pytest.raises(ValueError, match="U_h must have shape"):
-        gru_forward(np.zeros((4, 2)), {**w, "U_h": np.zeros((3, 5))})
-    with pytest.raises(ValueError, match="h0 must have shape"):
-        gru_forward(np.zeros((4, 2)), w, h0=np.zeros(2))
-    with pytest.raises(ValueError, match="x must have shape"):
-        gru_step(np.zeros(3), np.zeros(5), w)
-    with pytest.raises(ValueError, match="z must lie"):
-        blend(0.1, 0.2, 1.5)
-    with pytest.raises(ValueError, match="r must"):
-        gru_draft(np.zeros(3), np.zeros(2), np.eye(3), np.zeros(3))
-    with pytest.raises(ValueError, match="scale"):
-        init_gru(3, 2, scale=0)
+    cases += [
+        pytest.param(gru_forward, (np.zeros((4, 2)), {k: v for k, v in w.items() if k != 'b_r'}), {}, ValueError, 'weights is missing the GRU', id='gru-forward-missing'),
+        pytest.param(gru_forward, (np.zeros((4, 2)), {**w, 'U_h': np.zeros((3, 5))}), {}, ValueError, 'U_h must have shape', id='gru-forward-U-h-must-have-shape'),
+        pytest.param(gru_forward, (np.zeros((4, 2)), w), {'h0': np.zeros(2)}, ValueError, 'h0 must have shape', id='gru-forward-h0-must-have-shape'),
+        pytest.param(gru_step, (np.zeros(3), np.zeros(5), w), {}, ValueError, 'x must have shape', id='gru-step-x-must-have-shape'),
+        pytest.param(blend, (0.1, 0.2, 1.5), {}, ValueError, 'z must lie', id='blend-z-must-lie'),
+        pytest.param(gru_draft, (np.zeros(3), np.zeros(2), np.eye(3), np.zeros(3)), {}, ValueError, 'r must', id='gru-draft-r-must'),
+        pytest.param(init_gru, (3, 2), {'scale': 0}, ValueError, 'scale must', id='init-gru-scale'),
+    ]
     _, caches = gru_forward(np.zeros((4, 2)), w)
-    with pytest.raises(ValueError, match="dh must have shape"):
-        gru_step_backward(np.zeros(2), caches[0], w)
+    cases += [
+        pytest.param(gru_step_backward, (np.zeros(2), caches[0], w), {}, ValueError, 'dh must have shape', id='gru-step-backward-dh-must-have-shape'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _gru_bad_input_raises_cases())
+def test_gru_bad_input_raises(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
 
 
 # ---------------------------------------------------------------- chapter 10's other numbers
@@ -407,8 +413,12 @@ def test_gru_lane_blame_with_z_0_1_is_0_9_to_the_10():
     assert caches[0]["z"][0] == pytest.approx(0.1, abs=1e-15)
     blame = np.zeros((10, 1))
     blame[-1] = 1.0
-    assert gru_backward(blame, caches, lane)[1][0] == pytest.approx(0.9 ** 10, rel=1e-12)
-    assert 0.9 ** 10 == pytest.approx(0.3487, abs=5e-5) and 0.5 ** 10 == pytest.approx(0.000977, abs=5e-7)
+    kept = gru_backward(blame, caches, lane)[1][0]
+    assert kept == pytest.approx(0.9 ** 10, rel=1e-12) and kept == pytest.approx(0.3487, abs=5e-5)
+    # the same lane with z at 0.5 (b_z = 0) keeps 0.5^10
+    half = dict(lane, b_z=np.array([0.0]))
+    _, caches = gru_forward(xs, half, h0=np.array([0.3]))
+    assert gru_backward(blame, caches, half)[1][0] == pytest.approx(0.000977, abs=5e-7)
 
 
 def test_blend_dial_word_push_and_shut_reset_draft():

@@ -45,7 +45,7 @@ def _torch_run(module, xs, G, h0=None, c0=None):
     (out * _tensor(G)).sum().backward()
     grads = {name: p.grad.numpy().copy() for name, p in module.named_parameters()}
     grads["x"] = x.grad.numpy()
-    for name, leaf in zip(("h0", "c0"), leaves, strict=False):
+    for name, leaf in zip(("h0", "c0"), leaves):
         grads[name] = leaf.grad.numpy()[0]
     return out.detach().numpy(), grads
 
@@ -256,7 +256,7 @@ def _reader_weights(cell, module, hidden, inp, layers, bidirectional, seed):
                 w[key] = rng.normal(0, 0.5, hidden)
             _diagonal_draft(w)
             names = [f"{p}_l{n}{'_reverse' if k else ''}" for p in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
-            arrays.update(zip(names, gru_weights_to_torch(w), strict=False))
+            arrays.update(zip(names, gru_weights_to_torch(w)))
     _load(module, arrays)
     return floors
 

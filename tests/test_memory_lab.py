@@ -129,22 +129,24 @@ def test_edge_cases_agree_with_simulation():
     assert lab_exact_accuracy("LSTM", 1, 0.5, f=0.9) == 1.0
 
 
-def test_bad_input_names_the_argument():
-    with pytest.raises(ValueError, match="cell"):
-        lab_run("RNN", np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="noise"):
-        lab_sentences(5, 5, -0.1)
-    with pytest.raises(ValueError, match="f must"):
-        lab_run("LSTM", np.zeros((2, 3)), f=1.5)
-    with pytest.raises(ValueError, match="length"):
-        lab_sentences(5, 0, 0.5)
-    with pytest.raises(ValueError, match="n_trials"):
-        lab_sentences(0, 5, 0.5)
-    with pytest.raises(ValueError, match="lengths"):
-        lab_accuracy("LSTM", [], 0.5)
-    with pytest.raises(ValueError, match="lengths"):
-        lab_accuracy("LSTM", [2.5], 0.5)
-    with pytest.raises(ValueError, match="sentences"):
-        lab_run("GRU", np.zeros(5))
-    with pytest.raises(ValueError, match="plain"):
-        lab_exact_accuracy("plain", 10, 0.5)
+def _bad_input_names_the_argument_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
+    cases += [
+        pytest.param(lab_run, ('RNN', np.zeros((2, 3))), {}, ValueError, 'cell must be one of', id='lab-run-cell'),
+        pytest.param(lab_sentences, (5, 5, -0.1), {}, ValueError, 'noise must', id='lab-sentences-noise'),
+        pytest.param(lab_run, ('LSTM', np.zeros((2, 3))), {'f': 1.5}, ValueError, 'f must', id='lab-run-f-must'),
+        pytest.param(lab_sentences, (5, 0, 0.5), {}, ValueError, 'length must', id='lab-sentences-length'),
+        pytest.param(lab_sentences, (0, 5, 0.5), {}, ValueError, 'n_trials must', id='lab-sentences-n-trials'),
+        pytest.param(lab_accuracy, ('LSTM', [], 0.5), {}, ValueError, 'lengths must', id='lab-accuracy-lengths'),
+        pytest.param(lab_accuracy, ('LSTM', [2.5], 0.5), {}, ValueError, 'lengths must', id='lab-accuracy-lengths-2'),
+        pytest.param(lab_run, ('GRU', np.zeros(5)), {}, ValueError, 'sentences must', id='lab-run-sentences'),
+        pytest.param(lab_exact_accuracy, ('plain', 10, 0.5), {}, ValueError, "cell must be 'LSTM' or 'GRU'", id='lab-exact-accuracy-plain'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _bad_input_names_the_argument_cases())
+def test_bad_input_names_the_argument(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)

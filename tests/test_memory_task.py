@@ -87,9 +87,9 @@ def test_committed_results_show_what_chapter_9_states(results):
     # trends that must hold: every model learns the shortest task; a plain cell learns less often as the
     # first word moves back; opening the lane never hurts
     assert all(counts[0] == 5 for counts in learned.values())
-    assert all(a >= b for a, b in zip(learned["plain"], learned["plain"][1:], strict=False))
+    assert all(a >= b for a, b in zip(learned["plain"], learned["plain"][1:]))
     for kind in ("GRU", "LSTM"):
-        assert all(o >= d for o, d in zip(learned[f"{kind}, lane open"], learned[kind], strict=False))
+        assert all(o >= d for o, d in zip(learned[f"{kind}, lane open"], learned[kind]))
     # runs either learn or stay near a coin toss
     accs = [r["right"] / 4000 for r in results["runs"]]
     assert all(a >= 0.95 or a < 0.6 for a in accs)
@@ -149,7 +149,7 @@ def test_runs_end_learned_or_at_a_coin_toss_but_one(results):
     accs = np.array([r["right"] / 4000 for r in results["runs"]])
     assert len(accs) == 150 and np.sum(accs >= 0.95) == 110 and np.all(accs[accs >= 0.95] == 1.0)
     assert np.sum(accs < 0.52) == 39
-    odd = [r for r, a in zip(results["runs"], accs, strict=False) if 0.52 <= a < 0.95]
+    odd = [r for r, a in zip(results["runs"], accs) if 0.52 <= a < 0.95]
     assert [(r["model"], r["length"], r["seed"], round(100 * r["right"] / 4000, 1)) for r in odd] == [
         ("plain", 20, 3, 55.6)]
 
@@ -174,7 +174,7 @@ def test_starting_blame_chapter_9(script):
     opened = [r for m in ("LSTM, lane open", "GRU, lane open") for r in ratios[m]]
     assert min(opened) > 100 * closed and max(opened) > 1000 * closed
     # seed by seed, open lane over the same cell's default start: "between 55 and about 11,400 times"
-    gains = [o / c for kind in ("GRU", "LSTM") for o, c in zip(ratios[f"{kind}, lane open"], ratios[kind], strict=False)]
+    gains = [o / c for kind in ("GRU", "LSTM") for o, c in zip(ratios[f"{kind}, lane open"], ratios[kind])]
     assert round(min(gains)) == 55 and round(max(gains), -2) == 11400
     assert f"{min(gains):,.0f}" == "55" and f"{max(gains):,.0f}" == "11,403"
 

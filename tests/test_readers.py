@@ -108,24 +108,29 @@ def test_param_counts_24704_49408_57600_and_floor_2_32896():
     assert reader_param_count(two_way) == stack_param_count(128, 64, num_layers=2, bidirectional=True) == 147_968
 
 
-def test_reader_bad_input_raises():
-    with pytest.raises(ValueError, match="cell must be one of"):
-        reader_forward(np.zeros((3, 1)), [(TOY,)], "tcn")
-    with pytest.raises(ValueError, match="floors must be a non-empty list"):
-        reader_forward(np.zeros((3, 1)), [], "rnn")
-    with pytest.raises(ValueError, match="floor 1 of floors"):
-        reader_forward(np.zeros((3, 1)), [(TOY, TOY, TOY)], "rnn")
-    with pytest.raises(ValueError, match="floor 1 of floors needs gru"):
-        reader_forward(np.zeros((3, 1)), [(TOY,)], "gru")
-    with pytest.raises(ValueError, match="floor 2 of floors must read floor 1's notes, 1 numbers"):
-        stacked_forward(np.zeros((3, 1)), [TOY, init_rnn(2, 3)])
-    with pytest.raises(ValueError, match="floor 1 of floors must read the inputs"):
-        stacked_forward(np.zeros((3, 2)), [TOY])
-    with pytest.raises(ValueError, match="num_layers"):
-        init_reader("rnn", 3, 2, num_layers=0)
+def _reader_bad_input_raises_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
+    cases += [
+        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY,)], 'tcn'), {}, ValueError, 'cell must be one of', id='reader-forward-cell-must-be-one-of'),
+        pytest.param(reader_forward, (np.zeros((3, 1)), [], 'rnn'), {}, ValueError, 'floors must be a non-empty list', id='reader-forward-floors-must-be-a-non-empty-list'),
+        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY, TOY, TOY)], 'rnn'), {}, ValueError, 'floor 1 of floors', id='reader-forward-floor-1-of-floors'),
+        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY,)], 'gru'), {}, ValueError, 'floor 1 of floors needs gru', id='reader-forward-floor-1-of-floors-needs-gru'),
+        pytest.param(stacked_forward, (np.zeros((3, 1)), [TOY, init_rnn(2, 3)]), {}, ValueError, "floor 2 of floors must read floor 1's notes, 1 numbers", id='stacked-forward-floor-2-of-floors-must-read-floo'),
+        pytest.param(stacked_forward, (np.zeros((3, 2)), [TOY]), {}, ValueError, 'floor 1 of floors must read the inputs', id='stacked-forward-floor-1-of-floors-must-read-the'),
+        pytest.param(init_reader, ('rnn', 3, 2), {'num_layers': 0}, ValueError, 'num_layers must', id='init-reader-num-layers'),
+    ]
     notes, cache = reader_forward(np.zeros((3, 1)), [(TOY, TOY)])
-    with pytest.raises(ValueError, match="dnotes must have shape"):
-        reader_backward(np.zeros((3, 1)), cache)
+    cases += [
+        pytest.param(reader_backward, (np.zeros((3, 1)), cache), {}, ValueError, 'dnotes must have shape', id='reader-backward-dnotes-must-have-shape'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _reader_bad_input_raises_cases())
+def test_reader_bad_input_raises(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
 
 
 def test_teddy_notes_stated_in_chapter_11():

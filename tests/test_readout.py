@@ -11,8 +11,9 @@ SCORES = [2, 1, 0.5, -1]  # Delhi, Mumbai, late, the
 
 def test_softmax_of_the_train_to():
     np.testing.assert_allclose(softmax(SCORES), [0.609, 0.224, 0.136, 0.030], atol=5e-4)
-    assert np.exp(SCORES).sum() == pytest.approx(12.124, abs=5e-4)
-    np.testing.assert_allclose(np.exp(SCORES), [7.389, 2.718, 1.649, 0.368], atol=5e-4)
+    denominator = np.exp(SCORES[0]) / softmax(SCORES)[0]     # the sum of e^score that softmax divides by
+    assert denominator == pytest.approx(12.124, abs=5e-4)
+    np.testing.assert_allclose(softmax(SCORES) * denominator, [7.389, 2.718, 1.649, 0.368], atol=5e-4)
 
 
 def test_loss_for_delhi_and_mumbai():
@@ -69,19 +70,24 @@ def test_bad_temperature_raises(t):
         softmax(SCORES, t)
 
 
-def test_readout_shape_errors():
-    with pytest.raises(ValueError, match="h must have 2 numbers"):
-        readout(np.zeros(3), np.zeros((4, 2)), np.zeros(4))
-    with pytest.raises(ValueError, match="c must have shape"):
-        readout(np.zeros(2), np.zeros((4, 2)), np.zeros(3))
-    with pytest.raises(ValueError, match="scores must have at least one entry"):
-        softmax([])
-    with pytest.raises(ValueError, match="targets"):
-        surprise(softmax(SCORES), 7)
-    with pytest.raises(ValueError, match="probs must be probabilities"):
-        surprise([0.5, 0.6], 0)
-    with pytest.raises(ValueError, match="index"):
-        one_hot(4, 4)
+def _readout_shape_errors_cases():
+    """One bad input per case: (function, args, kwargs, error, message naming the argument)."""
+    cases = []
+    cases += [
+        pytest.param(readout, (np.zeros(3), np.zeros((4, 2)), np.zeros(4)), {}, ValueError, 'h must have 2 numbers', id='readout-h-must-have-2-numbers'),
+        pytest.param(readout, (np.zeros(2), np.zeros((4, 2)), np.zeros(3)), {}, ValueError, 'c must have shape', id='readout-c-must-have-shape'),
+        pytest.param(softmax, ([],), {}, ValueError, 'scores must have at least one entry', id='softmax-scores-must-have-at-least-one-entry'),
+        pytest.param(surprise, (softmax(SCORES), 7), {}, ValueError, 'targets must', id='surprise-targets'),
+        pytest.param(surprise, ([0.5, 0.6], 0), {}, ValueError, 'probs must be probabilities', id='surprise-probs-must-be-probabilities'),
+        pytest.param(one_hot, (4, 4), {}, ValueError, 'index must', id='one-hot-index'),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("call, args, kwargs, error, match", _readout_shape_errors_cases())
+def test_readout_shape_errors(call, args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        call(*args, **kwargs)
 
 
 @settings(max_examples=100, deadline=None)

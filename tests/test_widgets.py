@@ -73,7 +73,7 @@ def test_six_note_slides_down_and_fades():
     # the first word enters slot 1 and moves one slot per step, fading each time
     diag = [hs[t, t] for t in range(6)]
     assert diag[0] == pytest.approx(np.tanh(1.0))
-    assert all(later < earlier for earlier, later in zip(diag, diag[1:], strict=False))
+    assert all(later < earlier for earlier, later in zip(diag, diag[1:]))
     with pytest.raises(ValueError, match="mode"):
         W.six_note_weights("spin")
 

@@ -177,6 +177,9 @@ def brevity_penalty(candidate_length, reference_length) -> float:
         float in [0, 1]; 0 when c = 0 (an empty candidate earns nothing).
         Example (seed §13): c = 4, r = 5 -> e^{-0.25} ~ 0.7788; c = 2, r = 5 -> e^{-1.5} ~ 0.2231.
 
+        >>> round(brevity_penalty(4, 5), 4), round(brevity_penalty(2, 5), 4)
+        (0.7788, 0.2231)
+
     Raises:
         ValueError: if a length is negative or not a whole number.
     """
@@ -261,6 +264,10 @@ def bleu_details(candidate, references, max_n: int = 4) -> BleuScore:
     Returns:
         :class:`BleuScore`. Example: "the train is late" against "the train is running
         late", N = 2: p = (1, 2/3), BP = e^{-0.25}, score ~ 0.636.
+
+        >>> d = bleu_details("the train is late", "the train is running late", max_n=2)
+        >>> [round(p, 4) for p in d.precisions], round(d.brevity_penalty, 4), round(d.score, 3)
+        ([1.0, 0.6667], 0.7788, 0.636)
 
     Raises:
         ValueError: if ``max_n`` < 1, the references are empty, or the text is not text.

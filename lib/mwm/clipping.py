@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, non_empty, positive, positive_int
+from ._validate import as_array, non_empty, positive, positive_int
 
 
 def global_norm(grads) -> float:
@@ -67,6 +67,10 @@ def clip_by_global_norm(grads, max_norm):
         relative 1e-6 / ||g|| when it clips.
 
     Example (seed §8): (30, 40) with c = 5 has length 50, factor 0.1, and becomes (3, 4).
+
+    >>> clipped, norm = clip_by_global_norm(np.array([30.0, 40.0]), 5)
+    >>> clipped.round(4).tolist(), norm
+    ([3.0, 4.0], 50.0)
     """
     max_norm = positive(max_norm, "max_norm")
     single = isinstance(grads, np.ndarray) or np.isscalar(grads)

@@ -60,7 +60,11 @@ def whisper_line(w, steps, h0=1.0, squash=False):
         ValueError: if ``w`` or ``h0`` is not a finite number or ``steps`` is negative
         or not whole.
 
-    Example (seed §7): ``whisper_line(0.5, 10)[1][10]`` is 0.5^10 ~ 0.000977.
+    Example (seed §7): the blame after 10 steps at w = 0.5 is 0.5^10 ~ 0.000977.
+
+    >>> notes, blame = whisper_line(0.5, 10)
+    >>> round(float(blame[10]), 6)
+    0.000977
     """
     w, h = as_scalar(w, "w"), as_scalar(h0, "h0")
     steps = _steps(steps)
@@ -92,7 +96,10 @@ def first_step_below(factor, threshold):
         ValueError: if ``threshold`` is not positive, or ``|factor| >= 1`` while
         ``threshold <= 1`` (the power would never drop below it).
 
-    Example: ``first_step_below(0.5, 1e-3)`` is 10 (0.5^9 ~ 0.00195, 0.5^10 ~ 0.000977).
+    Example: 0.5^9 ~ 0.00195, 0.5^10 ~ 0.000977.
+
+    >>> first_step_below(0.5, 1e-3)
+    10
     """
     factor = abs(as_scalar(factor, "factor"))
     threshold = positive(threshold, "threshold")
@@ -123,7 +130,10 @@ def tanh_fixed_point(w, tol=1e-15):
     Raises:
         ValueError: if ``w`` is not a finite number or ``tol`` is not positive.
 
-    Example: ``tanh_fixed_point(1.5)`` ~ 0.8586, the note chapter 7 parks at (unit §7 rounds it to 0.86).
+    Example: the note chapter 7 parks at (unit §7 rounds it to 0.86).
+
+    >>> round(tanh_fixed_point(1.5), 4)
+    0.8586
     """
     w = as_scalar(w, "w")
     tol = positive(tol, "tol")
@@ -164,6 +174,10 @@ def matrix_powers(W, v, steps):
 
     Example (seed §7): W = [[0.9, 0.4], [0.1, 0.6]], v = (1, 0) gives (0.9, 0.1),
     (0.85, 0.15), ... -> (0.8, 0.2).
+
+    >>> path = matrix_powers([[0.9, 0.4], [0.1, 0.6]], [1, 0], 60)
+    >>> path[1:3].round(4).tolist(), path[60].round(4).tolist()
+    ([[0.9, 0.1], [0.85, 0.15]], [0.8, 0.2])
     """
     W = _square(W)
     v = as_array(v, "v", shape=(W.shape[0],))
@@ -258,6 +272,10 @@ def eigen_split(W, v):
 
     Example (seed §7): W = [[0.9, 0.4], [0.1, 0.6]], v = (1, 0) gives eigenvalues (1, 0.5),
     directions (4, 1) and (1, -1), coefficients (0.2, 0.2).
+
+    >>> values, directions, coefficients = eigen_split([[0.9, 0.4], [0.1, 0.6]], [1, 0])
+    >>> values.real.round(4).tolist(), directions.real.tolist(), coefficients.real.round(4).tolist()
+    ([1.0, 0.5], [[4.0, 1.0], [1.0, -1.0]], [0.2, 0.2])
     """
     W = _square(W)
     v = as_array(v, "v", shape=(W.shape[0],))

@@ -21,7 +21,7 @@ its last significant figure.
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 

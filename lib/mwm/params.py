@@ -35,6 +35,9 @@ def cell_param_count(hidden_size: int, input_size: int, cell: str = "rnn", bias_
     Returns:
         int. Example: h=4, d=3 plain cell -> 32.
 
+        >>> cell_param_count(4, 3)
+        32
+
     Raises:
         ValueError: for a size below 1, an unknown cell, or bias_vectors not in {1, 2}.
     """
@@ -54,6 +57,9 @@ def unshared_param_count(hidden_size: int, input_size: int, steps: int, cell: st
 
     Returns:
         int, ``T`` times the shared count. Example: h=4, d=3, T=10 -> 320.
+
+        >>> unshared_param_count(4, 3, 10)
+        320
     """
     return positive_int(steps, "steps") * cell_param_count(hidden_size, input_size, cell)
 
@@ -88,6 +94,11 @@ def stack_param_count(hidden_size: int, input_size: int, cell: str = "rnn", num_
     Returns:
         int. Examples for h=128, d=64 plain cells: one-way 24,704; two-way 49,408;
         two one-way floors 57,600.
+
+        >>> stack_param_count(128, 64), stack_param_count(128, 64, bidirectional=True)
+        (24704, 49408)
+        >>> stack_param_count(128, 64, num_layers=2)
+        57600
 
     Raises:
         ValueError: as :func:`cell_param_count`, or for num_layers below 1.

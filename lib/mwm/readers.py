@@ -320,4 +320,4 @@ def toy_word_vectors(sentences=TEDDY_SENTENCES, size: int = 4, seed: int = 11) -
     if not vocab:
         raise ValueError("sentences must contain at least one word")
     rows = np.random.default_rng(seed).standard_normal((len(vocab), positive_int(size, "size")))
-    return dict(zip(vocab, rows, strict=False))
+    return dict(zip(vocab, rows))

@@ -340,7 +340,7 @@ class Translator:
         state = self.decoder_start(source_words)
         fed = [self.bos_id] + targets[:-1]
         guesses, lps = [], []
-        for prev, true in zip(fed, targets, strict=False):
+        for prev, true in zip(fed, targets):
             log_probs, state = self.step(state, prev)
             guesses.append(int(np.argmax(log_probs)))
             lps.append(log_probs[true])
@@ -476,7 +476,7 @@ def load_test_outputs(path=None):
     lines = path.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
     for line in lines[1:]:
-        rows.append({k: v.split() for k, v in zip(header, line.split("\t"), strict=False)})
+        rows.append({k: v.split() for k, v in zip(header, line.split("\t"), strict=True)})  # a row with a missing or extra field: stop, do not misfile
     return rows
 
 
@@ -565,6 +565,6 @@ def accuracy_by_position(model: Translator, pairs, n_positions: int = 40) -> np.
     out = np.zeros((n_positions, 2), dtype=int)
     for src, ref in pairs:
         guesses, _ = model.teacher_forced(src, ref)
-        for k, (g, r) in enumerate(zip(guesses[:n_positions], ref, strict=False)):
+        for k, (g, r) in enumerate(zip(guesses[:n_positions], ref)):
             out[k] += (g == r, 1)
     return out
