@@ -197,7 +197,7 @@ def test_each_chapter_offers_its_notebook(site):
     for doc in CHAPTERS:
         html = (site / f"{doc}.html").read_text(encoding="utf-8")
         name = f"{Path(doc).name}.ipynb"
-        assert "Run it locally" in html and f"_downloads/" in html and name in html, doc
+        assert "Run it locally" in html and "_downloads/" in html and name in html, doc
         downloads = list((site / "_downloads").rglob(name))
         assert downloads and downloads[0].stat().st_size > 1000, doc
 

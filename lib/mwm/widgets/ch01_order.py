@@ -7,7 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, words_of
+from ..order import bag_of_words, running_note, turn_matrix, window, words_of
 from .drawing import layout
 from .panel import TryPanel
 

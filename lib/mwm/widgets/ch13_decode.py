@@ -57,7 +57,7 @@ def draw_beam(width: int = 2, step: int = 3):
     result = beam_search(tree, width, trace=True)
     pos = _tree_layout(tree)
     status = {}  # prefix (words) -> "kept" / "pruned", for every step up to min(step, 2)
-    for t, cands in enumerate(result.steps[:min(step, 2)]):
+    for cands in result.steps[:min(step, 2)]:
         for c in cands:
             status[tuple(tree.words(c.tokens).split())] = "kept" if c.kept else "pruned"
     winner = tuple(tree.words(result.best.tokens).split())
