@@ -8,9 +8,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Test processes: one per core (pytest-xdist); each test file, and each notebook, stays in one.
+# Test processes: one per core (pytest-xdist). --dist loadfile keeps each test file in one
+# process (so the site test_site.py reads is built once) and each notebook's cells in one
+# kernel, in order (nbval).
 JOBS   ?= auto
-PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 # The second pass of the notebook checks runs on the most basic numerical kernels: torch's
 # portable CPU code, numpy without its AVX2/AVX-512 loops, one BLAS and OpenMP thread. The
 # first pass (in `make test`) runs on the machine's best. Committed outputs must match both.

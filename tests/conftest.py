@@ -1,4 +1,9 @@
-"""Shared fixtures: the website, built once per test session as ``make book`` builds it."""
+"""Shared fixtures: the website, built once per test session as ``make book`` builds it.
+
+Only ``test_site.py`` reads it; ``make test`` runs pytest-xdist with ``--dist loadfile``,
+so that file (like each notebook nbval checks) stays in one worker and the site is built
+once.
+"""
 import os
 import subprocess
 import sys
@@ -7,8 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Tests that read the built site; pytest-xdist runs them in one worker, so it is built once.
-SITE_GROUP = "site"
 
 
 def build_site(out: Path) -> subprocess.CompletedProcess:
@@ -35,14 +38,3 @@ def site(tmp_path_factory):
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return out / "_build" / "html"
 
-
-def pytest_collection_modifyitems(config, items):
-    """Keep what must share a process together under ``pytest -n N --dist loadgroup``.
-
-    Every test file (and every notebook nbval checks, whose cells share one kernel) is one
-    group; the files that read the built site share the group ``site``.
-    """
-    for item in items:
-        path = Path(str(item.fspath))
-        group = SITE_GROUP if path.name in ("test_book.py", "test_site.py") else path.relative_to(ROOT).as_posix()
-        item.add_marker(pytest.mark.xdist_group(group))

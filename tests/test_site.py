@@ -5,11 +5,15 @@ every chapter executed, every "Try" panel drawn in all its settings) is served o
 Chromium from Debian's packages, driven by Playwright with its executable path set.
 Every request that is not to the local server is blocked and counted as a failure.
 
+The first tests read the built files (every page of the table of contents, maths,
+figures, the practice pages); the others open pages in the browser.
+
 Screenshots of each chapter are written to ``test-artifacts/screenshots/`` (not
 committed). Without Chromium these tests skip with a message, unless
 ``MWM_REQUIRE_BROWSER=1`` (CI sets it) makes its absence an error.
 """
 import functools
+import re
 import http.server
 import os
 import shutil
@@ -46,6 +50,71 @@ def _need_browser():
             pytest.fail(message)
         pytest.skip(message)
 
+
+# --- the built files: table of contents, maths, figures, practice pages ---
+
+def _chapters_in_toc():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [c["file"] for part in toc["parts"] for c in part["chapters"] if c["file"].startswith("chapters/")]
+
+
+def test_intro_and_every_chapter_page_exist(site):
+    assert (site / "intro.html").is_file() and (site / "index.html").is_file()
+    for doc in _chapters_in_toc():
+        assert (site / f"{doc}.html").is_file(), doc
+
+
+def _visible_text(html: str) -> str:
+    html = re.sub(r"<(script|style|pre)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'<span class="math[^"]*">.*?</span>', " ", html, flags=re.S)
+    html = re.sub(r'<div class="math[^"]*">.*?</div>', " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.mark.parametrize("doc", _chapters_in_toc())
+def test_chapter_page_has_figures_maths_and_no_raw_dollars(site, doc):
+    html = (site / f"{doc}.html").read_text(encoding="utf-8")
+    images = re.findall(r'<img [^>]*src="([^"]+)"', html)
+    assert images, "every chapter shows at least one figure (its Try panel)"
+    for src in images:
+        if src.startswith("data:image/png;base64,"):
+            continue  # a "Try" panel's picture, embedded in the page
+        assert (site / doc).parent.joinpath(src).resolve().is_file(), src[:80]
+    assert 'class="math notranslate nohighlight"' in html, "inline maths rendered"
+    assert "$" not in _visible_text(html), "a $ left in the text: maths that did not parse"
+    assert "dropdown" in html, "answers and proofs are folded away"
+
+
+def test_display_and_inline_maths_on_the_intro(site):
+    html = (site / "intro.html").read_text(encoding="utf-8")
+    assert '<div class="math notranslate nohighlight">' in html  # $$ ... $$
+    assert '<span class="math notranslate nohighlight">' in html  # $ ... $
+
+
+PRACTICE_PAGES = sorted(p.stem for p in (ROOT / "practice").glob("problem-*.md"))
+
+
+def test_practice_part_offers_the_student_notebook(site):
+    html = (site / "practice" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="([^"]*_downloads/[^"]*practice\.ipynb)"', html)
+    assert links, "the practice index links the student notebook"
+    notebook = (site / "practice" / links[0]).resolve()
+    assert notebook.is_file()
+    assert notebook.read_bytes() == (ROOT / "practice" / "downloads" / "practice.ipynb").read_bytes()
+    for page in PRACTICE_PAGES:
+        assert f'href="{page}.html"' in html, page
+
+
+@pytest.mark.parametrize("page", PRACTICE_PAGES)
+def test_practice_page_states_the_problem_with_its_solution_folded(site, page):
+    html = (site / "practice" / f"{page}.html").read_text(encoding="utf-8")
+    assert re.search(r"<details[^>]*dropdown", html) or 'class="dropdown' in html, "the solution is folded away"
+    assert "Worked solution" in html and "_downloads/" in html
+    assert 'class="math notranslate nohighlight"' in html
+    assert "$" not in _visible_text(html), "a $ left in the text: maths that did not parse"
+
+
+# --- in the browser ---
 
 @pytest.fixture(scope="module")
 def server(site):
