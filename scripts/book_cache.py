@@ -8,7 +8,8 @@ code. This script closes that gap and uses the machine's cores:
 ``python scripts/book_cache.py prepare [--cache DIR] [--workers N]``
     1. computes a digest of everything a chapter's outputs depend on besides its own
        code: every file under ``lib/`` (sources and data), ``requirements.txt``,
-       ``_config.yml`` and the ``MWM_STATIC_PANELS`` setting;
+       ``_config.yml``, the ``MWM_STATIC_PANELS`` setting, the Python version and every
+       installed distribution's version;
     2. if the digest differs from the one stored beside the cache (or there is none),
        empties the cache, so every chapter runs again;
     3. executes, ``N`` at a time (default: the usable cores), every chapter of
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.metadata
 import multiprocessing
 import os
 import shutil
@@ -44,13 +46,27 @@ STAMP = "inputs.sha256"
 SKIPPED_PARTS = ("__pycache__", ".egg-info")
 
 
-def inputs_digest(root: Path = ROOT, env: dict | None = None) -> str:
-    """sha256 (hex) of the files in INPUT_GLOBS (paths and contents) and the INPUT_ENV values.
+def environment() -> list[str]:
+    """The interpreter's version and every installed distribution as "name==version", sorted.
+
+    requirements.txt pins the packages the course names, not what they pull in (pillow,
+    fonttools, the BLAS inside numpy...): this list covers those too.
+    """
+    names = {f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()
+             if d.metadata["Name"]}
+    return [f"python {sys.version}"] + sorted(names, key=str.lower)
+
+
+def inputs_digest(root: Path = ROOT, env: dict | None = None, packages: list[str] | None = None) -> str:
+    """sha256 (hex) of the files in INPUT_GLOBS (paths and contents), the INPUT_ENV values and the environment.
 
     Byte-compiled files and packaging metadata are skipped; they follow from the sources.
+    ``packages`` defaults to :func:`environment` (the interpreter and installed distributions).
     """
     env = os.environ if env is None else env
     digest = hashlib.sha256()
+    for line in environment() if packages is None else packages:
+        digest.update(line.encode() + b"\0")
     files = sorted({p for pattern in INPUT_GLOBS for p in root.glob(pattern)
                     if p.is_file() and not any(part in str(p) for part in SKIPPED_PARTS)})
     for path in files:
@@ -62,11 +78,18 @@ def inputs_digest(root: Path = ROOT, env: dict | None = None) -> str:
 
 
 def invalidate_if_changed(cache: Path, digest: str) -> bool:
-    """Empty ``cache`` unless its stored digest equals ``digest``; store ``digest``. True if emptied."""
+    """Empty ``cache`` unless its stored digest equals ``digest``; store ``digest``. True if emptied.
+
+    Raises:
+        ValueError: if ``cache`` exists and is neither empty nor a jupyter-cache folder
+            (no ``global.db`` nor stamp): a mistyped path never deletes anything else.
+    """
     stamp = cache / STAMP
     if stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == digest:
         return False
     if cache.exists():
+        if any(cache.iterdir()) and not ((cache / "global.db").is_file() or stamp.is_file()):
+            raise ValueError(f"cache {cache} is not an execution cache (no global.db or {STAMP}); not emptying it")
         shutil.rmtree(cache)
     cache.mkdir(parents=True)
     stamp.write_text(digest + "\n", encoding="utf-8")

@@ -69,3 +69,34 @@ def test_prepare_executes_once_then_again_after_a_library_edit(book):
 def test_prepare_rejects_zero_workers(book):
     with pytest.raises(ValueError, match="workers"):
         book_cache.prepare(book / "cache", workers=0, root=book)
+
+
+def test_invalidate_refuses_a_folder_that_is_not_a_cache(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "index.html").write_text("<p>not a cache</p>", encoding="utf-8")
+    with pytest.raises(ValueError, match="not an execution cache"):
+        book_cache.invalidate_if_changed(folder, "a")
+    assert (folder / "index.html").is_file()
+
+
+def test_digest_follows_the_installed_packages(book):
+    base = book_cache.inputs_digest(book, {}, packages=["python 3.11.7", "pillow==12.0.0"])
+    assert book_cache.inputs_digest(book, {}, packages=["python 3.11.7", "pillow==12.1.0"]) != base
+    assert book_cache.inputs_digest(book, {}, packages=["python 3.12.1", "pillow==12.0.0"]) != base
+    listed = book_cache.environment()
+    assert listed[0].startswith("python ") and any(line.lower().startswith("numpy==") for line in listed)
+
+
+def test_coalesce_streams_merges_consecutive_prints_of_one_stream():
+    from scripts.execute_notebooks import coalesce_streams
+
+    out = [nbformat.v4.new_output("stream", name="stdout", text="a\n"),
+           nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+           nbformat.v4.new_output("stream", name="stderr", text="warn\n"),
+           nbformat.v4.new_output("stream", name="stdout", text="c\n"),
+           nbformat.v4.new_output("execute_result", data={"text/plain": "1"}),
+           nbformat.v4.new_output("stream", name="stdout", text="d\n")]
+    merged = coalesce_streams(out)
+    assert [(o.get("name"), o.get("text")) for o in merged] == [
+        ("stdout", "a\nb\n"), ("stderr", "warn\n"), ("stdout", "c\n"), (None, None), ("stdout", "d\n")]

@@ -147,7 +147,11 @@ def test_sigmoid_is_stable_at_plus_and_minus_1000():
         warnings.simplefilter("error")               # an overflow in exp would raise here
         s = sigmoid(np.array([-1000.0, -40.0, 0.0, 40.0, 1000.0]))
     assert s[0] == 0.0 and s[-1] == 1.0 and s[2] == 0.5
-    assert s[1] == pytest.approx(np.exp(-40.0), rel=1e-6) and 1 - s[3] == pytest.approx(np.exp(-40.0), abs=1e-16)
+    # the lower tail keeps its relative precision (1 / (1 + e^40) is 4.25e-18, not 0)
+    assert s[1] == pytest.approx(1 / (1 + np.exp(40.0)), rel=1e-14, abs=0)
+    z = np.linspace(-30, 30, 121)
+    assert np.allclose(sigmoid(z) + sigmoid(-z), 1.0, rtol=0, atol=1e-15)
+    assert np.allclose(sigmoid(z[z < 0]) / np.exp(z[z < 0]), 1 / (1 + np.exp(z[z < 0])), rtol=1e-14, atol=0)
     assert np.all(np.diff(s) >= 0)
     # one sigmoid in the package: the LSTM, the GRU and the memory lab use the same function
     from mwm import gru, lstm, memory_lab

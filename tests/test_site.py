@@ -12,6 +12,7 @@ Screenshots of each chapter are written to ``test-artifacts/screenshots/`` (not
 committed). Without Chromium these tests skip with a message, unless
 ``MWM_REQUIRE_BROWSER=1`` (CI sets it) makes its absence an error.
 """
+import base64
 import functools
 import re
 import http.server
@@ -77,8 +78,10 @@ def test_chapter_page_has_figures_maths_and_no_raw_dollars(site, doc):
     images = re.findall(r'<img [^>]*src="([^"]+)"', html)
     assert images, "every chapter shows at least one figure (its Try panel)"
     for src in images:
-        if src.startswith("data:image/png;base64,"):
-            continue  # a "Try" panel's picture, embedded in the page
+        if src.startswith("data:image/png;base64,"):  # a "Try" panel's picture, embedded in the page
+            png = base64.b64decode(src.split(",", 1)[1], validate=True)
+            assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000, "an embedded picture that is no PNG"
+            continue
         assert (site / doc).parent.joinpath(src).resolve().is_file(), src[:80]
     assert 'class="math notranslate nohighlight"' in html, "inline maths rendered"
     assert "$" not in _visible_text(html), "a $ left in the text: maths that did not parse"

@@ -511,3 +511,86 @@ def test_memory_lab_plain_w_readings_chapter_9():
     from mwm.widgets.static import control_options
     noise_values = control_options(W.memory_lab_try().controls["noise"])[1]
     assert all(A in noise_values for A in (0.0, 0.2, 0.5, 0.8, 1.0))
+
+
+# --- drawing the static twin: layout once, equal settings once, the same pictures whatever the worker count ---
+
+def test_layout_reuses_the_first_figures_margins_only_inside_same_layout():
+    from matplotlib.figure import Figure
+
+    from mwm.widgets.drawing import layout, same_layout
+
+    def figure(label, size=(6.0, 3.0)):
+        fig = Figure(figsize=size)
+        ax = fig.subplots()
+        ax.set_ylabel(label)
+        return fig
+
+    alone_short, alone_long = figure("y"), figure("a much longer label\non two lines")
+    layout(alone_short)
+    layout(alone_long)
+    assert alone_short.subplotpars.left != alone_long.subplotpars.left, "tight_layout fits each label"
+    with same_layout():
+        first, second, other = figure("y"), figure("a much longer label\non two lines"), figure("y", size=(4.0, 3.0))
+        for fig in (first, second, other):
+            layout(fig)
+    assert first.subplotpars.left == alone_short.subplotpars.left
+    assert second.subplotpars.left == first.subplotpars.left, "same geometry: the first layout is re-used"
+    alone_other = figure("y", size=(4.0, 3.0))
+    layout(alone_other)
+    assert other.subplotpars.left == alone_other.subplotpars.left, "another geometry gets its own layout"
+
+
+def test_equal_settings_are_drawn_once(monkeypatch):
+    from mwm.widgets import static
+
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+    calls = []
+
+    class Fake:
+        def _draw(self, values):
+            calls.append(values["k"])
+            return W.draw_window(values["k"])
+
+    drawn = static._draw_all(Fake(), [{"k": 3}, {"k": 5}, {"k": 3}])
+    assert calls == [3, 5]
+    assert drawn[0] == drawn[2] != drawn[1]
+
+
+def test_the_pictures_do_not_depend_on_the_number_of_workers(monkeypatch):
+    from mwm.widgets import static
+
+    panel = W.window_try()
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+    one = static.static_states(panel)
+    monkeypatch.setenv(static.WORKERS_ENV, "2")
+    assert static.panel_workers(8) == 2
+    two = static.static_states(panel)
+    assert one == two
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "two", "1.5"])
+def test_panel_workers_rejects_a_bad_setting(monkeypatch, raw):
+    from mwm.widgets import static
+
+    monkeypatch.setenv(static.WORKERS_ENV, raw)
+    with pytest.raises(ValueError, match="MWM_PANEL_WORKERS"):
+        static.panel_workers(100)
+
+
+def test_panel_workers_never_exceeds_one_per_four_settings(monkeypatch):
+    from mwm.widgets import static
+
+    monkeypatch.setenv(static.WORKERS_ENV, "8")
+    assert [static.panel_workers(n) for n in (0, 3, 4, 8, 100)] == [1, 1, 1, 2, 8]
+
+
+def test_lab_curves_are_remembered_but_handed_out_as_copies():
+    from mwm.widgets.ch09_lstm import lab_curves
+
+    first = lab_curves(n_trials=200, lengths=[5, 10])
+    first["plain"]["accuracy"][:] = -1
+    again = lab_curves(n_trials=200, lengths=[5, 10])
+    assert np.all(again["plain"]["accuracy"] >= 0), "a caller's change does not reach the cache"
+    with pytest.raises(ValueError, match="n_trials"):
+        lab_curves(n_trials=2.5)

@@ -26,7 +26,7 @@ The plain cell, the GRU and the LSTM share one contract (weights are a dict of n
 
     step(state, x, weights)                -> (new_state, cache)
     step_backward(d_state, cache, weights) -> (grads, d_state_prev, dx)
-    forward(xs, weights, state0=None)      -> (states, caches)
+    forward(xs, weights, h0=None)          -> (states, caches)   (the LSTM: state0, an LSTMState)
     backward(d_states, caches, weights)    -> (grads, d_state0, dxs)
 
 with grads a dict keyed by the weight names. The state is h for the plain cell and the GRU,

@@ -246,8 +246,15 @@ def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS[
     Raises:
         ValueError: for a negative noise, f outside [0, 1] or a bad count (from :mod:`mwm.memory_lab`).
     """
-    return _lab_curves(float(noise), float(w), float(f), int(n_trials), int(seed),
-                       tuple(int(n) for n in np.asarray(lengths).ravel()))
+    noise, w, f = as_scalar(noise, "noise"), as_scalar(w, "w"), as_scalar(f, "f")
+    n_trials = positive_int(n_trials, "n_trials")
+    if isinstance(seed, bool) or int(seed) != seed:
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1 or lengths.size == 0 or not np.all(lengths == np.round(lengths)) or lengths.min() < 1:
+        raise ValueError(f"lengths must be a non-empty list of whole numbers >= 1, got {lengths.tolist()}")
+    curves = _lab_curves(noise, w, f, n_trials, int(seed), tuple(int(n) for n in lengths))
+    return {cell: {k: v.copy() for k, v in c.items()} for cell, c in curves.items()}
 
 
 @functools.lru_cache(maxsize=32)

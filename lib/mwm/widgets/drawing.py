@@ -46,8 +46,8 @@ def value_bars(ax, values, labels, color=NOTE_COLOUR, ylim=(-1.05, 1.05), digits
     ax.axhline(0, color="0.6", lw=0.8)
 
 
-#: While a panel's static twin is drawn: figure geometry -> subplot parameters found by
-#: the first ``tight_layout``. None (the default) lays out every figure afresh.
+#: While a panel's static twin is drawn: {"params": subplot parameters of the first
+#: figure, "geometry": its geometry}. None (the default) lays out every figure afresh.
 _LAYOUTS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("mwm_layouts", default=None)
 _SUBPLOT_PARAMS = ("left", "right", "bottom", "top", "wspace", "hspace")
 
@@ -66,25 +66,29 @@ def layout(fig) -> None:
     """Fit the figure's subplots to its labels, like ``fig.tight_layout()``.
 
     Live panels lay out every figure. While a panel's static twin draws many settings of
-    the same figure (inside :func:`same_layout`), only the first figure of each geometry
-    (size, subplot grid) runs ``tight_layout``, which costs most of a drawing; the others
-    reuse its margins and gaps.
+    the same figure (inside :func:`same_layout`), the first figure runs ``tight_layout``,
+    which costs most of a drawing, and every later figure of the same geometry (size,
+    subplot grid) reuses its margins and gaps; a figure of another geometry is laid out
+    on its own. The first figure is drawn before the work is shared among processes, so
+    the pictures do not depend on how many there are.
     """
     cache = _LAYOUTS.get()
     if cache is None:
         fig.tight_layout()
         return
     key = _geometry(fig)
-    if key not in cache:
+    if "geometry" not in cache:
         fig.tight_layout()
-        cache[key] = {name: getattr(fig.subplotpars, name) for name in _SUBPLOT_PARAMS}
+        cache["geometry"], cache["params"] = key, {name: getattr(fig.subplotpars, name) for name in _SUBPLOT_PARAMS}
+    elif cache["geometry"] == key:
+        fig.subplots_adjust(**cache["params"])
     else:
-        fig.subplots_adjust(**cache[key])
+        fig.tight_layout()
 
 
 @contextlib.contextmanager
 def same_layout():
-    """Within this block, :func:`layout` computes each figure geometry's layout once."""
+    """Within this block, :func:`layout` lays out the first figure and re-uses that layout for its geometry."""
     token = _LAYOUTS.set({})
     try:
         yield

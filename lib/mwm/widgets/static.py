@@ -35,6 +35,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import sys
 
 import ipywidgets as widgets
 import numpy as np
@@ -145,7 +146,7 @@ def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
             drawn = {unique[0]: _draw_one(first_of[unique[0]])}  # lays out the first geometry before any fork
             rest = unique[1:]
             workers = panel_workers(len(rest))
-            if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            if workers > 1 and sys.platform.startswith("linux"):  # fork is safe there, not on macOS
                 with multiprocessing.get_context("fork").Pool(workers) as pool:
                     results = pool.map(_draw_one, [first_of[k] for k in rest],
                                        chunksize=max(1, len(rest) // (4 * workers)))
