@@ -144,6 +144,9 @@ def prepare(cache_path: Path, workers: int, root: Path = ROOT, log=print) -> dic
             cache.match_cache_notebook(nbformat.read(path, as_version=4))
         except KeyError:
             todo.append(path)
+    # longest first (a notebook's size, outputs included, is a fair guess of its running time),
+    # so the slowest chapter never starts last
+    todo.sort(key=lambda p: p.stat().st_size, reverse=True)
     timeout = int(book_config(root).get("execute", {}).get("timeout", 30))
     log(f"book cache: {len(toc_notebooks(root)) - len(todo)} chapters cached, executing {len(todo)} "
         f"with {min(workers, max(1, len(todo)))} worker(s)")
