@@ -10,9 +10,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Test processes: one per core (pytest-xdist). --dist loadfile keeps each test file in one
 # process (so the site test_site.py reads is built once) and each notebook's cells in one
-# kernel, in order (nbval).
+# kernel, in order (nbval); --no-loadscope-reorder hands files out in collection order,
+# which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
-PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
 .PHONY: book test test-fast test-notebooks-portable setup clean exercises
 
 setup: $(STAMP)

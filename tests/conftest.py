@@ -38,3 +38,26 @@ def site(tmp_path_factory):
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return out / "_build" / "html"
 
+
+
+#: The slowest test files, handed out first: `make test` runs pytest-xdist with
+#: ``--dist loadfile --no-loadscope-reorder``, which gives whole files to the workers in
+#: collection order, so the site (built once) and the second notebook pass start at once
+#: instead of ending the run on one busy worker.
+SLOWEST_FIRST = ("tests/test_site.py", "tests/test_notebooks_portable.py", "tests/test_portable_outputs.py",
+                 "tests/test_exercises.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Move the tests of SLOWEST_FIRST to the front, in that order; the rest keep theirs."""
+    rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}
+
+    def key(item):
+        path = Path(str(item.fspath))
+        try:
+            name = path.relative_to(ROOT).as_posix()
+        except ValueError:
+            return len(rank)
+        return rank.get(name, len(rank))
+
+    items.sort(key=key)
