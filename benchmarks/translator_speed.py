@@ -6,7 +6,8 @@ Measures, at the translator's hidden size (H = 128):
   kernel ``mwm.lstm._lstm_step`` that the loops now run;
 * one decoder step (``Translator.step``) and greedy decoding of one test sentence
   (``Translator.translate``), in this tree and in the tree of a git revision (``--before``,
-  default ``main``'s merge base), run side by side in two fresh interpreters.
+  default ``BASELINE``, the last commit that checked every step), run side by side in two
+  fresh interpreters.
 
 Prints the times (best of several repeats, so CPU noise only ever adds) and the ratios.
 Usage: ``.venv/bin/python benchmarks/translator_speed.py [--before REV]``. Not a test:
@@ -25,6 +26,8 @@ import timeit
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The last commit whose translator validated its input at every step.
+BASELINE = "2749246"
 
 
 def _best(fn, number, repeat=7) -> float:
@@ -73,13 +76,13 @@ def _run(lib: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--before", default=None, help="git revision to compare with (default: merge base with main)")
+    parser.add_argument("--before", default=BASELINE,
+                        help=f"git revision to compare with (default {BASELINE}, the last that checked every step)")
     args = parser.parse_args()
     if args.measure:
         print(json.dumps(measure()))
         return
-    rev = args.before or subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT, capture_output=True,
-                                        text=True, check=True).stdout.strip()
+    rev = args.before
     with tempfile.TemporaryDirectory() as tmp:
         archive = Path(tmp) / "lib.tar"
         subprocess.run(["git", "archive", "-o", str(archive), rev, "lib/mwm"], cwd=ROOT, check=True)
