@@ -491,3 +491,30 @@ def test_torch_gru_count_74496_is_three_shifts_more():
     import torch
     torch_count = sum(p.numel() for p in torch.nn.GRU(64, 128).parameters())
     assert torch_count == 74_496 == cell_param_count(128, 64, "gru") + 3 * 128
+
+
+def _bad_cache_cases():
+    lstm_w, gru_w = init_lstm(3, 2, seed=0), init_gru(3, 2, seed=0)
+    blame = np.ones(3)
+    return [
+        pytest.param(lambda: lstm_step_backward(LSTMState(blame, blame), {}, lstm_w), "cache must be the cache of lstm_step",
+                     id="lstm-step-empty-dict"),
+        pytest.param(lambda: lstm_step_backward(LSTMState(blame, blame), "abc", lstm_w), "cache must be the cache of lstm_step",
+                     id="lstm-step-not-a-dict"),
+        pytest.param(lambda: lstm_backward(np.ones((1, 3)), [{}], lstm_w), "caches must be the list of caches of lstm_forward",
+                     id="lstm-sequence-empty-dict"),
+        pytest.param(lambda: lstm_backward(np.ones((1, 3)), [], lstm_w), "caches must be the non-empty list",
+                     id="lstm-sequence-empty-list"),
+        pytest.param(lambda: gru_step_backward(blame, {"h_prev": blame}, gru_w), "cache must be the cache of gru_step",
+                     id="gru-step-missing-keys"),
+        pytest.param(lambda: gru_backward(np.ones((1, 3)), [{}], gru_w), "caches must be the list of caches of gru_forward",
+                     id="gru-sequence-empty-dict"),
+        pytest.param(lambda: gru_backward(np.ones((1, 3)), [], gru_w), "caches must be the non-empty list",
+                     id="gru-sequence-empty-list"),
+    ]
+
+
+@pytest.mark.parametrize("call, match", _bad_cache_cases())
+def test_a_backward_pass_names_a_bad_cache(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -47,6 +47,33 @@ def sigmoid(z):
     return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
+def check_caches(caches, keys, name: str, made_by: str) -> list:
+    """Check a step's cache (a dict), or a list of them, before a backward pass reads it (chapters 6, 9, 10).
+
+    Args:
+        caches: one cache dict, or a non-empty list or tuple of them.
+        keys: the keys every cache must hold.
+        name: the argument's name for messages ("cache" or "caches").
+        made_by: the function whose caches are expected, e.g. "gru_step or gru_forward".
+
+    Returns:
+        the caches as a list (one element for a single cache).
+
+    Raises:
+        ValueError: naming ``name``, if it is not a dict (or a non-empty list of dicts) holding ``keys``.
+    """
+    many = isinstance(caches, (list, tuple))
+    items = list(caches) if many else [caches]
+    if many and not items:
+        raise ValueError(f"{name} must be the non-empty list of caches of {made_by}, got an empty list")
+    for cache in items:
+        if not isinstance(cache, dict) or any(key not in cache for key in keys):
+            what = "list of caches" if many else "cache"
+            raise ValueError(f"{name} must be the {what} of {made_by} (dicts with {', '.join(keys)}), "
+                             f"got {type(cache).__name__}")
+    return items
+
+
 def check_weights(weights, blocks, kind: str):
     """Validate a dict of named blocks; return (weights as float arrays, h, d) (chapters 9-10).
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array, as_scalar, positive, positive_int
-from .gates import backward_block, check_blame, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
+from .gates import backward_block, check_blame, check_caches, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The GRU's blocks: update gate z, reset gate r, candidate h (the draft h~).
 GRU_BLOCKS = ("z", "r", "h")
@@ -62,6 +62,9 @@ GRU_BLOCKS = ("z", "r", "h")
 GRU_KEYS = tuple(f"{m}_{k}" for k in GRU_BLOCKS for m in ("W", "U", "b"))
 #: PyTorch's order of the GRU blocks in weight_ih / weight_hh / biases: reset, update, new.
 TORCH_GRU_ORDER = ("r", "z", "n")
+
+#: What a step's cache holds; the backward passes check for them.
+_CACHE_KEYS = ("h_prev", "x", "z", "r", "reset_h", "candidate")
 
 
 def blend(h_prev, candidate, z):
@@ -223,6 +226,7 @@ def gru_step_backward(dh, cache, weights):
         ValueError: if a weight is missing or ``dh`` has the wrong shape.
     """
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
+    check_caches(cache, _CACHE_KEYS, "cache", "gru_step")
     dh = check_blame(dh, "dh", cache["h_prev"].shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dh_prev, dx = _gru_step_backward(dh, cache, w, grads)
@@ -274,8 +278,7 @@ def gru_backward(dhs, caches, weights):
         ValueError: if ``caches`` is empty or ``dhs`` does not match the forward pass, naming it.
     """
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
-    if not caches:
-        raise ValueError("caches must not be empty")
+    caches = check_caches(caches, _CACHE_KEYS, "caches", "gru_forward")
     state_shape = caches[0]["h_prev"].shape
     dhs = check_blame(dhs, "dhs", (len(caches),) + state_shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}

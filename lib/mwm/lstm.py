@@ -36,12 +36,15 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_scalar, positive, positive_int
-from .gates import backward_block, check_blame, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
+from .gates import backward_block, check_blame, check_caches, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The LSTM's blocks, in PyTorch's stacking order: input, forget, candidate, output.
 LSTM_BLOCKS = ("i", "f", "g", "o")
 #: Every key of an LSTM weight dict, block by block.
 LSTM_KEYS = tuple(f"{m}_{k}" for k in LSTM_BLOCKS for m in ("W", "U", "b"))
+
+#: What a step's cache holds; the backward passes check for them.
+_CACHE_KEYS = ("h_prev", "c_prev", "x", "i", "f", "g", "o", "c", "tanh_c")
 
 
 def lane_keep(forget_bias: float, steps: int) -> float:
@@ -195,6 +198,7 @@ def lstm_step_backward(d_state, cache, weights):
         ValueError: if a weight is missing or ``d_state`` is not a pair of the state's shape.
     """
     w, _, _ = check_weights(weights, LSTM_BLOCKS, "LSTM")
+    check_caches(cache, _CACHE_KEYS, "cache", "lstm_step")
     dh, dc = _pair(d_state, "d_state")
     shape = cache["c"].shape
     dh, dc = check_blame(dh, "dh", shape), check_blame(dc, "dc", shape)
@@ -255,8 +259,7 @@ def lstm_backward(d_states, caches, weights):
         ValueError: if ``caches`` is empty or ``d_states`` does not match the forward pass, naming it.
     """
     w, _, _ = check_weights(weights, LSTM_BLOCKS, "LSTM")
-    if not caches:
-        raise ValueError("caches must not be empty")
+    caches = check_caches(caches, _CACHE_KEYS, "caches", "lstm_forward")
     state_shape = caches[0]["c"].shape
     dhs, dcs = _pair(d_states, "d_states") if isinstance(d_states, tuple) else (d_states, None)
     seq_shape = (len(caches),) + state_shape
