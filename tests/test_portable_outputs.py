@@ -9,8 +9,8 @@ makes nbval fail on another machine. Such a cell prints a bound the text can rel
 This test reads every committed notebook nbval checks, applies the sanitizers nbval
 applies (``tests/sanitize.cfg``), and fails on any float in scientific notation whose
 size is below ``1e-10`` that is left over (a round power of ten written ``1e-12`` is a
-bound the text states, not a measurement, and passes), unless the value is listed in
-``SMALL_BUT_EXACT`` with the reason it does not depend on the machine.
+bound the text states, not a measurement, and passes). A genuine small result (a product
+of many slopes, say) is printed as the text writes it, "3.0 x 10^-74".
 """
 import configparser
 import re
@@ -30,18 +30,6 @@ SCI_FLOAT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])")
 ROUND_BOUND = re.compile(r"1[eE]-\d+")
 #: Text output types nbval compares (images are compared by nbval as data, not here).
 TEXT_TYPES = ("text/plain", "text/markdown", "text/latex", "text/html")
-
-#: Small values that are genuine results, not noise: (notebook, cell id) -> {printed value: why it is machine-independent}.
-SMALL_BUT_EXACT = {
-    ("07-why-memory-fades-or-explodes.ipynb", "99dc20ad"): {
-        "1.041e-15": "big^60 (0, 1) = (600 * 0.5^59, 0.5^60): every product and sum is exact in binary floating point",
-    },
-    ("09-the-lstm.ipynb", "bc1ed64e"): {
-        "1.2e-18": "a median of products of 50 slopes, each with relative rounding near 1e-15: two digits cannot move",
-        "3.0e-74": "the same product at w = 3; the text quotes it as 3 x 10^-74",
-    },
-}
-
 
 def load_sanitizers(path: Path = SANITIZE) -> list[tuple[re.Pattern, str]]:
     """The (regex, replacement) pairs of an nbval sanitize file, in file order."""
@@ -78,35 +66,21 @@ def tiny_floats(text: str, sanitizers) -> list[str]:
 
 
 def uncovered(notebook: Path, sanitizers) -> list[str]:
-    """'cell id: value' for each tiny float in the notebook's outputs that is neither sanitized nor listed."""
+    """'cell id: value' for each tiny float left in the notebook's outputs after sanitizing."""
     nb = nbformat.read(notebook, as_version=4)
     problems = []
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        allowed = SMALL_BUT_EXACT.get((notebook.name, cell.get("id")), {})
         for text in output_texts(cell):
-            problems += [f"cell {cell.get('id')}: {value}" for value in tiny_floats(text, sanitizers)
-                         if value not in allowed]
+            problems += [f"cell {cell.get('id')}: {value}" for value in tiny_floats(text, sanitizers)]
     return problems
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_committed_output_prints_rounding_noise(notebook):
     problems = uncovered(notebook, load_sanitizers())
-    assert not problems, ("print a bound (e.g. 'agree to within 1e-12: True') instead of these values, "
-                          f"or list them in SMALL_BUT_EXACT with the reason they are exact: {problems}")
-
-
-def test_every_listed_small_value_is_still_printed():
-    """An entry of SMALL_BUT_EXACT whose output changed must go, not linger as a blanket exception."""
-    sanitizers = load_sanitizers()
-    for (name, cell_id), values in SMALL_BUT_EXACT.items():
-        path = next(p for p in NOTEBOOKS if p.name == name)
-        cells = [c for c in nbformat.read(path, as_version=4).cells if c.get("id") == cell_id]
-        assert len(cells) == 1, (name, cell_id)
-        printed = {v for text in output_texts(cells[0]) for v in tiny_floats(text, sanitizers)}
-        assert set(values) <= printed, (name, cell_id, set(values) - printed)
+    assert not problems, f"print a bound (e.g. 'agree to within 1e-12: True') instead of these values: {problems}"
 
 
 def test_the_scan_catches_noise_and_respects_sanitizers(tmp_path):
