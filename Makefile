@@ -44,7 +44,7 @@ test: $(STAMP)
 test-notebooks-portable: $(STAMP)
 	$(BIN)/python -m pytest -p no:xdist tests/test_notebooks_portable.py
 
-# The contributors' loop: unit tests, doctests, property tests and torch cross-checks, in about a minute and a half.
+# The contributors' loop: everything but the book, browser, nbval and grading, in 1.5-2 minutes.
 test-fast: $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_notebooks_portable.py
