@@ -2,7 +2,8 @@
 #   make book   set up .venv, execute every chapter and build the site into _build/html
 #   make test   set up .venv and run the whole test suite (what CI runs)
 #   make test-fast   the unit tests and torch checks alone (no book, browser, nbval or grading)
-#   make exercises   rebuild the practice problems from exercises/problems.py (README, "For teachers")
+#   make exercises   rebuild the practice problems from lib/mwm/practice/problems.py (README, "For teachers")
+#   make key STUDENT=id, make keys ROSTER=roster.csv OUT=keys.html   answer keys for students' own numbers
 
 PYTHON ?= python3
 VENV   := .venv
@@ -14,7 +15,7 @@ STAMP  := $(VENV)/.installed
 # which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: book test test-fast test-notebooks-portable setup clean exercises
+.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys
 
 setup: $(STAMP)
 
@@ -50,9 +51,18 @@ test-fast: $(STAMP)
 	          --ignore=tests/test_notebooks_portable.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
-# the website's practice pages, all from the numbers in exercises/problems.py.
+# the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.
 exercises: $(STAMP)
 	$(BIN)/python scripts/make_exercises.py
+
+# One student's answer key (their own numbers), or every key of a roster (CSV of ids).
+key: $(STAMP)
+	@test -n "$(STUDENT)" || { echo "usage: make key STUDENT=<student id>"; exit 2; }
+	$(BIN)/python scripts/answer_keys.py "$(STUDENT)"
+
+keys: $(STAMP)
+	@test -n "$(ROSTER)" || { echo "usage: make keys ROSTER=roster.csv [OUT=keys.html or keys.csv]"; exit 2; }
+	$(BIN)/python scripts/answer_keys.py --roster "$(ROSTER)" --out "$(or $(OUT),keys.html)"
 
 clean:
 	rm -rf _build

@@ -1,7 +1,7 @@
 """nbgrader configuration of the course's practice problems (nbgrader 0.9).
 
 This folder is an nbgrader course directory. source/practice/ holds the instructor
-version, generated from problems.py by `make exercises` (which also runs nbgrader's
+version, generated from mwm/practice/problems.py by `make exercises` (which also runs nbgrader's
 generate_assignment and generate_solution); release/, submitted/, autograded/,
 feedback/, solution/ and gradebook.db are made by nbgrader's own commands, run from
 this folder (see the README, "For teachers").
@@ -53,17 +53,40 @@ class DropEmptyNbgraderMetadata(NbGraderPreprocessor):
         return cell, resources
 
 
-c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, DropEmptyNbgraderMetadata,
+from mwm.practice.judge import JudgeAnswers, RecordWorkedId  # noqa: E402
+from mwm.practice.sandbox import SandboxedExecute  # noqa: E402
+
+# RecordWorkedId notes, before the outputs are cleared, which student id the notebook was
+# worked under (its first cell says): the feedback tells a student who worked under another id.
+c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateIds, DropEmptyNbgraderMetadata,
                                       OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
 
-# The grading pass, as nbgrader's default but without a second CheckCellMetadata: the
-# sanitizing pass above has just checked the same metadata, and the check (jsonschema on
-# every cell) costs a noticeable part of a second per student.
+# The grading pass. Grades are decided only here, in the teacher's process, never by code
+# in the student's kernel:
+# * SandboxedExecute runs the notebook as nbgrader's Execute does, but its kernel runs in a
+#   bubblewrap sandbox (mwm/practice/sandbox.py): it reads only its own notebook's folder and
+#   the Python environment, writes only a scratch folder, reaches no network, and is limited
+#   in memory, CPU time, processes, disk and output. MWM_STUDENT is set to the submission's
+#   student id, so every problem's given cell sets that student's numbers. Without bubblewrap
+#   grading stops with a message saying how to install it (README, "For teachers").
+# * JudgeAnswers reads each hand-in cell's answer record, computes the expected values with
+#   mwm from the submission's numbers, and replaces the cell's outputs with the verdict, which
+#   nbgrader's SaveAutoGrades turns into points (an error output: 0; otherwise full points).
+# As nbgrader's default otherwise, without a second CheckCellMetadata: the sanitizing pass
+# above has just checked the same metadata, and the check costs part of a second per student.
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
-from nbgrader.preprocessors import AssignLatePenalties, Execute, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
+from nbgrader.preprocessors import AssignLatePenalties, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
 
-c.Autograde.autograde_preprocessors = [Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-                                       SaveAutoGrades, AssignLatePenalties]
+c.Autograde.autograde_preprocessors = [SandboxedExecute, JudgeAnswers, IgnorePattern, ClearMetadataPreprocessor,
+                                       LimitOutput, SaveAutoGrades, AssignLatePenalties]
+
+# Feedback pages name each graded part ("Problem 1 (a): right") instead of "Test cell".
+import nbgrader as _nbgrader  # noqa: E402
+
+c.HTMLExporter.template_name = "mwm_feedback"
+c.HTMLExporter.extra_template_basedirs = [
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"),
+    os.path.join(os.path.dirname(_nbgrader.__file__), "server_extensions", "formgrader", "templates")]
 
 # The gradebook is an SQLite file that nbgrader commits to about a hundred times per
 # student; with SQLite's default journal every commit waits for the disk twice. Write-ahead

@@ -80,67 +80,16 @@ def _code(grade_id, source, **kw):
     return cell
 
 
-def _precision(a) -> str:
-    if a.sig is not None:
-        return f", decimals=None, sig={a.sig}"
-    if a.decimals != 4:
-        return f", decimals={a.decimals}"
-    return ""
-
-
-def check_call(a, lit, with_value: bool) -> str:
-    """The line of a test cell that checks answer ``a`` (format only, or format and value)."""
-    if a.kind == "number":
-        value = f", {lit(a.expected)}{_precision(a)}" if with_value else ""
-        return f"check_number({a.name!r}, {a.name}{value})"
-    if a.kind == "vector":
-        if with_value:
-            return f"check_vector({a.name!r}, {a.name}, {lit(a.expected)}{_precision(a)})"
-        import numpy as np
-
-        shape = np.shape(a.expected)
-        return f"check_vector({a.name!r}, {a.name}, shape={shape[0] if len(shape) == 1 else shape})"
-    if a.kind == "integer":
-        return f"check_integer({a.name!r}, {a.name}{', ' + lit(a.expected) if with_value else ''})"
-    if a.kind == "choice":
-        return f"check_choice({a.name!r}, {a.name}, {lit(list(a.options))}{', ' + lit(a.expected) if with_value else ''})"
-    if a.kind == "bool":
-        return f"check_bool({a.name!r}, {a.name}{', ' + lit(a.expected) if with_value else ''})"
-    if a.kind == "function":
-        cases = ""
-        if with_value:
-            chosen = a.cases if with_value == "all" else a.cases[:1]
-            cases = ", [" + ", ".join(f"({lit(list(args))}, {lit(want)})" for args, want in chosen) + "]"
-        return f"check_function({a.name!r}, {a.name}{cases}, n_args={a.n_args}{_precision(a) if a.decimals is not None and a.decimals != 4 else ''})"
-    raise ValueError(f"unknown answer kind {a.kind!r}")
-
-
-CHECKERS = {"number": "check_number", "vector": "check_vector", "integer": "check_integer",
-            "choice": "check_choice", "bool": "check_bool", "function": "check_function"}
-
-
-def test_source(problem, part, first: bool, lit) -> str:
-    """The test cell of a part: visible format checks (and values for the first part), hidden values."""
-    names = sorted({CHECKERS[a.kind] for a in part.answers})
+def test_source(problem, part, first: bool) -> str:
+    """The hand-in cell of a part: it hands the answers to the grader and checks their form here."""
     pts = f"{part.points} point{'s' if part.points != 1 else ''}"
-    lines = []
     if first:
-        lines.append(f"# Problem {problem.number} ({part.letter}): checks of your answer ({pts})")
+        head = f"# Problem {problem.number} ({part.letter}): hand in your answer ({pts}); its value is checked here"
     else:
-        lines.append(f"# Problem {problem.number} ({part.letter}): checks of the format ({pts}); "
-                     "the value is checked when your work is graded")
-    lines.append(f"from mwm.grading import {', '.join(names)}")
-    if first:
-        for a in part.answers:
-            # a function's first case is visible; all its cases are checked when graded
-            lines.append(check_call(a, lit, True))
-        hidden = [check_call(a, lit, "all") for a in part.answers if a.kind == "function" and len(a.cases) > 1]
-    else:
-        lines += [check_call(a, lit, False) for a in part.answers]
-        hidden = [check_call(a, lit, "all" if a.kind == "function" else True) for a in part.answers]
-    if hidden:
-        lines += ["### BEGIN HIDDEN TESTS", *hidden, "### END HIDDEN TESTS"]
-    return "\n".join(lines)
+        head = (f"# Problem {problem.number} ({part.letter}): hand in your answer ({pts}); its form is checked "
+                "here, its value when your work is graded")
+    args = ", ".join(f"{a.name}={a.name}" for a in part.answers)
+    return f"{head}\npractice.hand_in({problem.slug + '-' + part.letter!r}, {args})"
 
 
 def _answers_line(part) -> str:
@@ -148,27 +97,32 @@ def _answers_line(part) -> str:
 
 
 def statement_markdown(problem, heading="##") -> str:
-    parts = "\n".join(f"**({p.letter})** {p.question} *[{p.points} point{'s' if p.points != 1 else ''}]*\n"
-                      for p in problem.parts)
-    return (f"{heading} Problem {problem.number}. {problem.title}\n\n"
-            f"*{problem.level.capitalize()}: {problem.practises}.*\n\n"
-            f"{problem.statement}\n\n{parts}")
+    """A problem's statement with its numbers (the website's pages and the answer key)."""
+    from mwm.practice.notebook import problem_markdown
+
+    return f"{heading} Problem {problem.number}. {problem.title}\n\n{problem_markdown(problem)}"
 
 
-def problem_cells(problem, lit) -> list:
-    """The instructor cells of one problem (statement, given numbers, answer and test per part)."""
+def problem_cells(problem) -> list:
+    """The instructor cells of one problem: its title, the cell that shows it with the student's
+    numbers, and per part an answer cell and a hand-in cell."""
+    from mwm.practice.notebook import given_names
+
     s = problem.slug
     names = [a.name for a in problem.answers if a.kind != "function"]
     funcs = [a.name for a in problem.answers if a.kind == "function"]
+    given = given_names(problem.given)
     reset = ""
     if names:
         reset += "\n" + " = ".join(names) + " = None  # your answers: set them in the cells below"
     if funcs:
         reset += "\n" + " = ".join(funcs) + " = None  # your function: define it below"
+    unpack = ", ".join(given) + " = " + ", ".join(f"given.{n}" for n in given)
     cells = [
-        _markdown(f"{s}-statement", statement_markdown(problem), locked=True),
-        _code(f"{s}-given", f"# Problem {problem.number}: the given numbers (run this cell first)\n"
-                            f"{problem.given}{reset}", locked=True),
+        _markdown(f"{s}-statement", f"## Problem {problem.number}. {problem.title}\n\n"
+                                    "Run the next cell: it shows the problem with your numbers.", locked=True),
+        _code(f"{s}-given", f"# Problem {problem.number}: the problem with your numbers (run this cell first)\n"
+                            f"given = practice.problem({problem.number})\n{unpack}{reset}", locked=True),
     ]
     for i, part in enumerate(problem.parts):
         cells.append(_code(
@@ -176,7 +130,7 @@ def problem_cells(problem, lit) -> list:
             f"# Problem {problem.number} ({part.letter}): {_answers_line(part)}\n"
             f"### BEGIN SOLUTION\n{part.solution}\n### END SOLUTION",
             solution=True))
-        cells.append(_code(f"{s}-{part.letter}-test", test_source(problem, part, i == 0, lit),
+        cells.append(_code(f"{s}-{part.letter}-test", test_source(problem, part, i == 0),
                            grade=True, locked=True, points=part.points))
     return cells
 
@@ -185,14 +139,18 @@ HEADER = """# Practice problems: Machines with Memory
 
 {intro}
 
-**How to work.** Run the first code cell, then take the problems in order. Each problem starts with
-a cell that sets its numbers; run it. In each answer cell, replace the two lines
-`# YOUR CODE HERE` and `raise NotImplementedError()` with your working, ending with the variable named
-in the cell's first line, then run the check cell below it. A check you can see tests that every
+**Your own numbers.** Every student gets the same problems with numbers of their own, made
+from their student id: run the first code cell, and it says which id it found. Each problem
+then starts with a cell that shows the problem with your numbers and sets them; run it.
+
+**How to work.** Take the problems in order. In each answer cell, replace the two lines
+`# YOUR CODE HERE` and `raise NotImplementedError()` with your working, ending with the variables
+named in the cell's first line, then run the hand-in cell below it. It checks at once that every
 answer has the right form (a number, a list of two numbers, a whole number, one of the listed
-words) and tests the value of each problem's first part; the other values are tested when your
-work is graded, part by part, so a slip costs only that part. Give numbers at the precision the
-question asks for, or better; more digits never hurt.
+words) and checks the value of each problem's first part; the other values are judged when
+your work is graded, part by part, so a slip costs only that part. Work from the given
+variables rather than typing numbers in: your answers then follow your numbers. Give numbers at
+the precision the question asks for, or better; more digits never hurt.
 
 Before you submit, restart the kernel and run every cell (or press *Validate*), so that your
 answers do not depend on cells run out of order.
@@ -214,10 +172,15 @@ def new_notebook(cells) -> nbformat.NotebookNode:
     return nb
 
 
-IMPORTS = "import numpy as np"
+IMPORTS = ("import numpy as np\nfrom mwm.practice.notebook import Practice\n\n"
+           "practice = Practice()  # finds your student id: your numbers are made for it")
+#: The first code cell of the website's self-study notebook.
+IMPORTS_SELF_STUDY = IMPORTS.replace(
+    "practice = Practice()  # finds your student id: your numbers are made for it",
+    "practice = Practice(self_study=True)  # the website's numbers; every value checked here")
 
 
-def source_notebooks(problems, lit, layout: str = "single") -> dict[str, nbformat.NotebookNode]:
+def source_notebooks(problems, layout: str = "single") -> dict[str, nbformat.NotebookNode]:
     """The instructor notebooks: ``layout="single"`` puts every problem in ``practice.ipynb``;
     ``"per-problem"`` writes one notebook per problem (``p01.ipynb`` ...), for the benchmark."""
     intro_all = ("Sixteen problems that cover the whole course, the easier ones first: the cell's step "
@@ -230,14 +193,14 @@ def source_notebooks(problems, lit, layout: str = "single") -> dict[str, nbforma
         cells = [_markdown("header", header_markdown(problems, intro_all), locked=True),
                  _code("imports", IMPORTS, locked=True)]
         for p in problems:
-            cells += problem_cells(p, lit)
+            cells += problem_cells(p)
         return {"practice": new_notebook(cells)}
     if layout == "per-problem":
         out = {}
         for p in problems:
             cells = [_markdown(f"{p.slug}-header", header_markdown([p], f"Problem {p.number} of the practice set."),
                                locked=True),
-                     _code(f"{p.slug}-imports", IMPORTS, locked=True)] + problem_cells(p, lit)
+                     _code(f"{p.slug}-imports", IMPORTS, locked=True)] + problem_cells(p)
             out[p.slug] = new_notebook(cells)
         return out
     raise ValueError(f"layout must be 'single' or 'per-problem', got {layout!r}")
@@ -247,7 +210,16 @@ def execute(nb, cwd: Path, timeout: int = 120) -> nbformat.NotebookNode:
     """Run a notebook top to bottom in a fresh kernel and keep only deterministic metadata."""
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             store_widget_state=False, resources={"metadata": {"path": str(cwd)}})
-    client.execute()
+    # the instructor notebook shows the website's numbers, whoever runs it (no student id)
+    saved = os.environ.get("MWM_STUDENT")
+    os.environ["MWM_STUDENT"] = ""
+    try:
+        client.execute()
+    finally:
+        if saved is None:
+            del os.environ["MWM_STUDENT"]
+        else:
+            os.environ["MWM_STUDENT"] = saved
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
@@ -273,14 +245,14 @@ def write_notebook(nb, path: Path) -> None:
     nbformat.write(nb, path)
 
 
-def write_source(course: Path, problems, lit, layout="single", run=True, assignment="practice") -> list[Path]:
+def write_source(course: Path, problems, layout="single", run=True, assignment="practice") -> list[Path]:
     """Write (and execute) the instructor notebooks into ``course/source/<assignment>/``."""
     folder = course / "source" / assignment
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     paths = []
-    for name, nb in source_notebooks(problems, lit, layout).items():
+    for name, nb in source_notebooks(problems, layout).items():
         if run:
             execute(nb, folder)
         path = folder / f"{name}.ipynb"
@@ -468,6 +440,27 @@ def answer_key_html(problems, missing: dict, mathjax: str = MATHJAX_CDN) -> str:
 
 DOWNLOAD = "downloads/practice.ipynb"
 
+SELF_STUDY_NOTE = """**Self-study.** This copy of the notebook uses the numbers printed on the website, and every
+hand-in cell checks every value right here, showing the expected value when an answer is off.
+In a graded course, fetch the notebook from your course instead: there every student has numbers
+of their own."""
+
+
+def self_study_notebook(release: Path) -> nbformat.NotebookNode:
+    """The website's download: the student version with the website's numbers, every value checked
+    in the notebook, and no nbgrader metadata (it is not graded)."""
+    nb = nbformat.read(release, as_version=4)
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if gid == "imports":
+            cell.source = IMPORTS_SELF_STUDY
+        elif gid == "header":
+            start = cell.source.index("**Your own numbers.**")
+            end = cell.source.index("**How to work.**")
+            cell.source = cell.source[:start] + SELF_STUDY_NOTE + "\n\n" + cell.source[end:]
+        cell.metadata.pop("nbgrader", None)
+    return nb
+
 
 def page_name(problem) -> str:
     return f"problem-{problem.number:02d}"
@@ -488,12 +481,13 @@ $h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$ worked by hand to the BLEU score of a tran
 page below states one problem and keeps its worked solution folded away: try the problem
 first, then open the solution.
 
-To be graded, work in the student notebook, which holds every problem with cells for your
-answers and checks you can run yourself:
-{{download}}`download practice.ipynb <{DOWNLOAD}>` ({total} points in all). Open it in
-JupyterLab from the course folder (so that `mwm` can be imported), answer in the cells marked
-`# YOUR CODE HERE`, and run the check below each answer. In a course that runs nbgrader,
-fetch and submit it as the README's "For students" section explains.
+To work them with your answers checked, download the self-study notebook,
+{{download}}`practice.ipynb <{DOWNLOAD}>` ({total} points in all): it has every problem with the
+numbers printed here, a cell for each answer, and below it a cell that checks the answer's
+value. Open it in JupyterLab from the course folder (so that `mwm` can be imported) and answer
+in the cells marked `# YOUR CODE HERE`. In a course that grades them, fetch the notebook from
+the course instead, as the README's "For students" section explains: there every student works
+on numbers of their own.
 
 {listing}{waiting}
 """}
@@ -503,7 +497,7 @@ fetch and submit it as the README's "For students" section explains.
         pages[f"{page_name(p)}.md"] = f"""# Problem {p.number}. {p.title}
 
 *{p.level.capitalize()}: {p.practises}.* Work it in the
-{{download}}`student notebook <{DOWNLOAD}>`, where your answers are checked.
+{{download}}`self-study notebook <{DOWNLOAD}>`, where your answers are checked.
 
 {p.statement}
 
@@ -530,7 +524,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     problems, missing = mod.build_all(numbers)
     say = (lambda *a: None) if quiet else print
     say(f"{len(problems)} problems built with mwm" + (f"; waiting: {sorted(missing)}" if missing else ""))
-    write_source(course, problems, mod.lit)
+    write_source(course, problems)
     say(f"instructor version: {course / 'source' / 'practice' / 'practice.ipynb'}")
     generate_assignment(course)
     release = course / "release" / "practice" / "practice.ipynb"
@@ -548,7 +542,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     (site / "downloads").mkdir(parents=True, exist_ok=True)
     for name, text in site_pages(problems, missing).items():
         (site / name).write_text(text, encoding="utf-8")
-    shutil.copyfile(release, site / DOWNLOAD)
+    write_notebook(self_study_notebook(release), site / DOWNLOAD)
     say(f"website pages: {site}/ ({len(problems) + 1} pages and the student notebook)")
     for _k, why in sorted(missing.items()):
         say(f"  not generated: {why}")

@@ -114,7 +114,7 @@ def _show(x: float, decimals=None, sig=None) -> str:
     return f"{x:g}"
 
 
-def check_number(name: str, value, expected=None, *, decimals=4, sig=None):
+def check_number(name: str, value, expected=None, *, decimals=4, sig=None, reveal=True):
     """Check that ``value`` is one finite number and, if ``expected`` is given, that it is close enough.
 
     Args:
@@ -123,6 +123,8 @@ def check_number(name: str, value, expected=None, *, decimals=4, sig=None):
         expected: the exact answer, or None to check the format only.
         decimals: places the problem asks for (tolerance ``5 * 10**-decimals``); pass
             ``decimals=None, sig=k`` for an answer asked to k significant figures.
+        reveal: whether a wrong value's message shows the expected value (False when grading:
+            the message then gives the student's value only).
 
     Returns:
         None (so that a passing check prints nothing).
@@ -141,6 +143,8 @@ def check_number(name: str, value, expected=None, *, decimals=4, sig=None):
     if expected is not None:
         tol = tolerance(decimals, sig, expected)
         if not abs(x - expected) <= tol * (1 + 1e-9):
+            if not reveal:
+                _fail(f"{name} is not right: got {_show(x, decimals, sig)}")
             _fail(f"{name} should be {_show(expected, decimals, sig)} ± {_show(tol, decimals, sig)}, "
                   f"got {_show(x, decimals, sig)}")
 
@@ -151,7 +155,7 @@ def _shape_words(shape) -> str:
     return f"{shape[0]} rows of {shape[1]} numbers"
 
 
-def check_vector(name: str, value, expected=None, *, shape=None, decimals=4, sig=None):
+def check_vector(name: str, value, expected=None, *, shape=None, decimals=4, sig=None, reveal=True):
     """Check that ``value`` is a list, tuple or array of numbers of the right shape and values.
 
     Args:
@@ -161,6 +165,7 @@ def check_vector(name: str, value, expected=None, *, shape=None, decimals=4, sig
         shape: the shape wanted, an int (a flat list of that length) or a tuple; taken from
             ``expected`` when None.
         decimals, sig: the precision asked for, as in :func:`check_number` (per entry).
+        reveal: whether a wrong entry's message shows the expected value.
 
     Returns:
         None.
@@ -198,12 +203,16 @@ def check_vector(name: str, value, expected=None, *, shape=None, decimals=4, sig
             tol = tolerance(decimals, sig, ei)
             if not abs(xi - ei) <= tol * (1 + 1e-9):
                 where = "][".join(str(i) for i in index)
+                if not reveal:
+                    _fail(f"{name}[{where}] is not right: got {_show(xi, decimals, sig)}")
                 _fail(f"{name}[{where}] should be {_show(ei, decimals, sig)} ± {_show(tol, decimals, sig)}, "
                       f"got {_show(xi, decimals, sig)}")
 
 
-def check_integer(name: str, value, expected=None):
+def check_integer(name: str, value, expected=None, *, reveal=True):
     """Check that ``value`` is a whole number (an int, or a float with nothing after the point) and equals ``expected``.
+
+    ``reveal=False`` keeps the expected value out of the message (grading).
 
     Raises:
         AnswerError: one line saying what was expected.
@@ -216,6 +225,8 @@ def check_integer(name: str, value, expected=None):
         _fail(f"{name} should be a whole number, got {x}")
     n = int(round(x))
     if expected is not None and n != int(expected):
+        if not reveal:
+            _fail(f"{name} is not right: got {n}")
         _fail(f"{name} should be {int(expected)}, got {n}")
 
 
@@ -223,7 +234,7 @@ def _norm(text: str) -> str:
     return " ".join(text.strip().lower().split())
 
 
-def check_choice(name: str, value, options, expected=None):
+def check_choice(name: str, value, options, expected=None, *, reveal=True):
     """Check that ``value`` is one of the strings ``options`` (case and spaces ignored) and equals ``expected``.
 
     Args:
@@ -231,6 +242,7 @@ def check_choice(name: str, value, options, expected=None):
         value: the student's answer, a string.
         options: the allowed answers (non-empty).
         expected: the right option, or None to check the format only.
+        reveal: whether a wrong choice's message names the right one.
 
     Raises:
         AnswerError: one line listing the options, or saying which one was expected.
@@ -242,11 +254,15 @@ def check_choice(name: str, value, options, expected=None):
     if _norm(value) not in {_norm(o) for o in options}:
         _fail(f"{name} should be one of {listed}, got {value!r}")
     if expected is not None and _norm(value) != _norm(expected):
+        if not reveal:
+            _fail(f"{name} is not right: got {value!r}")
         _fail(f"{name} should be {expected!r}, got {value!r}")
 
 
-def check_bool(name: str, value, expected=None):
+def check_bool(name: str, value, expected=None, *, reveal=True):
     """Check that ``value`` is True or False and equals ``expected``.
+
+    ``reveal=False`` keeps the expected value out of the message (grading).
 
     Raises:
         AnswerError: one line saying what was expected.
@@ -255,6 +271,8 @@ def check_bool(name: str, value, expected=None):
     if not isinstance(value, (bool, np.bool_)):
         _fail(f"{name} should be True or False, got {_kind(value)}")
     if expected is not None and bool(value) != bool(expected):
+        if not reveal:
+            _fail(f"{name} is not right: got {bool(value)}")
         _fail(f"{name} should be {bool(expected)}, got {bool(value)}")
 
 
