@@ -15,9 +15,28 @@ STAMP  := $(VENV)/.installed
 # which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys
+.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages
 
-setup: $(STAMP)
+setup: system-packages $(STAMP)
+
+# The grading sandbox (lib/mwm/practice/sandbox.py, tests/test_sandbox.py) needs Debian's
+# bubblewrap (bwrap) and util-linux (prlimit, setpriv). Installed with apt-get when missing, as
+# .ci/run installs chromium (through sudo when not root). Where that is impossible (no apt-get,
+# no sudo) only a note is printed: reading and building the course does not need them, grading
+# does (nbgrader autograde then stops with SandboxUnavailable, and the sandbox tests are skipped).
+SANDBOX_TOOLS := bwrap prlimit setpriv
+system-packages:
+	@missing=""; for t in $(SANDBOX_TOOLS); do command -v $$t >/dev/null 2>&1 || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO="sudo"; \
+	  if command -v apt-get >/dev/null 2>&1 && { [ -z "$$SUDO" ] || command -v sudo >/dev/null 2>&1; }; then \
+	    echo "Installing bubblewrap and util-linux (the grading sandbox): $$SUDO apt-get install bubblewrap util-linux"; \
+	    { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux >/dev/null; } \
+	      || echo "Could not install them; grading needs them: sudo apt-get install bubblewrap util-linux"; \
+	  else \
+	    echo "Note: grading practice problems needs bubblewrap and util-linux (Linux): sudo apt-get install bubblewrap util-linux"; \
+	  fi; \
+	fi
 
 $(STAMP): requirements.txt lib/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,14 +49,14 @@ $(STAMP): requirements.txt lib/pyproject.toml
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
 # MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
-book: $(STAMP)
+book: system-packages $(STAMP)
 	MWM_STATIC_PANELS=1 $(BIN)/python scripts/book_cache.py prepare
 	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
 
 # Everything: the linter, then every test (tests/test_notebooks_portable.py runs the
 # notebook checks a second time on other numerical kernels, overlapping the rest).
-test: $(STAMP)
+test: system-packages $(STAMP)
 	$(BIN)/ruff check .
 	$(PYTEST)
 
@@ -46,7 +65,7 @@ test-notebooks-portable: $(STAMP)
 	$(BIN)/python -m pytest -p no:xdist tests/test_notebooks_portable.py
 
 # The contributors' loop: everything but the book, browser, nbval and grading, in 1.5-2 minutes.
-test-fast: $(STAMP)
+test-fast: system-packages $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_notebooks_portable.py
 
