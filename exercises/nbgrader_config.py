@@ -80,12 +80,14 @@ from nbgrader.preprocessors import AssignLatePenalties, IgnorePattern, LimitOutp
 c.Autograde.autograde_preprocessors = [SandboxedExecute, JudgeAnswers, IgnorePattern, ClearMetadataPreprocessor,
                                        LimitOutput, SaveAutoGrades, AssignLatePenalties]
 
-# Feedback pages name each graded part ("Problem 1 (a): right") instead of "Test cell".
+# Feedback pages name each graded part ("Problem 1 (a): right") instead of "Test cell": a copy
+# of nbgrader's own template with those two labels changed, found before nbgrader's.
 import nbgrader as _nbgrader  # noqa: E402
 
-c.HTMLExporter.template_name = "mwm_feedback"
+from mwm.practice.judge import feedback_template_dir  # noqa: E402
+
 c.HTMLExporter.extra_template_basedirs = [
-    os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"),
+    feedback_template_dir(),
     os.path.join(os.path.dirname(_nbgrader.__file__), "server_extensions", "formgrader", "templates")]
 
 # The gradebook is an SQLite file that nbgrader commits to about a hundred times per

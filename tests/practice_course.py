@@ -90,7 +90,6 @@ def grade_class(tmp: Path, class_: dict) -> dict:
     (course / "source").mkdir(parents=True)
     exchange.mkdir()
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
-    shutil.copytree(ROOT / "exercises" / "templates", course / "templates")
     shutil.copytree(SOURCE.parent, course / "source" / "practice")
     # the students here are names, not accounts: collect need not check who owns each file,
     # and the students' submission records (nbgrader's cache) stay in the temporary folder

@@ -226,3 +226,65 @@ def _error(text: str) -> NotebookNode:
     first, *rest = text.split("\n", 1)
     return NotebookNode(output_type="error", ename="NotRight", evalue=first,
                         traceback=[f"NotRight: {text}"])
+
+
+# --------------------------------------------------------------------------------------
+# Feedback pages that name each part
+# --------------------------------------------------------------------------------------
+_LABEL = ("{%- set _mwm = cell.metadata.nbgrader.grade_id.split('-') -%}"
+          "{%- if _mwm | length == 3 and _mwm[0][:1] == 'p' and _mwm[2] == 'test' -%}"
+          "Problem {{ _mwm[0][1:] | int }} ({{ _mwm[1] }}): "
+          "{{ 'right' if (cell.metadata.nbgrader.score | float) >= (cell.metadata.nbgrader.points | float) "
+          "else 'not right' }}"
+          "{%- else -%}{{ cell.metadata.nbgrader.grade_id }}{%- endif -%}")
+_PATCHES = [
+    ('<a href="#{{ cell.metadata.nbgrader.grade_id }}">Test cell</a>',
+     '<a href="#{{ cell.metadata.nbgrader.grade_id }}">' + _LABEL + "</a>"),
+    ('<span class="nbgrader-label">Grade cell: <code>{{ cell.metadata.nbgrader.grade_id }}</code></span>',
+     '<span class="nbgrader-label">' + _LABEL + "</span>"),
+]
+
+
+def feedback_template_dir(folder=None) -> str:
+    """A template folder whose ``feedback`` template is nbgrader's own, with each part named.
+
+    nbgrader's feedback page lists every graded cell as "Test cell"; this writes a copy of
+    nbgrader's installed template in which each hand-in cell is named by its problem, part and
+    verdict ("Problem 1 (a): right"), nothing else changed. Put the returned folder first in
+    ``HTMLExporter.extra_template_basedirs`` (``exercises/nbgrader_config.py`` does), so both
+    ``nbgrader generate_feedback`` and the formgrader's button use it.
+
+    Args:
+        folder: where to write (default: a folder in the system's temporary directory named
+            after the template's content, written once).
+
+    Returns:
+        str: the folder holding ``feedback/``.
+
+    Raises:
+        RuntimeError: nbgrader's template no longer has the lines to patch (a new nbgrader).
+    """
+    import hashlib
+    import os
+    import tempfile
+    from pathlib import Path
+
+    import nbgrader
+
+    source = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "templates" / "feedback"
+    text = (source / "index.html.j2").read_text(encoding="utf-8")
+    for old, new in _PATCHES:
+        if old not in text:
+            raise RuntimeError(f"nbgrader's feedback template has changed: {old!r} not found in {source}")
+        text = text.replace(old, new)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    base = Path(folder) if folder is not None else Path(tempfile.gettempdir()) / f"mwm-feedback-{digest}"
+    target = base / "feedback"
+    if not (target / "index.html.j2").is_file() or (target / "index.html.j2").read_text(encoding="utf-8") != text:
+        target.mkdir(parents=True, exist_ok=True)
+        for name, content in (("conf.json", (source / "conf.json").read_text(encoding="utf-8")),
+                              ("index.html.j2", text)):
+            tmp = target / f".{name}.{os.getpid()}"
+            tmp.write_text(content, encoding="utf-8")
+            os.replace(tmp, target / name)
+    return str(base)
