@@ -103,6 +103,10 @@ def test_no_id_gives_the_website_numbers():
     (lambda: variants.rng_for("a", 1.0), TypeError, "number"),
     (lambda: variants.variant_1(42), TypeError, "rng"),
     (lambda: variants.variant_16(None), TypeError, "rng"),
+    (lambda: problems.build("1", NUMBERS), TypeError, "number"),
+    (lambda: problems.build(1, [NUMBERS[1]]), TypeError, "numbers"),
+    (lambda: problems.build(2, {1: NUMBERS[1]}), ValueError, "numbers has no .* problem 2"),
+    (lambda: problems.build(1, {1: {"w": 0.5}}), ValueError, r"numbers\[1\] .*missing \['b', 'h0', 'u', 'xs'\]"),
 ])
 def test_bad_input_names_the_argument(bad, error, word):
     with pytest.raises(error, match=word):

@@ -165,6 +165,7 @@ def fmt(x, decimals=4, sig=None) -> str:
 
 
 def fmt_list(xs, decimals=4, sig=None) -> str:
+    """A list (or a list of rows) of numbers as the text prints it: ``(0.7616,\\ -0.3720)``, each by :func:`fmt`."""
     arr = np.asarray(xs, dtype=float)
     if arr.ndim == 2:
         return "(" + ", ".join(fmt_list(row, decimals, sig) for row in arr) + ")"
@@ -207,10 +208,12 @@ def num(x) -> str:
 
 
 def tex_vec(v) -> str:
+    """A vector of given numbers in maths, flattened: ``(1,\\ 0)``, each by :func:`num`."""
     return "(" + ",\\ ".join(num(x) for x in np.ravel(v)) + ")"
 
 
 def tex_matrix(M) -> str:
+    """A matrix (or a vector, as one row) of given numbers as a LaTeX ``pmatrix``, each entry by :func:`num`."""
     rows = " \\\\ ".join(" & ".join(num(x) for x in row) for row in np.atleast_2d(M))
     return f"\\begin{{pmatrix}} {rows} \\end{{pmatrix}}"
 
@@ -292,6 +295,17 @@ def and_list(items) -> str:
 # The problems
 # --------------------------------------------------------------------------------------
 def problem_1(n) -> Problem:
+    """Problem 1, a forward pass by hand (the one-number cell, chapter 2): ``h_t = tanh(w h_{t-1} + u x_t + b)``.
+
+    Args:
+        n: ``dict(w, u, b, h0, xs)``: floats, ``xs`` a list of 1 to 10 floats (three on the website).
+
+    Returns:
+        Problem with one part per input, answer ``h1``, ``h2``, ... (numbers in (-1, 1), four decimals).
+
+    Raises:
+        ValueError: if ``xs`` has no input or more than ten. KeyError: if a number is missing.
+    """
     from mwm import scalar_rnn
 
     w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], n["xs"]
@@ -338,6 +352,17 @@ def problem_1(n) -> Problem:
 
 
 def problem_2(n) -> Problem:
+    """Problem 2, one step with matrices (the vector cell, chapter 2), two steps of a two-number note.
+
+    Args:
+        n: ``dict(W, U, b, h0, xs)``: W 2x2, U 2x1, b and h0 two floats, xs two floats (lists).
+
+    Returns:
+        Problem with answers ``h1``, ``h2`` (two numbers each, four decimals).
+
+    Raises:
+        KeyError: if a number is missing; ValueError (from mwm): if a shape is wrong.
+    """
     from mwm import rnn_forward
 
     W, U, b, h0, xs = (np.array(n[k], dtype=float) for k in ("W", "U", "b", "h0", "xs"))
@@ -385,6 +410,17 @@ def problem_2(n) -> Problem:
 
 
 def problem_3(n) -> Problem:
+    """Problem 3, counting weights (chapters 3, 9-11): the block ``h(h+d)+h`` with directions, floors, gates.
+
+    Args:
+        n: ``dict(hidden, inputs, tags)``: whole numbers >= 1.
+
+    Returns:
+        Problem with whole-number answers ``plain``, ``two_way``, ``two_floors``, ``lstm``, ``gru``, ``tagger``.
+
+    Raises:
+        KeyError: if a number is missing; ValueError (from mwm): if one is not a whole number >= 1.
+    """
     from mwm import cell_param_count, readout_param_count, stack_param_count
 
     h, d, k = n["hidden"], n["inputs"], n["tags"]
@@ -452,6 +488,18 @@ def problem_3(n) -> Problem:
 
 
 def problem_4(n) -> Problem:
+    """Problem 4, read-out and loss (chapter 4): softmax, the surprise ``-ln p`` and prediction minus truth.
+
+    Args:
+        n: ``dict(context, words, scores, truth, other)``: a str, a list of distinct words, one float score
+            per word, and two of the words (the true next word and another).
+
+    Returns:
+        Problem with answers ``probs`` and ``blame`` (one number per word), ``loss_true``, ``loss_other``.
+
+    Raises:
+        ValueError: if ``truth`` or ``other`` is not among ``words``. KeyError: if a number is missing.
+    """
     from mwm import readout_gradient, softmax, surprise
 
     words, scores = n["words"], np.array(n["scores"], dtype=float)
@@ -507,6 +555,19 @@ def problem_4(n) -> Problem:
 
 
 def problem_5(n) -> Problem:
+    """Problem 5, temperature forwards and backwards (chapter 5): ``p_i ∝ e^{s_i/T}``.
+
+    Args:
+        n: ``dict(scores, temperatures, p_now, p_wanted)``: two float scores, a list of positive temperatures,
+            and two pairs of shares (each summing to 1, neither 1:1, both favouring the same word).
+
+    Returns:
+        Problem with answers ``p_first`` (one per temperature), ``T_new`` (> 0, three decimals), ``p_cold``.
+
+    Raises:
+        ValueError (from mwm): if ``p_now`` is 1:1 (no temperature changes it). ZeroDivisionError: if
+        ``p_wanted`` is 1:1. AssertionError: if the temperature found does not give the wanted shares.
+    """
     from mwm import softmax
 
     scores, Ts = np.array(n["scores"], dtype=float), n["temperatures"]
@@ -565,6 +626,17 @@ def problem_5(n) -> Problem:
 
 
 def problem_6(n) -> Problem:
+    """Problem 6, blame through time (chapter 6): the backward product ``prod w (1 - h_t^2)`` over three steps.
+
+    Args:
+        n: ``dict(w, u, b, h0, xs)``: floats, ``xs`` a list of three floats.
+
+    Returns:
+        Problem with answers ``hs`` (three numbers), ``dh3_dh2``, ``dh2_dh1``, ``dh3_dh1``, ``dh3_dx1``.
+
+    Raises:
+        KeyError: if a number is missing; IndexError: if ``xs`` has fewer than three inputs.
+    """
     from mwm import scalar_rnn
     from mwm.bptt import scalar_bptt, step_factors
 
@@ -621,6 +693,19 @@ def problem_6(n) -> Problem:
 
 
 def problem_7(n) -> Problem:
+    """Problem 7, truncated backprop through time (chapter 6): which links a chunked run can learn.
+
+    Args:
+        n: ``dict(length, k, blame_from, pair_across, pair_inside)``: whole numbers >= 1, the pairs (i, j)
+            with i < j (the builder asks about them as pair 1 and pair 2).
+
+    Returns:
+        Problem with answers ``n_chunks`` (a function, checked on cases), ``chunks``, ``reaches_back_to``,
+        ``learn_pair_1``, ``learn_pair_2`` (bools), ``full_steps``, ``truncated_steps``.
+
+    Raises:
+        ValueError (from mwm): if a number is not a whole number >= 1. KeyError: if a number is missing.
+    """
     from mwm.bptt import chunk_count, chunk_of
 
     N, k, t = n["length"], n["k"], n["blame_from"]
@@ -695,6 +780,17 @@ def problem_7(n) -> Problem:
 
 
 def problem_11(n) -> Problem:
+    """Problem 11, one LSTM step (chapter 9): sigmoid gates, a tanh candidate, the lane and the note.
+
+    Args:
+        n: ``dict(c_prev, forget, input, output, candidate)``: floats (the four scores before squashing).
+
+    Returns:
+        Problem with answers ``f_t``, ``i_t``, ``o_t``, ``g_t``, ``c_t``, ``h_t``.
+
+    Raises:
+        KeyError: if a number is missing.
+    """
     from mwm.lstm import LSTMState, lstm_step
 
     c_prev = n["c_prev"]
@@ -745,6 +841,18 @@ def problem_11(n) -> Problem:
 
 
 def problem_13(n) -> Problem:
+    """Problem 13, one GRU step (chapter 10): the reset gate shapes the draft, the update gate blends.
+
+    Args:
+        n: ``dict(h_prev, x, update_score, reset_score, w_input, w_old)``: floats.
+
+    Returns:
+        Problem with answers ``z_t``, ``r_t``, ``draft``, ``h_t``, ``draft_open``, ``h_open`` and ``draft_was``
+        ("higher"/"lower").
+
+    Raises:
+        KeyError: if a number is missing.
+    """
     from mwm.gru import blend, gru_draft, gru_step
 
     hp, x, zs, rs, wx, wo = (n[k] for k in ("h_prev", "x", "update_score", "reset_score", "w_input", "w_old"))
@@ -813,6 +921,17 @@ def problem_13(n) -> Problem:
 
 
 def problem_14(n) -> Problem:
+    """Problem 14, reading both ways (chapter 11): one plain cell run forwards and backwards over three inputs.
+
+    Args:
+        n: ``dict(w, u, b, xs)``: floats, ``xs`` a list of three floats.
+
+    Returns:
+        Problem with answers ``fwd``, ``bwd`` (one number per input), ``word2`` and ``changes``.
+
+    Raises:
+        KeyError: if a number is missing; IndexError: if ``xs`` has fewer than two inputs.
+    """
     from mwm.readers import bidirectional_forward
 
     w, u, b, xs = n["w"], n["u"], n["b"], n["xs"]
@@ -872,6 +991,19 @@ def problem_14(n) -> Problem:
 
 
 def problem_8(n) -> Problem:
+    """Problem 8, fade or explode (chapter 7): the first whole ``T`` with ``w^T < eps`` (or ``w^T > big``).
+
+    Args:
+        n: ``dict(w_fade, eps, w_grow, big)``: 0 < w_fade < 1, eps > 0, w_grow > 1, big > 1 (floats).
+
+    Returns:
+        Problem with answers ``first_below`` (a function, checked on cases), ``T_fade``, ``T_explode``
+        (whole numbers).
+
+    Raises:
+        AssertionError: if a bound ln(eps)/ln(w) falls within 1e-6 of a whole number (rounding would decide).
+        ValueError (from mwm): if w_fade is not below 1.
+    """
     from mwm.dynamics import first_step_below
 
     w, eps, w2, big = n["w_fade"], n["eps"], n["w_grow"], n["big"]
@@ -927,6 +1059,19 @@ def problem_8(n) -> Problem:
 
 
 def problem_9(n) -> Problem:
+    """Problem 9, eigenvalues decide (chapter 7): split a note along eigen-directions, power each part.
+
+    Args:
+        n: ``dict(A, B, v, steps)``: two 2x2 matrices (lists) with real eigenvalues and eigen-directions whose
+            first entry is not 0, a note of two floats, a whole number of steps.
+
+    Returns:
+        Problem with answers ``eig_*``, ``dirs_*`` (first entries 1), ``memory_*`` ("fades"/"explodes") and
+        ``A_T_v``, ``B_T_v``.
+
+    Raises:
+        AssertionError: if an eigen-direction has a first entry of 0. ValueError (from mwm): bad shapes.
+    """
     from mwm.dynamics import eigen_split, matrix_powers, spectral_radius
 
     v, T = np.array(n["v"], dtype=float), n["steps"]
@@ -1012,6 +1157,17 @@ def problem_9(n) -> Problem:
 
 
 def problem_10(n) -> Problem:
+    """Problem 10, clipping (chapter 8): ``g' = min(1, c/|g|) g`` and the step ``-lr g'``.
+
+    Args:
+        n: ``dict(limit, lr, g_long, g_short)``: floats, two gradients (lists of floats, any length).
+
+    Returns:
+        Problem with answers ``clipped_long``, ``change``, ``clipped_short`` (one number per entry).
+
+    Raises:
+        KeyError: if a number is missing; ValueError (from mwm): if ``limit`` is not positive.
+    """
     from mwm.clipping import clip_by_global_norm
 
     c, lr = n["limit"], n["lr"]
@@ -1062,6 +1218,19 @@ def problem_10(n) -> Problem:
 
 
 def problem_15(n) -> Problem:
+    """Problem 15, greedy against beam (chapter 13): an output's probability as a product, the k best kept.
+
+    Args:
+        n: ``dict(first, second, beam_width)``: ``first`` maps first words to probabilities, ``second`` maps
+            each first word to its next words' probabilities (every node summing to 1), a whole beam width.
+
+    Returns:
+        Problem with answers ``greedy_words``, ``greedy_prob``, ``beam_words``, ``beam_prob``, ``greedy_log``,
+        ``beam_log``.
+
+    Raises:
+        ValueError (from mwm): if a node's probabilities do not sum to 1 or lie outside [0, 1].
+    """
     from mwm.decoding import ProbabilityTree, beam_search, exhaustive_search, greedy_decode
 
     first, second, k = n["first"], n["second"], n["beam_width"]
@@ -1138,6 +1307,19 @@ def problem_15(n) -> Problem:
 
 
 def problem_16(n) -> Problem:
+    """Problem 16, BLEU-2 (chapter 13): clipped precisions, the brevity penalty, and score against meaning.
+
+    Args:
+        n: ``dict(reference, candidates, keeps_meaning)``: a sentence, three candidates keyed "A", "B", "C"
+            (parts (a)-(c)), and the key of the one that keeps the reference's meaning.
+
+    Returns:
+        Problem with answers ``p1_*``, ``p2_*``, ``bp_*``, ``bleu_*`` per candidate, ``keeps_meaning``,
+        ``scores_highest`` and ``bleu_judges_meaning``.
+
+    Raises:
+        KeyError: if a number is missing.
+    """
     from mwm.bleu import bleu_details, matched_positions
 
     ref, cands = n["reference"], n["candidates"]
@@ -1238,6 +1420,20 @@ ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seve
 
 
 def problem_12(n) -> Problem:
+    """Problem 12, diagnose the runs (chapters 7-9): a constant ratio per step names the run behind it.
+
+    Args:
+        n: ``dict(runs, ahead, limit, far, share)``: ``runs`` maps three letters to logged blame sizes (a list
+            from 1, 2 to 9 entries long, each shrinking or growing by a near-constant factor; one fades, one
+            explodes, one is near 1); ``ahead`` and ``far`` whole numbers, ``limit`` and ``share`` floats.
+
+    Returns:
+        Problem with answers ``factor_*``, ``far_*``, ``lstm_run``, ``small_run``, ``big_run``, ``fix_small``,
+        ``fix_big``, ``clip_scale``, ``f_min``.
+
+    Raises:
+        AssertionError: if no run fades or none explodes.
+    """
     runs = {k: np.array(v, dtype=float) for k, v in n["runs"].items()}
     names = list(runs)
     ahead, limit, far, share = n["ahead"], n["limit"], n["far"], n["share"]
@@ -1358,10 +1554,33 @@ BUILDERS: dict[int, Callable[[dict], Problem]] = {
 
 
 def build(number: int, numbers: dict | None = None) -> Problem:
-    """Build problem ``number`` from ``numbers`` (default: :data:`NUMBERS`), computing its answers with mwm."""
+    """Build problem ``number`` from ``numbers`` (default: :data:`NUMBERS`), computing its answers with mwm.
+
+    Args:
+        number: the problem's number, a whole number (1-16 have builders).
+        numbers: problem number -> that problem's numbers, in the form of :data:`NUMBERS` (for example
+            ``mwm.practice.variants.numbers_for(student_id)``); only entry ``number`` is read.
+
+    Returns:
+        Problem, every expected value computed afresh.
+
+    Raises:
+        TypeError: if ``number`` is not a whole number or ``numbers`` not a dict.
+        ValueError: if ``numbers`` has no entry ``number``, or that entry's keys differ from ``NUMBERS[number]``'s.
+        LibraryMissing: if the problem has no builder, or its part of mwm is missing.
+    """
     numbers = NUMBERS if numbers is None else numbers
+    if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+        raise TypeError(f"number must be a whole number, got {type(number).__name__}")
     if number not in BUILDERS:
         raise LibraryMissing(f"problem {number} has no builder yet")
+    if not isinstance(numbers, dict):
+        raise TypeError(f"numbers must be a dict problem number -> numbers, got {type(numbers).__name__}")
+    if not isinstance(numbers.get(number), dict):
+        raise ValueError(f"numbers has no dict of numbers for problem {number}")
+    if number in NUMBERS and set(numbers[number]) != set(NUMBERS[number]):
+        missing, extra = sorted(set(NUMBERS[number]) - set(numbers[number])), sorted(set(numbers[number]) - set(NUMBERS[number]))
+        raise ValueError(f"numbers[{number}] must have the keys of NUMBERS[{number}]: missing {missing}, unknown {extra}")
     try:
         return BUILDERS[number](numbers[number])
     except ImportError as exc:
@@ -1369,7 +1588,14 @@ def build(number: int, numbers: dict | None = None) -> Problem:
 
 
 def build_all(numbers: dict | None = None, *, skip_missing: bool = True) -> tuple[list[Problem], dict[int, str]]:
-    """Build every problem; return (problems, {number: why it is missing})."""
+    """Build every problem 1-16 from ``numbers`` (default: :data:`NUMBERS`).
+
+    Returns:
+        (problems, missing): the problems built, in order, and {number: why it is missing}.
+
+    Raises:
+        LibraryMissing: for a missing problem, if ``skip_missing`` is False; as :func:`build` otherwise.
+    """
     problems, missing = [], {}
     for number in range(1, 17):
         try:

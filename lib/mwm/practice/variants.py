@@ -123,9 +123,11 @@ def _check_rng(rng) -> None:
         raise TypeError(f"rng must be a random.Random (see rng_for), got {type(rng).__name__}")
 
 
-def _draw(number: int, rng: random.Random, make: Callable[[random.Random], dict],
-          flaw: Callable[[dict], str | None]) -> dict:
-    """Draw ``make(rng)`` until ``flaw(numbers)`` finds nothing wrong (returns None).
+def _draw(number: int, rng: random.Random, make: Callable[[random.Random], Any],
+          flaw: Callable[[Any], str | None]) -> Any:
+    """Draw ``make(rng)`` until ``flaw(drawn)`` finds nothing wrong (returns None); return that draw.
+
+    A draw is usually the numbers themselves; a generator may draw (numbers, what it was built from).
 
     Raises:
         VariantError: after :data:`MAX_TRIES` draws, naming the problem and the last flaw found.
@@ -133,10 +135,10 @@ def _draw(number: int, rng: random.Random, make: Callable[[random.Random], dict]
     _check_rng(rng)
     why = None
     for _ in range(MAX_TRIES):
-        numbers = make(rng)
-        why = flaw(numbers)
+        drawn = make(rng)
+        why = flaw(drawn)
         if why is None:
-            return numbers
+            return drawn
     raise VariantError(f"problem {number}: no numbers met the constraints in {MAX_TRIES} draws (last: {why})")
 
 
