@@ -348,9 +348,9 @@ def test_at_least_a_thousand_distinct_variants_of_every_problem():
     for i in range(1300):
         numbers = variants.numbers_for(f"count{i}")
         for n, v in numbers.items():
-            seen[n].add(_json(v))
+            seen[n].add(repr(v))             # the generators fill their dicts in a fixed order
     for i in range(1300, 5000):
-        seen[16].add(_json(variants.variant_16(variants.rng_for(f"count{i}", 16))))
+        seen[16].add(repr(variants.variant_16(variants.rng_for(f"count{i}", 16))))
     counts = {n: len(s) for n, s in seen.items()}
     print("distinct variants:", counts)
     assert all(c >= 1000 for c in counts.values()), counts
