@@ -156,7 +156,8 @@ def fmt(x, decimals=4, sig=None) -> str:
         s = f"{x:.{decimals}f}"
         return s.lstrip("-") if float(s) == 0 else s
     if sig is not None:
-        if x != 0 and not 1e-3 <= abs(x) < 1e4:
+        # :g writes 1280 to three figures as 1.28e+03: that, too, goes into the text's notation
+        if x != 0 and (not 1e-3 <= abs(x) < 1e4 or "e" in f"{x:.{sig}g}"):
             mant, exp = f"{x:.{sig - 1}e}".split("e")
             return f"{mant}\\times 10^{{{int(exp)}}}"
         return f"{x:.{sig}g}"
@@ -164,6 +165,7 @@ def fmt(x, decimals=4, sig=None) -> str:
 
 
 def fmt_list(xs, decimals=4, sig=None) -> str:
+    """A list (or a list of rows) of numbers as the text prints it: ``(0.7616,\\ -0.3720)``, each by :func:`fmt`."""
     arr = np.asarray(xs, dtype=float)
     if arr.ndim == 2:
         return "(" + ", ".join(fmt_list(row, decimals, sig) for row in arr) + ")"
@@ -206,10 +208,12 @@ def num(x) -> str:
 
 
 def tex_vec(v) -> str:
+    """A vector of given numbers in maths, flattened: ``(1,\\ 0)``, each by :func:`num`."""
     return "(" + ",\\ ".join(num(x) for x in np.ravel(v)) + ")"
 
 
 def tex_matrix(M) -> str:
+    """A matrix (or a vector, as one row) of given numbers as a LaTeX ``pmatrix``, each entry by :func:`num`."""
     rows = " \\\\ ".join(" & ".join(num(x) for x in row) for row in np.atleast_2d(M))
     return f"\\begin{{pmatrix}} {rows} \\end{{pmatrix}}"
 
@@ -232,6 +236,55 @@ def sci(x, sig=3) -> str:
     return f"{mant}\\times 10^{{{int(exp)}}}"
 
 
+def pnum(x) -> str:
+    """A given number in maths, in parentheses when negative: ``0.8``, ``(-0.5)`` (for ``a\\cdot b``)."""
+    s = num(x)
+    return f"({s})" if s.startswith("-") else s
+
+
+def plus(x, decimals=4) -> str:
+    """A term added on in a sum, its sign written once: ``+0.5`` or ``-0.5`` (never ``+-0.5``).
+
+    ``decimals=None`` writes a given number as :func:`num` does (``+2``, ``-0.5``).
+    """
+    s = num(x) if decimals is None else fmt(x, decimals)
+    return s if s.startswith("-") else f"+{s}"
+
+
+def plus_num(x) -> str:
+    """A given number added on in a sum: ``+ 0.5`` or ``- 0.5`` (spaced, as the statements write it)."""
+    s = num(x)
+    return f"- {s[1:]}" if s.startswith("-") else f"+ {s}"
+
+
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+          "sixteen seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_word(n: int) -> str:
+    """A whole number in words, as the text writes counts: 3 -> "three", 25 -> "twenty-five".
+
+    Args:
+        n: a whole number, 0 to 99 (larger ones are written in digits, e.g. "120").
+
+    Returns:
+        str, lower case; capitalise it for the start of a sentence.
+
+    Raises:
+        TypeError: if ``n`` is not a whole number (a bool is not one).
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be a whole number, got {type(n).__name__}")
+    n = int(n)
+    if 0 <= n < 20:
+        return _UNITS[n]
+    if 20 <= n < 100:
+        tens, units = divmod(n, 10)
+        return _TENS[tens] + ("" if units == 0 else "-" + _UNITS[units])
+    return str(n)
+
+
 def and_list(items) -> str:
     """“a”, “a and b”, “a, b and c”."""
     items = list(items)
@@ -242,38 +295,53 @@ def and_list(items) -> str:
 # The problems
 # --------------------------------------------------------------------------------------
 def problem_1(n) -> Problem:
+    """Problem 1, a forward pass by hand (the one-number cell, chapter 2): ``h_t = tanh(w h_{t-1} + u x_t + b)``.
+
+    Args:
+        n: ``dict(w, u, b, h0, xs)``: floats, ``xs`` a list of 1 to 10 floats (three on the website).
+
+    Returns:
+        Problem with one part per input, answer ``h1``, ``h2``, ... (numbers in (-1, 1), four decimals).
+
+    Raises:
+        ValueError: if ``xs`` has no input or more than ten. KeyError: if a number is missing.
+    """
     from mwm import scalar_rnn
 
     w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], n["xs"]
+    if not 1 <= len(xs) <= len(ORDINAL_WORDS):
+        raise ValueError(f"problem 1 needs 1 to {len(ORDINAL_WORDS)} inputs, got {len(xs)}")
     hs = scalar_rnn(xs, w=w, u=u, b=b, h0=h0)
     prev = [h0, *hs[:-1]]
     sums = [w * p + u * x + b for p, x in zip(prev, xs)]
-    ordinal = ["first", "second", "third"]
+    ordinal = ORDINAL_WORDS
     parts = [
         Part(letter, f"The note after the {ordinal[t]} input, $h_{t + 1}$. Store it in `h{t + 1}`.",
              [Answer(f"h{t + 1}", "number", float(hs[t]), what="a number")],
              f"# Step {t + 1}: shrink the old note by w, add the new input, squash.\n"
              f"h{t + 1} = np.tanh(w * {'h0' if t == 0 else f'h{t}'} + u * xs[{t}] + b)\n"
              f"print(f\"h{t + 1} = {{h{t + 1}:.4f}}\")")
-        for t, letter in enumerate("abc")
+        for t, letter in zip(range(len(xs)), "abcdefghij")
     ]
     steps = [
         f"**Input 1.** Before anything is read the note is $h_0={num(h0)}$, so "
-        f"$h_1=\\tanh({num(w)}\\cdot {num(h0)} + {num(u)}\\cdot {num(xs[0])} + {num(b)})"
+        f"$h_1=\\tanh({num(w)}\\cdot {pnum(h0)} {plus_num(u)}\\cdot {pnum(xs[0])} {plus_num(b)})"
         f"=\\tanh({fmt(sums[0])})\\approx {fmt(hs[0])}$.",
     ]
-    for t in (1, 2):
+    for t in range(1, len(xs)):
         steps.append(
             f"**Input {t + 1}.** Shrink the note: ${num(w)}\\times {par(hs[t - 1])} = {fmt(w * hs[t - 1])}$. "
             f"Add $u\\,x_{t + 1} + b = {fmt(u * xs[t] + b)}$ to get ${fmt(sums[t])}$, "
             f"and squash: $h_{t + 1}=\\tanh({fmt(sums[t])})\\approx {fmt(hs[t])}$.")
+    times = {1: "once", 2: "twice"}.get(len(xs), f"{number_word(len(xs))} times over")
+    inputs = ", ".join(f"$x_{t + 1}={num(x)}$" for t, x in enumerate(xs))
     return Problem(
-        1, "A forward pass by hand", "easy", "one step of the one-number cell, three times over",
+        1, "A forward pass by hand", "easy", f"one step of the one-number cell, {times}",
         statement=(
             "A recurrent cell whose note is a single number has recurrent weight "
             f"$w={num(w)}$, input weight $u={num(u)}$ and shift $b={num(b)}$; its note starts at "
-            f"$h_0={num(h0)}$. It reads the inputs $x_1={num(xs[0])}$, $x_2={num(xs[1])}$, "
-            f"$x_3={num(xs[2])}$ in that order, updating its note each time with "
+            f"$h_0={num(h0)}$. " + (f"It reads the inputs {inputs} in that order, updating its note each time with "
+                                   if len(xs) > 1 else f"It reads the input {inputs}, updating its note with ") +
             "$h_t=\\tanh(w\\,h_{t-1}+u\\,x_t+b)$. Give every answer to four decimals."),
         given=f"w, u, b, h0 = {lit(w)}, {lit(u)}, {lit(b)}, {lit(h0)}\nxs = {lit(xs)}",
         parts=parts, steps=steps,
@@ -284,6 +352,17 @@ def problem_1(n) -> Problem:
 
 
 def problem_2(n) -> Problem:
+    """Problem 2, one step with matrices (the vector cell, chapter 2), two steps of a two-number note.
+
+    Args:
+        n: ``dict(W, U, b, h0, xs)``: W 2x2, U 2x1, b and h0 two floats, xs two floats (lists).
+
+    Returns:
+        Problem with answers ``h1``, ``h2`` (two numbers each, four decimals).
+
+    Raises:
+        KeyError: if a number is missing; ValueError (from mwm): if a shape is wrong.
+    """
     from mwm import rnn_forward
 
     W, U, b, h0, xs = (np.array(n[k], dtype=float) for k in ("W", "U", "b", "h0", "xs"))
@@ -331,6 +410,17 @@ def problem_2(n) -> Problem:
 
 
 def problem_3(n) -> Problem:
+    """Problem 3, counting weights (chapters 3, 9-11): the block ``h(h+d)+h`` with directions, floors, gates.
+
+    Args:
+        n: ``dict(hidden, inputs, tags)``: whole numbers >= 1.
+
+    Returns:
+        Problem with whole-number answers ``plain``, ``two_way``, ``two_floors``, ``lstm``, ``gru``, ``tagger``.
+
+    Raises:
+        KeyError: if a number is missing; ValueError (from mwm): if one is not a whole number >= 1.
+    """
     from mwm import cell_param_count, readout_param_count, stack_param_count
 
     h, d, k = n["hidden"], n["inputs"], n["tags"]
@@ -398,6 +488,18 @@ def problem_3(n) -> Problem:
 
 
 def problem_4(n) -> Problem:
+    """Problem 4, read-out and loss (chapter 4): softmax, the surprise ``-ln p`` and prediction minus truth.
+
+    Args:
+        n: ``dict(context, words, scores, truth, other)``: a str, a list of distinct words, one float score
+            per word, and two of the words (the true next word and another).
+
+    Returns:
+        Problem with answers ``probs`` and ``blame`` (one number per word), ``loss_true``, ``loss_other``.
+
+    Raises:
+        ValueError: if ``truth`` or ``other`` is not among ``words``. KeyError: if a number is missing.
+    """
     from mwm import readout_gradient, softmax, surprise
 
     words, scores = n["words"], np.array(n["scores"], dtype=float)
@@ -408,6 +510,7 @@ def problem_4(n) -> Problem:
     e = np.exp(scores)
     score_list = ", ".join(f"“{w}” ${num(s)}$" for w, s in zip(words, scores))
     quoted = ", ".join(f"“{w}”" for w in words)
+    count = number_word(len(words))
     return Problem(
         4, "Read-out and loss", "easy", "softmax, the surprise $-\\ln p$, and prediction minus truth",
         statement=(
@@ -416,8 +519,8 @@ def problem_4(n) -> Problem:
             "you give."),
         given=f"words = {lit(words)}\nscores = np.array({lit(scores)})",
         parts=[
-            Part("a", "The probabilities of the four words, to four decimals. Store the list in `probs`.",
-                 [Answer("probs", "vector", p.tolist(), what="four numbers")],
+            Part("a", f"The probabilities of the {count} words, to four decimals. Store the list in `probs`.",
+                 [Answer("probs", "vector", p.tolist(), what=f"{count} numbers")],
                  "# Exponentiate each score, add them up, divide.\n"
                  "probs = np.exp(scores) / np.exp(scores).sum()\nprint(probs.round(4))"),
             Part("b", f"Suppose the word that really came next is “{n['truth']}”. How large is the loss at "
@@ -429,9 +532,9 @@ def problem_4(n) -> Problem:
                  f"loss_true = -np.log(probs[words.index({n['truth']!r})])\n"
                  f"loss_other = -np.log(probs[words.index({n['other']!r})])\n"
                  "print(round(loss_true, 3), round(loss_other, 3))"),
-            Part("c", "The blame the read-out sends back to its four scores (prediction minus truth), "
+            Part("c", f"The blame the read-out sends back to its {count} scores (prediction minus truth), "
                       "to four decimals. Store the list in `blame`.",
-                 [Answer("blame", "vector", blame.tolist(), what="four numbers")],
+                 [Answer("blame", "vector", blame.tolist(), what=f"{count} numbers")],
                  "# Subtract the one-hot truth from the prediction.\n"
                  f"truth = np.zeros(len(words)); truth[words.index({n['truth']!r})] = 1\n"
                  "blame = probs - truth\nprint(blame.round(4))"),
@@ -452,6 +555,19 @@ def problem_4(n) -> Problem:
 
 
 def problem_5(n) -> Problem:
+    """Problem 5, temperature forwards and backwards (chapter 5): ``p_i ∝ e^{s_i/T}``.
+
+    Args:
+        n: ``dict(scores, temperatures, p_now, p_wanted)``: two float scores, a list of positive temperatures,
+            and two pairs of shares (each summing to 1, neither 1:1, both favouring the same word).
+
+    Returns:
+        Problem with answers ``p_first`` (one per temperature), ``T_new`` (> 0, three decimals), ``p_cold``.
+
+    Raises:
+        ValueError (from mwm): if ``p_now`` is 1:1 (no temperature changes it). ZeroDivisionError: if
+        ``p_wanted`` is 1:1. AssertionError: if the temperature found does not give the wanted shares.
+    """
     from mwm import softmax
 
     scores, Ts = np.array(n["scores"], dtype=float), n["temperatures"]
@@ -487,7 +603,7 @@ def problem_5(n) -> Problem:
                       "Store the two probabilities in `p_cold`.",
                  [Answer("p_cold", "vector", cold.tolist(), what="two numbers")],
                  "# gap / T grows without bound: the larger score takes everything.\n"
-                 "p_cold = [1.0, 0.0]\nprint(p_cold)"),
+                 f"p_cold = {lit([float(q) for q in cold])}\nprint(p_cold)"),
         ],
         steps=[
             "**(a) Two words make a sigmoid.** $p_1=\\dfrac{e^{s_1/T}}{e^{s_1/T}+e^{s_2/T}}"
@@ -510,6 +626,17 @@ def problem_5(n) -> Problem:
 
 
 def problem_6(n) -> Problem:
+    """Problem 6, blame through time (chapter 6): the backward product ``prod w (1 - h_t^2)`` over three steps.
+
+    Args:
+        n: ``dict(w, u, b, h0, xs)``: floats, ``xs`` a list of three floats.
+
+    Returns:
+        Problem with answers ``hs`` (three numbers), ``dh3_dh2``, ``dh2_dh1``, ``dh3_dh1``, ``dh3_dx1``.
+
+    Raises:
+        KeyError: if a number is missing; IndexError: if ``xs`` has fewer than three inputs.
+    """
     from mwm import scalar_rnn
     from mwm.bptt import scalar_bptt, step_factors
 
@@ -553,12 +680,12 @@ def problem_6(n) -> Problem:
         steps=[
             "**(a) Forward.** " + "; ".join(
                 f"$h_{t + 1}=\\tanh({fmt(sums[t])})\\approx {fmt(hs[t])}$" for t in range(3)) + ".",
-            f"**(b) One factor per step.** $\\partial h_3/\\partial h_2={num(w)}\\,(1-{fmt(hs[2])}^2)\\approx "
-            f"{fmt(d32)}$ and $\\partial h_2/\\partial h_1={num(w)}\\,(1-{fmt(hs[1])}^2)\\approx {fmt(d21)}$.",
-            f"**(b) Multiply.** $\\partial h_3/\\partial h_1\\approx {fmt(d32)}\\times {fmt(d21)}\\approx {fmt(d31)}$.",
+            f"**(b) One factor per step.** $\\partial h_3/\\partial h_2={num(w)}\\,(1-{par(hs[2])}^2)\\approx "
+            f"{fmt(d32)}$ and $\\partial h_2/\\partial h_1={num(w)}\\,(1-{par(hs[1])}^2)\\approx {fmt(d21)}$.",
+            f"**(b) Multiply.** $\\partial h_3/\\partial h_1\\approx {fmt(d32)}\\times {par(d21)}\\approx {fmt(d31)}$.",
             f"**(c) Down to the input.** Since $h_1=\\tanh(w\\,h_0+u\\,x_1+b)$, "
             f"$\\partial h_1/\\partial x_1=u\\,(1-h_1^2)\\approx {fmt(u * (1 - hs[0] ** 2))}$, and "
-            f"$\\partial h_3/\\partial x_1\\approx {fmt(d31)}\\times {fmt(u * (1 - hs[0] ** 2))}\\approx {fmt(d3x1)}$.",
+            f"$\\partial h_3/\\partial x_1\\approx {fmt(d31)}\\times {par(u * (1 - hs[0] ** 2))}\\approx {fmt(d3x1)}$.",
         ],
         remember=("Blame walking back through time is a product with one factor $w\\,(1-h_t^2)$ per step: "
                   "the weight and how saturated each note is decide together how much survives."),
@@ -566,6 +693,19 @@ def problem_6(n) -> Problem:
 
 
 def problem_7(n) -> Problem:
+    """Problem 7, truncated backprop through time (chapter 6): which links a chunked run can learn.
+
+    Args:
+        n: ``dict(length, k, blame_from, pair_across, pair_inside)``: whole numbers >= 1, the pairs (i, j)
+            with i < j (the builder asks about them as pair 1 and pair 2).
+
+    Returns:
+        Problem with answers ``n_chunks`` (a function, checked on cases), ``chunks``, ``reaches_back_to``,
+        ``learn_pair_1``, ``learn_pair_2`` (bools), ``full_steps``, ``truncated_steps``.
+
+    Raises:
+        ValueError (from mwm): if a number is not a whole number >= 1. KeyError: if a number is missing.
+    """
     from mwm.bptt import chunk_count, chunk_of
 
     N, k, t = n["length"], n["k"], n["blame_from"]
@@ -640,6 +780,17 @@ def problem_7(n) -> Problem:
 
 
 def problem_11(n) -> Problem:
+    """Problem 11, one LSTM step (chapter 9): sigmoid gates, a tanh candidate, the lane and the note.
+
+    Args:
+        n: ``dict(c_prev, forget, input, output, candidate)``: floats (the four scores before squashing).
+
+    Returns:
+        Problem with answers ``f_t``, ``i_t``, ``o_t``, ``g_t``, ``c_t``, ``h_t``.
+
+    Raises:
+        KeyError: if a number is missing.
+    """
     from mwm.lstm import LSTMState, lstm_step
 
     c_prev = n["c_prev"]
@@ -679,10 +830,10 @@ def problem_11(n) -> Problem:
             f"**(a) The gates.** $f=\\sigma({num(scores['f'])})\\approx {fmt(f)}$, $i=\\sigma({num(scores['i'])})"
             f"\\approx {fmt(i)}$, $o=\\sigma({num(scores['o'])})\\approx {fmt(o)}$.",
             f"**(a) The candidate.** $g=\\tanh({num(scores['g'])})\\approx {fmt(g)}$.",
-            f"**(b) The cell state.** $c_t={fmt(f)}\\cdot {num(c_prev)}+{fmt(i)}\\cdot {fmt(g)}\\approx "
-            f"{fmt(f * c_prev)}+{fmt(i * g)}={fmt(c)}$.",
+            f"**(b) The cell state.** $c_t={fmt(f)}\\cdot {pnum(c_prev)}+{fmt(i)}\\cdot {par(g)}\\approx "
+            f"{fmt(f * c_prev)}{plus(i * g)}={fmt(c)}$.",
             f"**(b) The note.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
-            f"{fmt(np.tanh(c))}\\approx {fmt(h)}$.",
+            f"{par(np.tanh(c))}\\approx {fmt(h)}$.",
         ],
         remember=("Nothing squashes the cell state on its lane, so it may grow past 1. Only the note $h_t$ is "
                   "squashed, when the output gate reads the lane out."),
@@ -690,6 +841,18 @@ def problem_11(n) -> Problem:
 
 
 def problem_13(n) -> Problem:
+    """Problem 13, one GRU step (chapter 10): the reset gate shapes the draft, the update gate blends.
+
+    Args:
+        n: ``dict(h_prev, x, update_score, reset_score, w_input, w_old)``: floats.
+
+    Returns:
+        Problem with answers ``z_t``, ``r_t``, ``draft``, ``h_t``, ``draft_open``, ``h_open`` and ``draft_was``
+        ("higher"/"lower").
+
+    Raises:
+        KeyError: if a number is missing.
+    """
     from mwm.gru import blend, gru_draft, gru_step
 
     hp, x, zs, rs, wx, wo = (n[k] for k in ("h_prev", "x", "update_score", "reset_score", "w_input", "w_old"))
@@ -709,7 +872,7 @@ def problem_13(n) -> Problem:
             f"A one-number GRU holds the note $h_{{t-1}}={num(hp)}$ and reads the input $x={num(x)}$. Its update "
             f"score is ${num(zs)}$ and its reset score ${num(rs)}$ (before the sigmoid). The draft weighs the "
             f"input by ${num(wx)}$ and the consulted old note by ${num(wo)}$: "
-            f"$\\tilde h_t=\\tanh({num(wx)}\\,x+{num(wo)}\\,r\\,h_{{t-1}})$, and the new note is the blend "
+            f"$\\tilde h_t=\\tanh({num(wx)}\\,x{plus(wo, None)}\\,r\\,h_{{t-1}})$, and the new note is the blend "
             "$h_t=(1-z)\\,h_{t-1}+z\\,\\tilde h_t$. Four decimals throughout."),
         given=f"h_prev, x = {lit(hp)}, {lit(x)}\nupdate_score, reset_score = {lit(zs)}, {lit(rs)}\n"
               f"w_input, w_old = {lit(wx)}, {lit(wo)}",
@@ -741,11 +904,11 @@ def problem_13(n) -> Problem:
             f"**(a) The draft.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {hp_}={fmt(r * hp)}$; times ${num(wo)}$: "
             f"${fmt(wo * r * hp)}$; with the input's ${fmt(wx * x)}$ the sum is ${fmt(wx * x + wo * r * hp)}$, and "
             f"$\\tilde h_t=\\tanh({fmt(wx * x + wo * r * hp)})\\approx {fmt(draft)}$.",
-            f"**(a) The blend.** $h_t\\approx (1-{fmt(z)})\\cdot {hp_}+{fmt(z)}\\cdot {fmt(draft)}\\approx "
-            f"{fmt((1 - z) * hp)}+{fmt(z * draft)}={fmt(h)}$.",
-            f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}+{num(wo)}\\cdot {hp_})"
+            f"**(a) The blend.** $h_t\\approx (1-{fmt(z)})\\cdot {hp_}+{fmt(z)}\\cdot {par(draft)}\\approx "
+            f"{fmt((1 - z) * hp)}{plus(z * draft)}={fmt(h)}$.",
+            f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}{plus(wo, None)}\\cdot {hp_})"
             f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(draft_open)}$ and $h_t\\approx (1-{fmt(z)})\\cdot {hp_}"
-            f"+{fmt(z)}\\cdot {fmt(draft_open)}\\approx {fmt((1 - z) * hp)}+{fmt(z * draft_open)}={fmt(h_open)}$.",
+            f"+{fmt(z)}\\cdot {par(draft_open)}\\approx {fmt((1 - z) * hp)}{plus(z * draft_open)}={fmt(h_open)}$.",
             f"**(b) What the gate did.** In (a) only a share $r\\approx {fmt(r)}$ of the old note ${num(hp)}$ "
             f"went into the draft; with $r=1$ all of it goes in, and the draft moves from ${fmt(draft)}$ to "
             f"${fmt(draft_open)}$. So the reset gate of (a) made the draft {direction} than it would be "
@@ -758,6 +921,17 @@ def problem_13(n) -> Problem:
 
 
 def problem_14(n) -> Problem:
+    """Problem 14, reading both ways (chapter 11): one plain cell run forwards and backwards over three inputs.
+
+    Args:
+        n: ``dict(w, u, b, xs)``: floats, ``xs`` a list of three floats.
+
+    Returns:
+        Problem with answers ``fwd``, ``bwd`` (one number per input), ``word2`` and ``changes``.
+
+    Raises:
+        KeyError: if a number is missing; IndexError: if ``xs`` has fewer than two inputs.
+    """
     from mwm.readers import bidirectional_forward
 
     w, u, b, xs = n["w"], n["u"], n["b"], n["xs"]
@@ -817,6 +991,19 @@ def problem_14(n) -> Problem:
 
 
 def problem_8(n) -> Problem:
+    """Problem 8, fade or explode (chapter 7): the first whole ``T`` with ``w^T < eps`` (or ``w^T > big``).
+
+    Args:
+        n: ``dict(w_fade, eps, w_grow, big)``: 0 < w_fade < 1, eps > 0, w_grow > 1, big > 1 (floats).
+
+    Returns:
+        Problem with answers ``first_below`` (a function, checked on cases), ``T_fade``, ``T_explode``
+        (whole numbers).
+
+    Raises:
+        AssertionError: if a bound ln(eps)/ln(w) falls within 1e-6 of a whole number (rounding would decide).
+        ValueError (from mwm): if w_fade is not below 1.
+    """
     from mwm.dynamics import first_step_below
 
     w, eps, w2, big = n["w_fade"], n["eps"], n["w_grow"], n["big"]
@@ -872,6 +1059,19 @@ def problem_8(n) -> Problem:
 
 
 def problem_9(n) -> Problem:
+    """Problem 9, eigenvalues decide (chapter 7): split a note along eigen-directions, power each part.
+
+    Args:
+        n: ``dict(A, B, v, steps)``: two 2x2 matrices (lists) with real eigenvalues and eigen-directions whose
+            first entry is not 0, a note of two floats, a whole number of steps.
+
+    Returns:
+        Problem with answers ``eig_*``, ``dirs_*`` (first entries 1), ``memory_*`` ("fades"/"explodes") and
+        ``A_T_v``, ``B_T_v``.
+
+    Raises:
+        AssertionError: if an eigen-direction has a first entry of 0. ValueError (from mwm): bad shapes.
+    """
     from mwm.dynamics import eigen_split, matrix_powers, spectral_radius
 
     v, T = np.array(n["v"], dtype=float), n["steps"]
@@ -957,6 +1157,17 @@ def problem_9(n) -> Problem:
 
 
 def problem_10(n) -> Problem:
+    """Problem 10, clipping (chapter 8): ``g' = min(1, c/|g|) g`` and the step ``-lr g'``.
+
+    Args:
+        n: ``dict(limit, lr, g_long, g_short)``: floats, two gradients (lists of floats, any length).
+
+    Returns:
+        Problem with answers ``clipped_long``, ``change``, ``clipped_short`` (one number per entry).
+
+    Raises:
+        KeyError: if a number is missing; ValueError (from mwm): if ``limit`` is not positive.
+    """
     from mwm.clipping import clip_by_global_norm
 
     c, lr = n["limit"], n["lr"]
@@ -964,6 +1175,7 @@ def problem_10(n) -> Problem:
     clipped1, norm1 = clip_by_global_norm(g1, c)
     clipped2, norm2 = clip_by_global_norm(g2, c)
     change = -lr * clipped1
+    n_long, n_short = f"{number_word(len(g1))} numbers", f"{number_word(len(g2))} numbers"
 
     def length(g, norm):
         squares = "+".join(num(x * x) for x in g)
@@ -984,14 +1196,14 @@ def problem_10(n) -> Problem:
         parts=[
             Part("a", f"Clip $\\boldsymbol g={tex_vec(g1)}$ and give the change of the weights, $-\\eta\\,\\boldsymbol g'$. "
                       "Store them in `clipped_long` and `change`.",
-                 [Answer("clipped_long", "vector", clipped1.tolist(), what="three numbers"),
-                  Answer("change", "vector", change.tolist(), what="three numbers")],
+                 [Answer("clipped_long", "vector", clipped1.tolist(), what=n_long),
+                  Answer("change", "vector", change.tolist(), what=n_long)],
                  "# The length first; shrink the whole vector only if it is longer than c.\n"
                  "def clip(g, c):\n    return g * min(1.0, c / np.linalg.norm(g))\n"
                  "clipped_long = clip(g_long, c)\nchange = -lr * clipped_long\n"
                  "print(clipped_long, change)", points=2),
             Part("b", f"Clip $\\boldsymbol g={tex_vec(g2)}$. Store it in `clipped_short`.",
-                 [Answer("clipped_short", "vector", clipped2.tolist(), what="three numbers")],
+                 [Answer("clipped_short", "vector", clipped2.tolist(), what=n_short)],
                  "clipped_short = clip(g_short, c)\nprint(clipped_short)"),
         ],
         steps=[
@@ -1006,6 +1218,19 @@ def problem_10(n) -> Problem:
 
 
 def problem_15(n) -> Problem:
+    """Problem 15, greedy against beam (chapter 13): an output's probability as a product, the k best kept.
+
+    Args:
+        n: ``dict(first, second, beam_width)``: ``first`` maps first words to probabilities, ``second`` maps
+            each first word to its next words' probabilities (every node summing to 1), a whole beam width.
+
+    Returns:
+        Problem with answers ``greedy_words``, ``greedy_prob``, ``beam_words``, ``beam_prob``, ``greedy_log``,
+        ``beam_log``.
+
+    Raises:
+        ValueError (from mwm): if a node's probabilities do not sum to 1 or lie outside [0, 1].
+    """
     from mwm.decoding import ProbabilityTree, beam_search, exhaustive_search, greedy_decode
 
     first, second, k = n["first"], n["second"], n["beam_width"]
@@ -1024,6 +1249,12 @@ def problem_15(n) -> Problem:
         return ", ".join(f"“{x}” ${num(p)}$" for x, p in second[w].items())
 
     g1 = g_words.split()[0]
+    if k >= len(first):
+        keep_first = "both first words" if len(first) == 2 else f"all {number_word(len(first))} first words"
+    else:
+        keep_first = "the best first word" if k == 1 else f"the best {number_word(k)} first words"
+    by_hand = (f"# By hand: keep {keep_first}, grow each by every next word, keep the best {number_word(k)} of the\n"
+               f"# {number_word(len(grown))} outputs. The course's beam search does the same on the tree of probabilities:\n")
     return Problem(
         15, "Greedy against beam", "medium", "an output's probability as a product, and keeping the $k$ best",
         statement=(
@@ -1045,9 +1276,8 @@ def problem_15(n) -> Problem:
                       "Store them in `beam_words` and `beam_prob`.",
                  [Answer("beam_words", "choice", b_words, options=options, what="a string of two words"),
                   Answer("beam_prob", "number", b_prob, what="a number")],
-                 "# By hand: keep both first words, grow each by every next word, keep the best two of the\n"
-                 "# five outputs. The course's beam search does the same on the tree of probabilities:\n"
-                 "from mwm.decoding import ProbabilityTree, beam_search\n"
+                 by_hand
+                 + "from mwm.decoding import ProbabilityTree, beam_search\n"
                  "tree = ProbabilityTree({(): first, **{(w,): nxt for w, nxt in second.items()}})\n"
                  "best = beam_search(tree.model, beam_width).best\n"
                  "beam_words, beam_prob = tree.words(best.tokens), best.probability\n"
@@ -1077,6 +1307,19 @@ def problem_15(n) -> Problem:
 
 
 def problem_16(n) -> Problem:
+    """Problem 16, BLEU-2 (chapter 13): clipped precisions, the brevity penalty, and score against meaning.
+
+    Args:
+        n: ``dict(reference, candidates, keeps_meaning)``: a sentence, three candidates keyed "A", "B", "C"
+            (parts (a)-(c)), and the key of the one that keeps the reference's meaning.
+
+    Returns:
+        Problem with answers ``p1_*``, ``p2_*``, ``bp_*``, ``bleu_*`` per candidate, ``keeps_meaning``,
+        ``scores_highest`` and ``bleu_judges_meaning``.
+
+    Raises:
+        KeyError: if a number is missing.
+    """
     from mwm.bleu import bleu_details, matched_positions
 
     ref, cands = n["reference"], n["candidates"]
@@ -1096,6 +1339,17 @@ def problem_16(n) -> Problem:
     def frac(m, t):
         return f"{m}/{t}"
 
+    def share(m, t):
+        """A precision inside the square root: 0.75 when short, else the fraction 6/7."""
+        s = num(m / t)
+        return s if len(s.partition(".")[2]) <= 4 else frac(m, t)
+
+    # the candidate that keeps the meaning: its words shared with the reference in another order, or
+    # in the same order with a word swapped for one that means the same
+    kept_words = cands[n["keeps_meaning"]].split()
+    shared = [w for w in kept_words if w in ref_words]
+    how_kept = "in other words" if shared == [w for w in ref_words if w in shared] else "in another order"
+
     steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($r={r}$), and its pairs: "
              + ", ".join(f"“{p}”" for p in ref_pairs) + "."]
     parts = []
@@ -1108,7 +1362,7 @@ def problem_16(n) -> Problem:
         steps.append(
             f"**({letter}) Candidate {k}.** Words: {ticks(cands[k], 1)}: $p_1={frac(sc.matches[0], sc.totals[0])}$. "
             f"Pairs: {ticks(cands[k], 2)}: $p_2={frac(sc.matches[1], sc.totals[1])}$. {bp_text}. "
-            f"BLEU-2 $={bp_factor}\\sqrt{{{num(sc.precisions[0])}\\cdot {num(sc.precisions[1])}}}"
+            f"BLEU-2 $={bp_factor}\\sqrt{{{share(sc.matches[0], sc.totals[0])}\\cdot {share(sc.matches[1], sc.totals[1])}}}"
             f"\\approx {fmt(sc.score)}$.")
         parts.append(Part(
             letter, f"Candidate {k}: “{cands[k]}”. Its $p_1$, $p_2$, brevity penalty and BLEU-2, to four decimals. "
@@ -1135,7 +1389,7 @@ def problem_16(n) -> Problem:
         [Answer("keeps_meaning", "choice", n["keeps_meaning"], options=tuple(names), what="a letter"),
          Answer("scores_highest", "choice", top, options=tuple(names), what="a letter"),
          Answer("bleu_judges_meaning", "bool", False, what="True or False")],
-        f"# {n['keeps_meaning']} says the same thing in another order; the others change or drop a fact.\n"
+        f"# {n['keeps_meaning']} says the same thing {how_kept}; the others change or drop a fact.\n"
         f"keeps_meaning = {n['keeps_meaning']!r}\n"
         "bleus = {" + ", ".join(f"{k!r}: bleu_{k}" for k in names) + "}\n"
         "scores_highest = max(bleus, key=bleus.get)\n"
@@ -1159,10 +1413,27 @@ def problem_16(n) -> Problem:
         numbers=n)
 
 
+#: ordinal words for problem 1's inputs, "the note after the first input"
+ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
 ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
 
 
 def problem_12(n) -> Problem:
+    """Problem 12, diagnose the runs (chapters 7-9): a constant ratio per step names the run behind it.
+
+    Args:
+        n: ``dict(runs, ahead, limit, far, share)``: ``runs`` maps three letters to logged blame sizes (a list
+            from 1, 2 to 9 entries long, each shrinking or growing by a near-constant factor; one fades, one
+            explodes, one is near 1); ``ahead`` and ``far`` whole numbers, ``limit`` and ``share`` floats.
+
+    Returns:
+        Problem with answers ``factor_*``, ``far_*``, ``lstm_run``, ``small_run``, ``big_run``, ``fix_small``,
+        ``fix_big``, ``clip_scale``, ``f_min``.
+
+    Raises:
+        AssertionError: if no run fades or none explodes.
+    """
     runs = {k: np.array(v, dtype=float) for k, v in n["runs"].items()}
     names = list(runs)
     ahead, limit, far, share = n["ahead"], n["limit"], n["far"], n["share"]
@@ -1182,6 +1453,8 @@ def problem_12(n) -> Problem:
     scale = float(clipped[0] / longest)
     f_min = share ** (1 / far)
     lane_far = factor[lstm_run] ** far
+    # do the estimates survive factors rounded to two decimals? (they do when within 3 per cent)
+    hardly = all(abs(round(factor[k], 2) ** ahead / predicted[k] - 1) <= 0.03 for k in names)
     table = "| run | " + " | ".join(f"$k={i}$" for i in range(len(runs[names[0]]))) + " |\n"
     table += "|---|" + "---|" * len(runs[names[0]]) + "\n"
     for k in names:
@@ -1245,10 +1518,11 @@ def problem_12(n) -> Problem:
             "averages it: " + ", ".join(
                 f"{k}: $({runs[k][-1]:g}" + ("" if runs[k][0] == 1 else f"/{runs[k][0]:g}")
                 + f")^{{1/{steps_recorded[k]}}}\\approx {fmt(factor[k], 3)}$" for k in names) + ".",
-            "**(b) Twenty steps.** " + ", ".join(
+            f"**(b) {number_word(ahead).capitalize()} steps.** " + ", ".join(
                 f"{k}: ${fmt(factor[k], 4)}^{{{ahead}}}\\approx "
                 f"{fmt(predicted[k], None if k != lstm_run else 3, 3 if k != lstm_run else None)}$" for k in names)
-            + " (with the factors rounded to two decimals the answers hardly move, "
+            + (" (with the factors rounded to two decimals the answers hardly move, " if hardly else
+               " (with the factors rounded to two decimals the answers move a lot, so keep the third decimal: ")
             + ", ".join(f"${fmt(factor[k], 2)}^{{{ahead}}}\\approx "
                         f"{fmt(round(factor[k], 2) ** ahead, None if k != lstm_run else 3, 3 if k != lstm_run else None)}$"
                         for k in names) + ").",
@@ -1280,10 +1554,33 @@ BUILDERS: dict[int, Callable[[dict], Problem]] = {
 
 
 def build(number: int, numbers: dict | None = None) -> Problem:
-    """Build problem ``number`` from ``numbers`` (default: :data:`NUMBERS`), computing its answers with mwm."""
+    """Build problem ``number`` from ``numbers`` (default: :data:`NUMBERS`), computing its answers with mwm.
+
+    Args:
+        number: the problem's number, a whole number (1-16 have builders).
+        numbers: problem number -> that problem's numbers, in the form of :data:`NUMBERS` (for example
+            ``mwm.practice.variants.numbers_for(student_id)``); only entry ``number`` is read.
+
+    Returns:
+        Problem, every expected value computed afresh.
+
+    Raises:
+        TypeError: if ``number`` is not a whole number or ``numbers`` not a dict.
+        ValueError: if ``numbers`` has no entry ``number``, or that entry's keys differ from ``NUMBERS[number]``'s.
+        LibraryMissing: if the problem has no builder, or its part of mwm is missing.
+    """
     numbers = NUMBERS if numbers is None else numbers
+    if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+        raise TypeError(f"number must be a whole number, got {type(number).__name__}")
     if number not in BUILDERS:
         raise LibraryMissing(f"problem {number} has no builder yet")
+    if not isinstance(numbers, dict):
+        raise TypeError(f"numbers must be a dict problem number -> numbers, got {type(numbers).__name__}")
+    if not isinstance(numbers.get(number), dict):
+        raise ValueError(f"numbers has no dict of numbers for problem {number}")
+    if number in NUMBERS and set(numbers[number]) != set(NUMBERS[number]):
+        missing, extra = sorted(set(NUMBERS[number]) - set(numbers[number])), sorted(set(numbers[number]) - set(NUMBERS[number]))
+        raise ValueError(f"numbers[{number}] must have the keys of NUMBERS[{number}]: missing {missing}, unknown {extra}")
     try:
         return BUILDERS[number](numbers[number])
     except ImportError as exc:
@@ -1291,7 +1588,14 @@ def build(number: int, numbers: dict | None = None) -> Problem:
 
 
 def build_all(numbers: dict | None = None, *, skip_missing: bool = True) -> tuple[list[Problem], dict[int, str]]:
-    """Build every problem; return (problems, {number: why it is missing})."""
+    """Build every problem 1-16 from ``numbers`` (default: :data:`NUMBERS`).
+
+    Returns:
+        (problems, missing): the problems built, in order, and {number: why it is missing}.
+
+    Raises:
+        LibraryMissing: for a missing problem, if ``skip_missing`` is False; as :func:`build` otherwise.
+    """
     problems, missing = [], {}
     for number in range(1, 17):
         try:
