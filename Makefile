@@ -67,7 +67,7 @@ test-notebooks-portable: $(STAMP)
 # The contributors' loop: everything but the book, browser, nbval and grading, in 1.5-2 minutes.
 test-fast: system-packages $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
-	          --ignore=tests/test_notebooks_portable.py
+	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.

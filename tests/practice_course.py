@@ -10,11 +10,13 @@ runs in the sandbox and each part is judged outside it); generate_feedback.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from scripts import make_exercises as mk
 
@@ -86,6 +88,13 @@ def grade_class(tmp: Path, class_: dict) -> dict:
     from nbgrader.converters import Autograde
     from nbgrader.utils import capture_log
 
+    from mwm.practice.sandbox import why_no_sandbox
+
+    why = why_no_sandbox()
+    if why and os.environ.get("MWM_REQUIRE_SANDBOX") == "1":
+        raise RuntimeError("MWM_REQUIRE_SANDBOX=1 but grading's sandbox cannot run: " + why)
+    if why:
+        pytest.skip(f"grading needs its sandbox, which cannot run here: {why}")
     course, exchange = tmp / "course", tmp / "exchange"
     (course / "source").mkdir(parents=True)
     exchange.mkdir()

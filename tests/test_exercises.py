@@ -108,12 +108,13 @@ def _typed_from_bob(nb):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    class_ = {name: (lambda nb: (solve(nb, BY_ID), [])[1]) for name in HONEST}
+    # each student works on their own numbers: the worked solutions built from them
+    class_ = {name: (lambda nb, name=name: (solve(nb, _for(name)), [])[1]) for name in HONEST}
     class_["blank"] = lambda nb: list(BY_ID)
-    class_["one-wrong"] = lambda nb: (solve(nb, BY_ID), _one_wrong(nb))[1]
-    class_["dave"] = lambda nb: (solve(nb, BY_ID), _typed_from_bob(nb))[1]
+    class_["one-wrong"] = lambda nb: (solve(nb, _for("one-wrong")), _one_wrong(nb))[1]
+    class_["dave"] = lambda nb: (solve(nb, _for("dave")), _typed_from_bob(nb))[1]
     for name, change in BAD.items():
-        class_[name] = lambda nb, change=change: (solve(nb, BY_ID), change(nb))[1]   # binds this loop's change
+        class_[name] = lambda nb, change=change, name=name: (solve(nb, _for(name)), change(nb))[1]
     return grade_class(tmp_path_factory.mktemp("class"), class_)
 
 
@@ -142,7 +143,7 @@ def test_each_solution_gets_full_marks_on_its_own_numbers(graded, student):
 
 
 def test_the_three_students_had_different_numbers():
-    statements = {s: [problems_mod.build(n, numbers_for(s)).statement for n in range(1, 17)] for s in HONEST}
+    statements = {s: [problems_mod.build(n, numbers_for(s)).given for n in range(1, 17)] for s in HONEST}
     for n in range(16):
         assert len({statements[s][n] for s in HONEST}) > 1, f"problem {n + 1} is the same for all three"
 

@@ -18,25 +18,14 @@ from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
 from mwm.practice import sandbox as sb
-from mwm.practice.sandbox import SandboxedExecute, SandboxedKernelManager, SandboxRefused, SandboxUnavailable
+from mwm.practice.sandbox import (SandboxedExecute, SandboxRefused, SandboxUnavailable,
+                                  why_no_sandbox)
 
 ROOT = Path(__file__).resolve().parents[1]
 AS_ROOT = os.geteuid() == 0
 
 
-def _sandbox_works() -> str:
-    """"" if a sandbox can start here, else why not."""
-    km = SandboxedKernelManager()
-    try:
-        tools = km._check_tools()
-    except SandboxUnavailable as e:
-        return str(e)
-    import subprocess
-    r = subprocess.run([tools["bwrap"], "--ro-bind", "/", "/", "--unshare-all", "true"], capture_output=True, text=True)
-    return "" if r.returncode == 0 else f"bwrap cannot start here: {r.stderr.strip()}"
-
-
-_WHY_NOT = _sandbox_works()
+_WHY_NOT = why_no_sandbox()
 if _WHY_NOT and os.environ.get("MWM_REQUIRE_SANDBOX") == "1":
     raise RuntimeError("MWM_REQUIRE_SANDBOX=1 but the sandbox cannot run: " + _WHY_NOT)
 needs_sandbox = pytest.mark.skipif(bool(_WHY_NOT), reason=f"no sandbox here ({_WHY_NOT})")

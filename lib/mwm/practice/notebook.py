@@ -72,14 +72,17 @@ def student_id(environ=None) -> tuple[str | None, str]:
 # Answers as plain JSON
 # --------------------------------------------------------------------------------------
 def _number(x: float):
+    # 12 significant figures: far finer than any tolerance (5e-4 and up), and the same on
+    # every CPU (the last bits of tanh or exp can differ between numpy's SIMD kernels)
     x = float(x)
-    return x if math.isfinite(x) else repr(x)  # JSON has no nan or inf
+    return float(f"{x:.12g}") if math.isfinite(x) else repr(x)  # JSON has no nan or inf
 
 
 def encode(value):
     """An answer as plain JSON data, tagged with its kind, so that it can leave the kernel.
 
-    Numbers become ``{"number": x}`` (``x`` a float, or the string "nan" / "inf" / "-inf"),
+    Numbers become ``{"number": x}`` (``x`` a float to 12 significant figures, or the string
+    "nan" / "inf" / "-inf"),
     booleans ``{"bool": b}``, strings ``{"str": s}`` (at most :data:`MAX_TEXT` characters),
     lists, tuples and arrays ``{"list": [...]}`` of encoded items (at most :data:`MAX_ITEMS`),
     None ``{"none": true}``, and anything else ``{"other": "its type name"}``.

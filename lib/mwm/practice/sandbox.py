@@ -799,6 +799,23 @@ def _truncate_error(content: dict) -> dict:
             "evalue": str(content.get("evalue", ""))[:2000], "traceback": tb}
 
 
+def why_no_sandbox() -> str:
+    """Whether a sandbox can start on this machine.
+
+    Returns:
+        str: "" when the tools are there and bubblewrap can make its namespaces, else one
+        line saying why not (what to install, or bwrap's own error).
+    """
+    import subprocess
+
+    try:
+        tools = SandboxedKernelManager()._check_tools()
+    except SandboxUnavailable as exc:
+        return str(exc)
+    r = subprocess.run([tools["bwrap"], "--ro-bind", "/", "/", "--unshare-all", "true"], capture_output=True, text=True)
+    return "" if r.returncode == 0 else f"bwrap cannot start here: {r.stderr.strip()}"
+
+
 class SandboxedExecute(Execute):
     """nbgrader's ``Execute`` preprocessor, running each notebook in a :class:`SandboxedKernelManager`.
 
