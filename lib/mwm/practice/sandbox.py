@@ -555,6 +555,35 @@ class SandboxedKernelManager(AsyncKernelManager):
             # the folder itself: the sandbox's, and traversable by the teacher (root)
             os.chmod(self.scratch, 0o700)
 
+    def kill_strays(self) -> int:
+        """Kill every process in the sandbox but the kernel itself (what its cells forked).
+
+        Only when the sandbox runs under a uid of its own (the teacher is root); otherwise the
+        PID namespace still ends them all when the kernel stops.
+
+        Returns:
+            int: how many processes were killed.
+        """
+        if self.sandbox_uid is None:
+            return 0
+        started = {}
+        for pid in _pids_of_uid(self.sandbox_uid):
+            try:
+                with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                    started[pid] = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22: start time
+            except (OSError, ValueError, IndexError):
+                continue
+        if len(started) < 2:
+            return 0
+        kernel = min(started, key=lambda pid: (started[pid], pid))  # the sandbox's first process
+        killed = 0
+        for pid in started:
+            if pid != kernel:  # forked by a cell, or orphaned and adopted by bwrap's init
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+        return killed
+
     def _allocate_uid(self) -> int:
         first, last = self.uid_range
         os.makedirs(self.uid_lock_dir, mode=0o700, exist_ok=True)
@@ -904,6 +933,10 @@ class SandboxedExecute(Execute):
         except DeadKernelError:
             self._kernel_stopped(cell, cell_index)
             return cell
+        finally:
+            # processes a cell started (a fork bomb, a server) do not outlive it
+            if self.km is not None and hasattr(self.km, "kill_strays"):
+                self.km.kill_strays()
         if self._stopped is not None and self._stopped[0] == cell_index:
             self._append_stop_error(cell)
         elif cell.cell_type == "code" and cell.source.strip() and not self._cell_idle and not self._cell_capped:
