@@ -76,8 +76,11 @@ def fetch_and_submit(config, student: str, home: Path, change):
     return expected, path.read_bytes()
 
 
-def grade_class(tmp: Path, class_: dict) -> dict:
+def grade_class(tmp: Path, class_: dict, before_grading=None) -> dict:
     """Run a whole class through nbgrader; ``class_`` maps student id -> change(nb) -> expected.
+
+    ``before_grading``, if given, is called with the course folder after the submissions are
+    collected and before autograde runs (e.g. to plant files or hash folders).
 
     Returns:
         dict with the course folder, autograde's and generate_feedback's results, each
@@ -112,6 +115,8 @@ def grade_class(tmp: Path, class_: dict) -> dict:
     for student, change in class_.items():
         returned[student], submitted[student] = fetch_and_submit(config, student, tmp / "home" / student, change)
     mk._ok(api.collect("practice"), "collect")
+    if before_grading is not None:
+        before_grading(course)
 
     # the whole class in one batch, like `nbgrader autograde practice`
     api.coursedir.assignment_id, api.coursedir.student_id = "practice", "*"

@@ -24,6 +24,7 @@ import contextlib
 import fcntl
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import stat
@@ -36,10 +37,11 @@ from pathlib import Path
 
 import zmq
 from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.channels import AsyncZMQSocketChannel
 from jupyter_client.connect import channel_socket_types
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellControlSignal, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Dict, Float, Integer, List, Tuple, Type, Unicode, default
@@ -192,6 +194,46 @@ def _folder_usage(folder: str, max_entries: int) -> tuple[int, int]:
     return total, count
 
 
+def _process_tree(root: int) -> list[int]:
+    """``root`` and every process below it (host pids, from the parent links in /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    tree, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        tree.append(pid)
+        stack.extend(children.get(pid, ()))
+    return tree
+
+
+def _memory_in_use(pids) -> int:
+    """Bytes of memory the processes ``pids`` hold together: their proportional set sizes (Pss).
+
+    Pages shared after a fork count once in all, not once per process. A process whose
+    ``smaps_rollup`` cannot be read counts its resident size.
+    """
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1]) * KiB
+                        break
+        except (OSError, ValueError, IndexError):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{pid}/statm", "rb") as f:
+                    total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    return total
+
+
 def _rmtree(folder: str) -> None:
     """Remove ``folder`` even where the sandbox took away permissions (mode 000 folders)."""
     def retry(func, path, _exc):
@@ -221,7 +263,47 @@ _SIGNAL_REASONS = {
 
 
 # ---------------------------------------------------------------------------------------------
-# The kernel client: bounded receive buffers
+# The kernel client: bounded receive buffers, unreadable messages dropped
+
+#: What a message the teacher's process cannot read becomes: it answers no request and has no
+#: parent, so nbclient passes it by.
+_UNREADABLE = "mwm_unreadable"
+
+
+def _unreadable_message() -> dict:
+    header = {"msg_id": "", "msg_type": _UNREADABLE}
+    return {"header": header, "msg_id": "", "msg_type": _UNREADABLE, "parent_header": {}, "metadata": {},
+            "content": {}, "buffers": []}
+
+
+def _well_formed(msg) -> bool:
+    """Whether a deserialized message has the shape nbclient relies on (dicts, string ids)."""
+    if not isinstance(msg, dict):
+        return False
+    header, parent = msg.get("header"), msg.get("parent_header")
+    return (isinstance(header, dict) and isinstance(msg.get("msg_type"), str) and isinstance(msg.get("msg_id"), str)
+            and isinstance(parent, dict) and isinstance(parent.get("msg_id", ""), str)
+            and isinstance(msg.get("metadata"), dict) and isinstance(msg.get("content"), dict))
+
+
+class _TolerantChannel(AsyncZMQSocketChannel):
+    """A kernel channel that turns a message it cannot read into a harmless placeholder.
+
+    The kernel runs student code, which can send any frames signed with the kernel's own key:
+    unparsable or deeply nested JSON, a replayed signature, a header or content that is not a
+    dict. jupyter_client would raise in the teacher's process and stop that notebook's grading
+    (nbgrader then drops the student's graded notebook and reports the batch as failed); here
+    such a message becomes one of type ``mwm_unreadable`` with no parent, which nbclient ignores.
+    """
+
+    async def _recv(self, **kwargs) -> dict:
+        frames = await self.socket.recv_multipart(**kwargs)
+        try:
+            _idents, rest = self.session.feed_identities(frames)
+            msg = self.session.deserialize(rest)
+        except Exception:  # noqa: BLE001 - anything the kernel sent that does not parse
+            return _unreadable_message()
+        return msg if _well_formed(msg) else _unreadable_message()
 
 
 class _BoundedKernelClient(AsyncKernelClient):
@@ -236,6 +318,10 @@ class _BoundedKernelClient(AsyncKernelClient):
     max_iopub_bytes = Integer(16 * MiB)
     max_reply_bytes = Integer(8 * MiB)
     iopub_queue = Integer(8)
+    shell_channel_class = Type(_TolerantChannel)
+    iopub_channel_class = Type(_TolerantChannel)
+    stdin_channel_class = Type(_TolerantChannel)
+    control_channel_class = Type(_TolerantChannel)
 
     def _create_connected_socket(self, channel, identity=None):
         url = self._make_url(channel)
@@ -288,7 +374,9 @@ class SandboxedKernelManager(AsyncKernelManager):
                                   scratch folder; no network at all (own, empty network namespace)
     see                           only its own processes (PID namespace), its own hostname (UTS),
                                   its own System V IPC
-    use                           ``memory_limit`` bytes of address space, ``cpu_limit`` CPU
+    use                           ``memory_limit`` bytes of address space per process and of
+                                  memory (Pss) for all its processes together (watched from
+                                  outside; over it the sandbox is killed), ``cpu_limit`` CPU
                                   seconds, ``process_limit`` tasks, no core files
     environment                   a fixed list (PATH, HOME, LANG=C.UTF-8, one BLAS/OpenMP thread,
                                   MPLBACKEND=Agg, PYTHONDONTWRITEBYTECODE=1, PYTHONPATH, ...) plus
@@ -324,10 +412,11 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     Traits (all configurable, e.g. ``c.SandboxedKernelManager.memory_limit = 3 * 2**30``):
     ``bwrap_path``, ``prlimit_path``, ``setpriv_path`` (programs, by name or path),
-    ``memory_limit`` (bytes of address space, 2 GiB), ``cpu_limit`` (CPU seconds, 300),
+    ``memory_limit`` (bytes of address space per process, and of memory in use by all, 2 GiB),
+    ``cpu_limit`` (CPU seconds, 300),
     ``process_limit`` (tasks, 128), ``file_size_limit`` (bytes, 64 MiB), ``disk_limit``
     (bytes, 256 MiB), ``file_count_limit`` (entries, 10,000), ``watch_interval`` (seconds between
-    disk checks, 0.2), ``sandbox_env`` (extra environment variables, e.g. ``MWM_STUDENT``),
+    disk and memory checks, 0.2), ``sandbox_env`` (extra environment variables, e.g. ``MWM_STUDENT``),
     ``package_dir`` (the folder that holds ``mwm``; found from the teacher's own import),
     ``extra_read_only`` (more folders to show read-only), ``scratch_parent`` (where scratch
     folders are made; the system's temporary folder), ``uid_range`` and ``uid_lock_dir``.
@@ -347,7 +436,8 @@ class SandboxedKernelManager(AsyncKernelManager):
     bwrap_path = Unicode("bwrap", help="The bubblewrap program (name or path).").tag(config=True)
     prlimit_path = Unicode("prlimit", help="util-linux prlimit (name or path).").tag(config=True)
     setpriv_path = Unicode("setpriv", help="util-linux setpriv (name or path).").tag(config=True)
-    memory_limit = Integer(2 * GiB, help="Address space of each sandboxed process, bytes (RLIMIT_AS).").tag(config=True)
+    memory_limit = Integer(2 * GiB, help="Address space of each sandboxed process (RLIMIT_AS), and memory of all "
+                                         "of them together (watched), bytes.").tag(config=True)
     cpu_limit = Integer(300, help="CPU seconds of each sandboxed process (RLIMIT_CPU).").tag(config=True)
     process_limit = Integer(128, help="Tasks (processes and threads) the sandbox may have (RLIMIT_NPROC).").tag(config=True)
     file_size_limit = Integer(64 * MiB, help="Largest file the sandbox may write, bytes (RLIMIT_FSIZE).").tag(config=True)
@@ -727,7 +817,7 @@ class SandboxedKernelManager(AsyncKernelManager):
     # -- watching and cleaning up -----------------------------------------------------------------
 
     def _watch(self, proc, scratch) -> None:
-        """Thread: kill the sandbox if its scratch folder grows too large; clean up when it ends."""
+        """Thread: kill the sandbox if its scratch folder or its memory grows too large; clean up when it ends."""
         while not self._watch_stop.wait(self.watch_interval):
             if proc.poll() is not None:
                 break
@@ -737,6 +827,9 @@ class SandboxedKernelManager(AsyncKernelManager):
                 reason = f"its scratch folder passed the disk limit ({self.disk_limit // MiB} MiB)"
             elif count > self.file_count_limit:
                 reason = f"its scratch folder passed the limit of {self.file_count_limit} files"
+            elif _memory_in_use(_process_tree(proc.pid)) > self.memory_limit:
+                # RLIMIT_AS holds each process; forked processes could together hold process_limit times it
+                reason = f"its processes together passed the memory limit ({self.memory_limit // MiB} MiB)"
             if reason:
                 self.record_stop_reason(reason)
                 self.log.warning("Sandboxed kernel %s stopped: %s", self.kernel_id, reason)
@@ -819,6 +912,39 @@ def _content_size(obj, limit: int) -> int:
     return total
 
 
+_JSON_MIME = re.compile(r"application/(.*\+)?json")
+
+
+def _text(value) -> bool:
+    """A multiline string as nbformat has it: a string, or a list of strings."""
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def _malformed(msg_type: str, content: dict) -> bool:
+    """Whether an output message's content would make an invalid output (the grader's later steps rely on it)."""
+    count = content.get("execution_count")
+    if "execution_count" in content and count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+        return True
+    if msg_type == "stream":
+        return content.get("name") not in ("stdout", "stderr") or not isinstance(content.get("text"), str)
+    if msg_type in ("display_data", "execute_result", "update_display_data"):
+        data, metadata, transient = content.get("data"), content.get("metadata", {}), content.get("transient")
+        if not isinstance(data, dict) or not isinstance(metadata, dict):
+            return True
+        if transient is not None and (not isinstance(transient, dict)
+                                      or not isinstance(transient.get("display_id", ""), (str, type(None)))):
+            return True
+        return not all(isinstance(k, str) and (_JSON_MIME.fullmatch(k) or _text(v)) for k, v in data.items())
+    if msg_type == "error":
+        return not (isinstance(content.get("ename"), str) and isinstance(content.get("evalue"), str)
+                    and _text(content.get("traceback")) and isinstance(content.get("traceback"), list))
+    if msg_type == "clear_output":
+        return not isinstance(content.get("wait", False), bool)
+    if msg_type == "status":
+        return not isinstance(content.get("execution_state"), str)
+    return False
+
+
 def _truncate_error(content: dict) -> dict:
     """A copy of an error's content (``ename``, ``evalue``, ``traceback``) cut to a few kB."""
     tb = [str(line)[:500] for line in (content.get("traceback") or [])]
@@ -866,6 +992,11 @@ class SandboxedExecute(Execute):
       usual so nbgrader saves the grades of what did run. Exception, on by default
       (``mark_unrun_graded_cells``): nbgrader gives full points to an autograded test cell with
       no error output, so a test cell left unrun gets an error output saying it was not run;
+    * a message from the kernel that cannot be read (unparsable, replayed, not the shape of a
+      message) is dropped, and so is an output message that would make an invalid output (a
+      stream without a name, display data that is not strings...), with one note on the cell:
+      student code can send any message signed with the kernel's key, and none may stop the
+      notebook's grading or break a later step;
     * timeouts work as in nbgrader (``timeout`` seconds per cell, then an interrupt and a
       ``CellTimeoutError`` on that cell); a kernel that has not stopped ``interrupt_grace``
       seconds after the interrupt (it ignores SIGINT) is killed, and is reported as above.
@@ -928,6 +1059,7 @@ class SandboxedExecute(Execute):
         self._cell_capped = False
         self._cell_errors = 0
         self._cell_idle = False
+        self._cell_dropped = False
         try:
             cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         except DeadKernelError:
@@ -1004,7 +1136,31 @@ class SandboxedExecute(Execute):
     # -- outputs --------------------------------------------------------------------------------
 
     def process_message(self, msg, cell, cell_index):
-        """Keep an output message only while the cell's and the notebook's caps allow it."""
+        """Keep a well-formed output message while the cell's and the notebook's caps allow it.
+
+        A message whose content would make an invalid output (a stream without a name, display
+        data that is not a dict of strings, an error whose traceback is not a list...), or that
+        nbclient cannot handle, is dropped with one note on the cell: it must not stop the
+        notebook's grading, nor break a later step (limits, judging, the feedback page).
+        """
+        if _malformed(msg["msg_type"], msg["content"]):
+            self._dropped(cell)
+            return None
+        try:
+            return self._process_message(msg, cell, cell_index)
+        except CellControlSignal:  # CellExecutionComplete: the kernel is idle
+            raise
+        except Exception:  # noqa: BLE001 - nbclient choked on what the kernel sent
+            self._dropped(cell)
+            return None
+
+    def _dropped(self, cell) -> None:
+        if not getattr(self, "_cell_dropped", False):
+            self._cell_dropped = True
+            cell.outputs.append(new_output("stream", name="stdout",
+                                           text="\n[a malformed message from the kernel was dropped]\n"))
+
+    def _process_message(self, msg, cell, cell_index):
         msg_type = msg["msg_type"]
         if msg_type in ("status", "execute_input", "clear_output"):
             if msg_type == "status" and msg["content"].get("execution_state") == "idle":
