@@ -151,6 +151,15 @@ def _pids_of_uid(uid: int) -> list[int]:
     return pids
 
 
+def _is_zombie(pid: int) -> bool:
+    """Whether ``pid`` has exited and waits for its parent (or is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+    except (OSError, IndexError):
+        return True
+
+
 def _task_count(uid: int) -> int:
     """Number of tasks (processes and threads; what RLIMIT_NPROC counts) of the real ``uid``."""
     count = 0
@@ -654,7 +663,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         Returns:
             int: how many processes were killed.
         """
-        if self.sandbox_uid is None:
+        if self.sandbox_uid is None or self._uid_lock is None:  # not (or no longer) this sandbox's uid
             return 0
         started = {}
         for pid in _pids_of_uid(self.sandbox_uid):
@@ -667,8 +676,11 @@ class SandboxedKernelManager(AsyncKernelManager):
             return 0
         kernel = min(started, key=lambda pid: (started[pid], pid))  # the sandbox's first process
         killed = 0
-        for pid in started:
-            if pid != kernel:  # forked by a cell, or orphaned and adopted by bwrap's init
+        for _ in range(100):  # again until none is left: a process may fork while the others die
+            strays = [pid for pid in _pids_of_uid(self.sandbox_uid) if pid != kernel and not _is_zombie(pid)]
+            if not strays:
+                break
+            for pid in strays:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
                     killed += 1
@@ -692,6 +704,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         raise SandboxUnavailable(f"No free sandbox uid in {self.uid_range}.")
 
     def _release_uid(self) -> None:
+        # Only while this sandbox still holds the uid's lock: once released, another sandbox (in
+        # another grading process) may run under the same uid, and must not be killed.
+        if self._uid_lock is None:
+            return
         if self.sandbox_uid is not None:
             for pid in _pids_of_uid(self.sandbox_uid):
                 with contextlib.suppress(OSError):
