@@ -53,8 +53,7 @@ class DropEmptyNbgraderMetadata(NbGraderPreprocessor):
         return cell, resources
 
 
-from mwm.practice.judge import JudgeAnswers, RecordWorkedId  # noqa: E402
-from mwm.practice.sandbox import SandboxedExecute  # noqa: E402
+from mwm.practice.judge import GradingExecute, JudgeAnswers, RecordWorkedId  # noqa: E402
 
 # RecordWorkedId notes, before the outputs are cleared, which student id the notebook was
 # worked under (its first cell says): the feedback tells a student who worked under another id.
@@ -63,12 +62,14 @@ c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateId
 
 # The grading pass. Grades are decided only here, in the teacher's process, never by code
 # in the student's kernel:
-# * SandboxedExecute runs the notebook as nbgrader's Execute does, but its kernel runs in a
+# * GradingExecute runs the notebook as nbgrader's Execute does, but its kernel runs in a
 #   bubblewrap sandbox (mwm/practice/sandbox.py): it reads only its own notebook's folder and
 #   the Python environment, writes only a scratch folder, reaches no network, and is limited
 #   in memory, CPU time, processes, disk and output. MWM_STUDENT is set to the submission's
-#   student id, so every problem's given cell sets that student's numbers. Without bubblewrap
-#   grading stops with a message saying how to install it (README, "For teachers").
+#   student id, and the kernel is given each problem's statement and given numbers for that
+#   id, while the code that computes answers (mwm/practice/problems.py) is empty inside: no
+#   expected value exists in the kernel. Without bubblewrap grading stops with a message
+#   saying how to install it (README, "For teachers").
 # * JudgeAnswers reads each hand-in cell's answer record, computes the expected values with
 #   mwm from the submission's numbers, and replaces the cell's outputs with the verdict, which
 #   nbgrader's SaveAutoGrades turns into points (an error output: 0; otherwise full points).
@@ -77,7 +78,7 @@ c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateId
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import AssignLatePenalties, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
 
-c.Autograde.autograde_preprocessors = [SandboxedExecute, JudgeAnswers, IgnorePattern, ClearMetadataPreprocessor,
+c.Autograde.autograde_preprocessors = [GradingExecute, JudgeAnswers, IgnorePattern, ClearMetadataPreprocessor,
                                        LimitOutput, SaveAutoGrades, AssignLatePenalties]
 
 # Feedback pages name each graded part ("Problem 1 (a): right") instead of "Test cell": a copy

@@ -21,6 +21,7 @@ import json
 import re
 
 import nbformat
+import numpy as np
 import pytest
 
 from mwm.practice import problems as problems_mod
@@ -273,6 +274,22 @@ def test_no_notebook_holds_an_expected_value(graded):
         if gid(c).endswith("-test"):
             assert "HIDDEN" not in c.source and c.source.count("\n") == 1, c.source
             assert re.fullmatch(r"practice\.hand_in\('p\d\d-[a-z]'(, (\w+)=\2)+\)", c.source.split("\n")[1]), c.source
+
+
+@pytest.mark.parametrize("student", ["alice", "dave"])
+def test_the_view_a_graded_kernel_gets_holds_no_expected_value(student):
+    """What GradingExecute hands the sandboxed kernel: statements, given numbers, forms; no answer."""
+    from mwm.practice.notebook import public_view
+
+    for problem in problems_mod.build_all(numbers_for(student))[0]:
+        view = json.dumps(public_view(problem))
+        assert "expected" not in view and "solution" not in view
+        for a in problem.answers:
+            values = [w for _args, w in a.cases] if a.kind == "function" else np.ravel(a.expected).tolist() \
+                if a.kind in ("number", "vector") else []
+            for x in values:
+                if isinstance(x, float) and len(repr(x)) > 8:   # a computed value, not a given number
+                    assert repr(x) not in view and f"{x:.4f}" not in problem.given, (problem.number, a.name)
 
 
 def test_hand_in_cells_say_what_they_checked():

@@ -508,6 +508,24 @@ for i in range(100):
 '''
 
 
+# The answer key inside the library: the problems' builders compute every expected value.
+A8_KEY_OBJECT = "h1 = practice.build(1).parts[0].answers[0].expected\nprint('key object', h1)"
+A8_KEY_BUILD = """import os
+from mwm.practice.problems import build
+from mwm.practice.variants import numbers_for
+h2 = build(1, numbers_for(os.environ['MWM_STUDENT'])).parts[1].answers[0].expected
+"""
+A8_KEY_SOURCE = """import glob, os
+import mwm.practice
+folder = mwm.practice.__path__[0]
+print('problems.py:', len(open(os.path.join(folder, 'problems.py')).read()), 'characters')
+for path in glob.glob(os.path.join(folder, '__pycache__', 'problems*.pyc')):
+    print('cached', os.path.basename(path), len(open(path, 'rb').read()), 'bytes')
+print('grading view given:', 'MWM_PRACTICE_VIEW' in os.environ)
+h3 = 0.5
+"""
+
+
 def _attacks(**cells):
     """change(nb): put each source in its answer cell ("p01_a" -> "p01-a-answer"), the rest as released."""
     def change(nb):
@@ -538,6 +556,7 @@ ATTACKS = {
     "a5-read": lambda: _attacks(p01_a=A5_READ),
     "a6-write": lambda: _attacks(p01_a=A6_WRITE.format(classmates=CLASSMATES, token=TOKEN)),
     "a7-messages": lambda: _attacks(p01_a=A7_MESSAGES.format(mime=notebook_mod.MIME_ANSWER)),
+    "a8-key": lambda: _attacks(p01_a=A8_KEY_OBJECT, p01_b=A8_KEY_BUILD, p01_c=A8_KEY_SOURCE),
     "z1-exits": lambda: _attacks(p01_a=Z1_EXIT, p01_b=Z1_KILLS, p01_c=Z1_QUIT, p02_a=Z1_KILLPG),
     "z2-osexit": lambda: _attacks(p01_a=Z2_OSEXIT),
     "z3-fork": lambda: _attacks(p16_d=Z3_FORK),
@@ -675,6 +694,16 @@ def test_the_reader_saw_nothing_of_the_course(graded):
     for secret in ("gradebook.db", "nbgrader_config.py", "canary.txt"):
         assert f"FILE {graded['course'] / secret}" not in seen
     assert "DB [" not in seen
+
+
+def test_the_answer_key_code_is_empty_while_graded(graded):
+    """While graded, the kernel has the problems' statements and numbers, but no code that computes answers."""
+    nb = autograded(graded, "a8-key")
+    assert "key object None" in text(cell(nb, "p01-a-answer"))       # the public view has no expected value
+    assert any("ImportError" in e for e in errors(cell(nb, "p01-b-answer"))), errors(cell(nb, "p01-b-answer"))
+    seen = text(cell(nb, "p01-c-answer"))
+    assert "problems.py: 0 characters" in seen and "grading view given: True" in seen, seen
+    assert all(line.endswith(" 0 bytes") for line in seen.splitlines() if line.startswith("cached")), seen
 
 
 def test_the_writer_changed_nothing(graded):

@@ -30,10 +30,12 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from mwm import grading
 
 from . import problems as _problems
-from .notebook import MIME_ANSWER, MIME_STUDENT, Unreadable, check_answer, decode
+from .notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_answer, decode, public_view
+from .sandbox import SandboxedExecute
 from .variants import numbers_for
 
-__all__ = ["RecordWorkedId", "JudgeAnswers", "judge_part", "expected_problems", "PART_CELL"]
+__all__ = ["RecordWorkedId", "GradingExecute", "JudgeAnswers", "judge_part", "expected_problems", "answer_code_files",
+           "PART_CELL"]
 
 #: Grade ids of hand-in cells: ``pNN-x-test``.
 PART_CELL = re.compile(r"(p(\d\d)-([a-z]))-test")
@@ -141,6 +143,39 @@ def judge_part(problem, part, records: list[dict]) -> tuple[bool, list[str]]:
             right = False
             lines.append(why)
     return right, lines
+
+
+def answer_code_files() -> list[str]:
+    """The files whose code computes the answers (:mod:`mwm.practice.problems` and its cached
+    bytecode): a graded kernel sees them empty."""
+    from pathlib import Path
+
+    source = Path(_problems.__file__)
+    cached = sorted(str(p) for p in (source.parent / "__pycache__").glob(f"{source.stem}.*.pyc"))
+    return [str(source), *cached]
+
+
+class GradingExecute(SandboxedExecute):
+    """nbgrader's execution step for the practice notebook: the sandbox, with no answer inside it.
+
+    As :class:`~mwm.practice.sandbox.SandboxedExecute` (``MWM_STUDENT`` = the submission's id),
+    and besides: the kernel gets each problem's public view for that student's numbers
+    (statement, given numbers, the form of each answer; :func:`~mwm.practice.notebook.public_view`)
+    in ``MWM_PRACTICE_VIEW``, and sees :func:`answer_code_files` empty, so no expected value
+    can be computed or read by the student's code while it is graded.
+    """
+
+    def create_kernel_manager(self):
+        """The sandboxed kernel manager, with the student's public view and the answer code hidden."""
+        import json
+
+        km = super().create_kernel_manager()
+        student = ((getattr(self, "resources", None) or {}).get("nbgrader") or {}).get("student")
+        views = {p.number: public_view(p) for p in expected_problems(student).values()}
+        if hasattr(km, "sandbox_env"):
+            km.sandbox_env = {**km.sandbox_env, VIEW_ENV: json.dumps(views, separators=(",", ":"))}
+            km.hidden_files = [*km.hidden_files, *answer_code_files()]
+        return km
 
 
 class RecordWorkedId(NbGraderPreprocessor):

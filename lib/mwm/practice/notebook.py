@@ -16,10 +16,16 @@ Each part ends with a locked cell, ``practice.hand_in("pNN-x", name=value, ...)`
 In self-study (``Practice(self_study=True)``, the notebook offered on the website) the
 numbers are the website's and every part's value is checked here, with the expected value
 shown when an answer is off: the website's worked solutions show it anyway.
+
+While a notebook is graded, the grader gives the kernel each problem's statement, given
+numbers and the form of its answers (:func:`public_view`, in ``MWM_PRACTICE_VIEW``) and
+covers the code that computes answers (:mod:`mwm.practice.problems`) in the sandbox: then no
+expected value exists in the kernel, and the hand-in cells check only the form.
 """
 from __future__ import annotations
 
 import getpass
+import json
 import math
 import os
 from types import SimpleNamespace
@@ -28,10 +34,11 @@ import numpy as np
 
 from mwm import grading
 
-from . import problems as _problems
-from .variants import numbers_for
+__all__ = ["MIME_ANSWER", "MIME_STUDENT", "VIEW_ENV", "Practice", "student_id", "encode", "decode", "given_names",
+           "public_view"]
 
-__all__ = ["MIME_ANSWER", "MIME_STUDENT", "Practice", "student_id", "encode", "decode", "given_names"]
+#: The environment variable through which the grader hands the kernel the problems' public view.
+VIEW_ENV = "MWM_PRACTICE_VIEW"
 
 #: The MIME type of a handed-in answer (a display output of a hand-in cell).
 MIME_ANSWER = "application/vnd.mwm.answer+json"
@@ -188,6 +195,48 @@ def problem_markdown(problem) -> str:
     return f"*{problem.level.capitalize()}: {problem.practises}.*\n\n{problem.statement}\n\n{parts}"
 
 
+def public_view(problem) -> dict:
+    """What a student's kernel may know of a built problem while it is graded: no expected value.
+
+    Args:
+        problem: a :class:`~mwm.practice.problems.Problem` built with the student's numbers.
+
+    Returns:
+        dict (JSON-serialisable): number, title, the statement as Markdown, the given code, and
+        per part its letter, points and answers (name, kind, the form asked for, precision,
+        options, the shape of a list, and for a function its argument count and the arguments
+        it is tried on).
+    """
+    parts = []
+    for part in problem.parts:
+        answers = []
+        for a in part.answers:
+            answers.append({"name": a.name, "kind": a.kind, "what": a.what, "decimals": a.decimals, "sig": a.sig,
+                            "options": list(a.options), "n_args": a.n_args,
+                            "shape": list(np.shape(a.expected)) if a.kind == "vector" else None,
+                            "case_args": [list(args) for args, _want in a.cases] if a.kind == "function" else []})
+        parts.append({"letter": part.letter, "points": part.points, "answers": answers})
+    return {"number": problem.number, "slug": problem.slug, "title": problem.title,
+            "markdown": problem_markdown(problem), "given": problem.given, "parts": parts}
+
+
+def _view_answer(data: dict) -> SimpleNamespace:
+    """An answer of a public view, shaped like :class:`~mwm.practice.problems.Answer` for the form checks."""
+    shape = data.get("shape")
+    return SimpleNamespace(
+        name=data["name"], kind=data["kind"], what=data.get("what", ""), decimals=data.get("decimals"),
+        sig=data.get("sig"), options=tuple(data.get("options") or ()), n_args=data.get("n_args"),
+        expected=np.zeros(shape) if shape is not None else None,
+        cases=tuple((tuple(args), None) for args in data.get("case_args") or ()))
+
+
+def _view_problem(data: dict) -> SimpleNamespace:
+    parts = [SimpleNamespace(letter=p["letter"], points=p["points"], answers=[_view_answer(a) for a in p["answers"]])
+             for p in data["parts"]]
+    return SimpleNamespace(number=data["number"], slug=data["slug"], title=data["title"], markdown=data["markdown"],
+                           given=data["given"], parts=parts)
+
+
 # --------------------------------------------------------------------------------------
 # The notebook's object
 # --------------------------------------------------------------------------------------
@@ -216,8 +265,16 @@ class Practice:
             self.id, self.source = (student.strip() or None), "the student argument"
         else:
             self.id, self.source = student_id()
-        self.numbers = numbers_for(self.id)
         self._built: dict[int, object] = {}
+        view = os.environ.get(VIEW_ENV) if not self.self_study and student is None else None
+        self.grading = view is not None
+        if self.grading:  # being graded: the grader's view of the problems, no expected value
+            self.numbers = None
+            self._built = {int(k): _view_problem(v) for k, v in json.loads(view).items()}
+        else:
+            from .variants import numbers_for
+
+            self.numbers = numbers_for(self.id)
         if show:
             self._show_id()
 
@@ -240,7 +297,11 @@ class Practice:
             raise ValueError(f"number should be a problem number from 1 to 16, got {number!r}")
         number = int(number)
         if number not in self._built:
-            self._built[number] = _problems.build(number, self.numbers)
+            if self.grading:
+                raise ValueError(f"problem {number} is not in this notebook's problems")
+            from . import problems
+
+            self._built[number] = problems.build(number, self.numbers)
         return self._built[number]
 
     def problem(self, number: int) -> SimpleNamespace:
@@ -257,7 +318,8 @@ class Practice:
             ValueError: ``number`` is not a problem number.
         """
         problem = self.build(number)
-        _display({"text/markdown": problem_markdown(problem),
+        markdown = problem.markdown if self.grading else problem_markdown(problem)
+        _display({"text/markdown": markdown,
                   "text/plain": f"Problem {problem.number}. {problem.title} (run in Jupyter to see the statement)"})
         namespace = {"np": np}
         exec(problem.given, namespace)  # the given numbers: assignments written by problems.py
@@ -298,7 +360,7 @@ class Practice:
             else:
                 record["answers"][a.name] = encode(value)
         _display({MIME_ANSWER: record, "text/plain": f"[handed in: {', '.join(wanted)}]"})
-        value_here = self.self_study or part is problem.parts[0]
+        value_here = not self.grading and (self.self_study or part is problem.parts[0])
         lines = []
         for a in part.answers:
             check_answer(a, answers[a.name], with_value=value_here, all_cases=self.self_study)

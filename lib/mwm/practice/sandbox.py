@@ -456,6 +456,8 @@ class SandboxedKernelManager(AsyncKernelManager):
     sandbox_env = Dict(Unicode(), help="Extra environment variables inside the sandbox (e.g. MWM_STUDENT).").tag(config=True)
     package_dir = Unicode(help="Folder holding the mwm package; bound read-only and the sandbox's PYTHONPATH.").tag(config=True)
     extra_read_only = List(Unicode(), help="More folders the kernel may read.").tag(config=True)
+    hidden_files = List(Unicode(), help="Files inside the bound folders that the kernel sees empty "
+                                        "(each is covered by /dev/null), e.g. an answer key's code.").tag(config=True)
     scratch_parent = Unicode(help="Folder in which per-kernel scratch folders are made.").tag(config=True)
     uid_range = Tuple(Integer(), Integer(), default_value=(2_000_000, 2_100_000),
                       help="Uids (and gids) the sandboxes run under when the teacher is root: [first, last).").tag(config=True)
@@ -798,6 +800,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         for path, how in sorted(binds, key=lambda b: b[0].count("/")):
             args += parents(path) + [how, path, path]
             made.add(path)
+        for path in self.hidden_files:
+            if os.path.isfile(path):
+                args += ["--ro-bind", "/dev/null", path]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
         env = {
             "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin",
