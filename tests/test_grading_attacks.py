@@ -207,31 +207,17 @@ json.loads = lambda *a, **k: {"part": "p16-d", "answers": {}}
 IPython.display.display = lambda *a, **k: None
 '''
 
-_RECORDS_IN_KERNEL = '''\
-from IPython.display import publish_display_data as _publish
-from mwm.practice import notebook as _N, problems as _P
-from mwm.practice.variants import numbers_for as _numbers_for
-def _records(numbers):
-    out = {}
-    for p in _P.build_all(numbers)[0]:
-        for q in p.parts:
-            ans = {}
-            for a in q.answers:
-                if a.kind == "function":
-                    ans[a.name] = {"calls": [{"args": [_N.encode(x) for x in args], "result": _N.encode(want)}
-                                             for args, want in a.cases]}
-                else:
-                    ans[a.name] = _N.encode(a.expected)
-            out["%s-%s" % (p.slug, q.letter)] = {"part": "%s-%s" % (p.slug, q.letter), "student": None, "answers": ans}
-    return out
-'''
 
-A2_HOOKS = '''\
+def a2_hooks() -> str:
+    """Hooks that display forged answer records around every hand-in cell: the website's
+    answers and a guessed classmate's (computed here: the graded kernel cannot compute any)."""
+    return """\
 # Attack: hooks that display forged answer records around every hand-in cell
-import re as _re
-''' + _RECORDS_IN_KERNEL + '''\
-_WEBSITE = _records(None)
-_CLASSMATE = _records(_numbers_for("h-kim"))   # a guessed classmate's id
+import json, re as _re
+from IPython.display import publish_display_data as _publish
+from mwm.practice import notebook as _N
+_WEBSITE = json.loads(WEBSITE_JSON)
+_CLASSMATE = json.loads(CLASSMATE_JSON)   # a guessed classmate's id
 _ORDER = list(_WEBSITE)
 def _forge(info):
     m = _re.search(r"practice\\.hand_in\\('(p\\d\\d-[a-z])'", info.raw_cell or "")
@@ -245,7 +231,9 @@ def _forge(info):
 ip = get_ipython()
 ip.events.register("pre_run_cell", _forge)
 ip.events.register("post_run_cell", lambda result: _forge(result.info))
-'''
+""".replace("WEBSITE_JSON", repr(json.dumps(WEBSITE_RECORDS))).replace(
+        "CLASSMATE_JSON", repr(json.dumps(CLASSMATE_RECORDS)))
+
 
 A3_ONE_RECORD = '''\
 # Attack: exactly one well-formed record per hand-in cell, from a hook
@@ -518,9 +506,14 @@ h2 = build(1, numbers_for(os.environ['MWM_STUDENT'])).parts[1].answers[0].expect
 A8_KEY_SOURCE = """import glob, os
 import mwm.practice
 folder = mwm.practice.__path__[0]
-print('problems.py:', len(open(os.path.join(folder, 'problems.py')).read()), 'characters')
+def size(path):
+    try:
+        return f"{len(open(path, 'rb').read())} bytes"
+    except OSError as e:
+        return f"unreadable ({type(e).__name__})"
+print('problems.py:', size(os.path.join(folder, 'problems.py')))
 for path in glob.glob(os.path.join(folder, '__pycache__', 'problems*.pyc')):
-    print('cached', os.path.basename(path), len(open(path, 'rb').read()), 'bytes')
+    print('cached', os.path.basename(path), size(path))
 print('grading view given:', 'MWM_PRACTICE_VIEW' in os.environ)
 h3 = 0.5
 """
@@ -550,7 +543,7 @@ CLASSMATES = [*HONEST, "a1-patch", "z6-flood-disk"]
 ATTACKS = {
     "a1-patch": lambda: _attacks(p01_a=A1_PATCH.format(forged=json.dumps(forged_for("a1-patch"))),
                                  p16_d=A1_BUILTINS),
-    "a2-hooks": lambda: _attacks(p01_a=A2_HOOKS),
+    "a2-hooks": lambda: _attacks(p01_a=a2_hooks()),
     "a3-onerecord": lambda: _attacks(p01_a=A3_ONE_RECORD.format(forged=json.dumps(forged_for("a3-onerecord")))),
     "a4-hide": lambda: _attacks(p01_a=A4_HIDE),
     "a5-read": lambda: _attacks(p01_a=A5_READ),
@@ -700,10 +693,13 @@ def test_the_answer_key_code_is_empty_while_graded(graded):
     """While graded, the kernel has the problems' statements and numbers, but no code that computes answers."""
     nb = autograded(graded, "a8-key")
     assert "key object None" in text(cell(nb, "p01-a-answer"))       # the public view has no expected value
-    assert any("ImportError" in e for e in errors(cell(nb, "p01-b-answer"))), errors(cell(nb, "p01-b-answer"))
+    assert any("ModuleNotFoundError: No module named 'mwm.practice.problems'" in e
+               for e in errors(cell(nb, "p01-b-answer"))), errors(cell(nb, "p01-b-answer"))
     seen = text(cell(nb, "p01-c-answer"))
-    assert "problems.py: 0 characters" in seen and "grading view given: True" in seen, seen
-    assert all(line.endswith(" 0 bytes") for line in seen.splitlines() if line.startswith("cached")), seen
+    assert "grading view given: True" in seen, seen
+    sizes = [ln.split(": ", 1)[-1] if ln.startswith("problems.py") else ln.split(" ", 2)[2]
+             for ln in seen.splitlines() if ln.startswith(("problems.py", "cached"))]
+    assert sizes and all(x == "0 bytes" or x.startswith("unreadable") for x in sizes), seen
 
 
 def test_the_writer_changed_nothing(graded):

@@ -374,7 +374,7 @@ class SandboxedKernelManager(AsyncKernelManager):
                                   (``package_dir``, also the sandbox's ``PYTHONPATH``); ``/usr``
                                   (``/bin``, ``/lib``... as on the host), ``/etc/ld.so.cache``;
                                   ``/proc`` of its own PID namespace; a minimal ``/dev``;
-                                  ``extra_read_only`` folders
+                                  ``extra_read_only`` folders; ``hidden_files`` read as empty
     write                         only its scratch folder (HOME, TMPDIR, MPLCONFIGDIR, IPYTHONDIR),
                                   at most ``disk_limit`` bytes and ``file_count_limit`` entries
                                   (watched from outside; over it the sandbox is killed), no file
