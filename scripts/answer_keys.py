@@ -8,11 +8,12 @@ Usage (from the project root; ``make key`` and ``make keys`` run these):
 
 Every student's numbers are derived from their student id (``mwm.practice.variants``), the
 same id nbgrader files their submission under; every answer is computed by ``mwm``, exactly as
-the grader computes it. A roster is a CSV file whose first column holds the student ids (a
-header row named ``id``, ``student``, ``student_id`` or ``username`` is skipped; nbgrader's
-``nbgrader db student list`` or ``grades.csv`` from ``nbgrader export`` can be used as they
-are). ``--out`` ending in ``.csv`` writes one row per answer (student, problem, part, variable,
-answer, points); ending in ``.html``, one page with each student's answers and worked solutions.
+the grader computes it. A roster is a CSV file with one student per row: the ids are read from
+the column headed ``student_id`` (the ``grades.csv`` that ``nbgrader export`` writes can be used
+as it is), ``student``, ``username``, ``user`` or ``id``, or else from the first column.
+``--out`` ending in ``.csv`` writes one row per answer (student, problem, part, variable,
+answer, points); ending in ``.html``, one page with each student's answers and worked solutions,
+and beside it a ``mathjax/`` folder that the page loads to show the maths.
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
 from scripts import make_exercises as mk  # noqa: E402
 
-HEADERS = {"id", "student", "student_id", "username", "user", "name"}
+#: Column headings that name the student id, the most specific first.
+HEADERS = ["student_id", "student", "username", "user", "id"]
 
 
 def problems_for(student: str | None):
@@ -75,23 +77,32 @@ def key_rows(student: str | None) -> list[dict]:
 
 
 def read_roster(path: Path) -> list[str]:
-    """The student ids in the first column of a CSV file (header row skipped, blanks and repeats dropped).
+    """The student ids of a roster: a CSV file, one student per row.
+
+    The ids are taken from the column headed ``student_id`` (as in the ``grades.csv`` that
+    ``nbgrader export`` writes), ``student``, ``id``, ``username`` or ``user``; without such a
+    header, from the first column. Blank cells and repeats are dropped.
 
     Raises:
         ValueError: the file holds no student id.
     """
-    ids = []
     with open(path, newline="", encoding="utf-8") as f:
-        for i, row in enumerate(csv.reader(f)):
-            if not row or not row[0].strip():
-                continue
-            value = row[0].strip()
-            if i == 0 and value.lower() in HEADERS:
-                continue
-            if value not in ids:
-                ids.append(value)
+        rows = [row for row in csv.reader(f) if any(cell.strip() for cell in row)]
+    column = 0
+    if rows:
+        header = [cell.strip().lower() for cell in rows[0]]
+        named = [name for name in HEADERS if name in header]
+        if named:
+            column = header.index(min(named, key=HEADERS.index))
+            rows = rows[1:]
+    ids = []
+    for row in rows:
+        value = row[column].strip() if column < len(row) else ""
+        if value and value not in ids:
+            ids.append(value)
     if not ids:
-        raise ValueError(f"roster {path} holds no student id (one id per row, in the first column)")
+        raise ValueError(f"roster {path} holds no student id (one student per row; a column headed student_id, "
+                         "or the ids in the first column)")
     return ids
 
 

@@ -145,24 +145,33 @@ then starts with a cell that shows the problem with your numbers and sets them; 
 
 **How to work.** Take the problems in order. In each answer cell, replace the two lines
 `# YOUR CODE HERE` and `raise NotImplementedError()` with your working, ending with the variables
-named in the cell's first line, then run the hand-in cell below it. It checks at once that every
-answer has the right form (a number, a list of two numbers, a whole number, one of the listed
-words) and checks the value of each problem's first part; the other values are judged when
-your work is graded, part by part, so a slip costs only that part. Work from the given
+named in the cell's first line, then run the hand-in cell below it. {checks} Work from the given
 variables rather than typing numbers in: your answers then follow your numbers. Give numbers at
 the precision the question asks for, or better; more digits never hurt.
 
-Before you submit, restart the kernel and run every cell (or press *Validate*), so that your
-answers do not depend on cells run out of order.
+{before}
 
 {contents}
 """
 
 
+CHECKS = ("It checks at once that every\nanswer has the right form (a number, a list of two numbers, a whole number, "
+          "one of the listed\nwords) and checks the value of each problem's first part; the other values are "
+          "judged when\nyour work is graded, part by part: a slip costs the parts that use it, not the whole "
+          "problem.")
+BEFORE = ("Before you submit, restart the kernel and run every cell (or press *Validate*), so that your\n"
+          "answers do not depend on cells run out of order.")
+CHECKS_SELF_STUDY = ("It checks at once that every\nanswer has the right form and the right value, and "
+                     "says what is wrong\nif not.")
+BEFORE_SELF_STUDY = ("Restart the kernel and run every cell now and then, so that your answers do not depend on\n"
+                     "cells run out of order.")
+
+
 def header_markdown(problems, intro: str) -> str:
     contents = "\n".join(f"{p.number}. {p.title} ({p.level}, {p.points} points)" for p in problems)
     total = sum(p.points for p in problems)
-    return HEADER.format(intro=intro, contents=f"**The problems** ({total} points in all):\n\n{contents}")
+    return HEADER.format(intro=intro, contents=f"**The problems** ({total} points in all):\n\n{contents}",
+                         checks=CHECKS, before=BEFORE)
 
 
 def new_notebook(cells) -> nbformat.NotebookNode:
@@ -457,7 +466,11 @@ def self_study_notebook(release: Path) -> nbformat.NotebookNode:
         elif gid == "header":
             start = cell.source.index("**Your own numbers.**")
             end = cell.source.index("**How to work.**")
-            cell.source = cell.source[:start] + SELF_STUDY_NOTE + "\n\n" + cell.source[end:]
+            cell.source = (cell.source[:start] + SELF_STUDY_NOTE + "\n\n" + cell.source[end:]).replace(
+                CHECKS, CHECKS_SELF_STUDY).replace(BEFORE, BEFORE_SELF_STUDY)
+        elif gid.endswith("-test"):
+            cell.source = cell.source.replace(
+                "its form is checked here, its value when your work is graded", "its value is checked here")
         cell.metadata.pop("nbgrader", None)
     return nb
 
