@@ -1,4 +1,4 @@
-"""Chapter 6 (unit §6; the second telling's "Backpropagation through time"): blame walks back along the words.
+"""Chapter 6, backpropagation through time: blame walks back along the words.
 
 Backpropagation through time (BPTT) is the ordinary backward pass run on the
 unrolled cell ``h_t = tanh(z_t)``, ``z_t = W h_{t-1} + U x_t + b``. It has two passes:

@@ -8,10 +8,10 @@ with ``W`` the recurrent matrix (hidden -> hidden, shape (h, h)), ``U`` the inpu
 matrix (input -> hidden, shape (h, d)) and ``b`` the shift (shape (h,)). The same
 ``W``, ``U`` and ``b`` are used at every step.
 
-Notation bridge. Seed 003 (the "Elman network" telling, Jurafsky & Martin's
-convention) swaps the two names: there ``W`` maps the input and ``U`` is recurrent,
-``h_t = g(U h_{t-1} + W x_t)``. Its two-step example (input weight 0.8, recurrent
-weight 0.5) is ``scalar_rnn([1.0, -0.5], w=0.5, u=0.8)`` here.
+Notation bridge. Books that call this cell an "Elman network" (Jurafsky & Martin
+among them) swap the two names: there ``W`` maps the input and ``U`` is
+recurrent, ``h_t = g(U h_{t-1} + W x_t)``. Chapter 2's two-step example in those letters
+(input weight 0.8, recurrent weight 0.5) is ``scalar_rnn([1.0, -0.5], w=0.5, u=0.8)`` here.
 
 PyTorch's ``torch.nn.RNN`` computes ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``: its
 ``weight_hh`` is our ``W``, its ``weight_ih`` our ``U``, and our single ``b`` is its
