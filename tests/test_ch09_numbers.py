@@ -41,7 +41,7 @@ def test_lane_blame_numbers():
     assert np.allclose(d0.c, float(sigmoid(2.0)) ** 10, rtol=1e-6)
 
 
-def test_second_telling_numbers():
+def test_plural_mark_on_the_lane_numbers():
     levels, _ = tank_run(1.0, 0.95, 0.05, -0.8, 1.0, steps=5)
     assert round(levels[1], 2) == 0.91
     assert round(tank_run(1.0, 0.95, 0.0, 0.0, 1.0, steps=5)[0][-1], 2) == 0.77   # the old level alone keeps 0.95^5
@@ -70,9 +70,8 @@ def test_memory_lab_numbers_the_chapter_quotes():
     assert round(100 * exact, 2) == 84.46
     assert round(100 * lab_exact_accuracy("LSTM", 49, 0.5, f=0.9), 1) == 87.0
     assert round(100 * lab_exact_accuracy("LSTM", 51, 0.5, f=0.9), 1) == 81.9
-    assert round(100 * np.sqrt(exact * (1 - exact) / 200), 1) == 2.6 and 171 / 200 == 0.855
+    assert round(100 * np.sqrt(exact * (1 - exact) / 200), 1) == 2.6
     assert round(100 * np.sqrt(exact * (1 - exact) / 1000), 1) == 1.1
-    assert round((0.855 - exact) / se[-1], 1) == 5.8
     noisy = lab_accuracy("LSTM", [50], 1.0, f=0.9, n_trials=40_000, seed=0)[0][0]
     assert round(100 * noisy, 1) == 71.5
 
@@ -100,12 +99,11 @@ def test_a_latched_plain_cell_holds_the_word_but_passes_no_blame():
     assert round(100 * acc[0], 1) == 96.7
 
 
-def test_small_runs_wobble_and_the_quoted_85_5():
+def test_small_runs_wobble():
     exact = lab_exact_accuracy("LSTM", 50, 0.5, f=0.9)
     se200 = np.sqrt(exact * (1 - exact) / 200)
     assert round(100 * se200, 1) == 2.6
     assert round(100 * (exact - 1.96 * se200)) == 79 and round(100 * (exact + 1.96 * se200)) == 89
-    assert abs(0.855 - exact) < 1.96 * se200   # one small run (171 of 200 = 85.5%) can read 85.5%
     assert round(100 * exact, 1) == 84.5 and round(100 * exact, 2) == 84.46
 
 
