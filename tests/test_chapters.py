@@ -94,3 +94,12 @@ def test_every_chapter_is_in_the_toc():
     toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
     for path in CHAPTERS:
         assert f"chapters/{path.stem}" in toc, path.name
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem[:2])
+def test_main_prose_is_focused(chapter):
+    """What a reader meets without opening a fold stays at or under LIMIT words."""
+    from scripts import prose_words as prose
+
+    n = prose.prose_words(chapter)
+    assert n <= prose.LIMIT, f"{chapter.name}: {n} words of main prose (limit {prose.LIMIT}); fold or cut"

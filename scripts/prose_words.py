@@ -1,0 +1,53 @@
+"""Count the words of a chapter's main prose: what a reader reads without opening a fold.
+
+Main prose is the text of the markdown cells with folded blocks (```{dropdown}``` and
+```{toggle}```), display maths (``$$...$$``), links' targets and HTML tags removed; a word
+is what ``wc -w`` counts (an inline formula or a number is a word too). The course
+keeps every chapter's main prose at or under ``LIMIT`` words (tests/test_chapters.py).
+
+Usage: ``python scripts/prose_words.py [chapters/NN-....ipynb ...]`` prints one line per
+chapter (all chapters when none is named).
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+LIMIT = 3000
+ROOT = Path(__file__).resolve().parents[1]
+_FOLD = re.compile(r"^(`{3,}|:{3,})\{(dropdown|toggle)\}")
+
+
+def main_prose(markdown):
+    """Return ``markdown`` (str) without folded blocks, display maths, link targets and tags."""
+    kept, lines, i = [], markdown.splitlines(), 0
+    while i < len(lines):
+        fold = _FOLD.match(lines[i])
+        if fold:
+            fence = fold.group(1)
+            i += 1
+            while i < len(lines) and lines[i].strip() != fence:
+                i += 1
+            i += 1
+            continue
+        kept.append(lines[i])
+        i += 1
+    text = "\n".join(kept)
+    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return text
+
+
+def prose_words(notebook):
+    """Number of words in the main prose of ``notebook`` (a path to an .ipynb file)."""
+    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return len(main_prose(markdown).split())
+
+
+if __name__ == "__main__":
+    paths = sys.argv[1:] or sorted(str(p) for p in (ROOT / "chapters").glob("[0-9][0-9]-*.ipynb"))
+    for path in paths:
+        n = prose_words(path)
+        print(f"{n:5d} {'over ' if n > LIMIT else '     '}{path}")
