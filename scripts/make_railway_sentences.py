@@ -1,6 +1,6 @@
-"""Write the course's little corpus, lib/mwm/data/railway_sentences.txt (chapter 5, seed §5).
+"""Write the course's little corpus, lib/mwm/data/railway_sentences.txt (chapter 5, chapter 5).
 
-About 300 short sentences from the unit's world: railway announcements for Indian
+About 300 short sentences from the course's world: railway announcements for Indian
 cities, platforms and delays, and chai at home. They come from a small grammar (the
 templates below), a few fillers per slot, and one seeded random draw, so running
 

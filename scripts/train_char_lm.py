@@ -1,7 +1,7 @@
-"""Train chapter 5's character language model and write lib/mwm/data/char_lm.npz (seed §5).
+"""Train chapter 5's character language model and write lib/mwm/data/char_lm.npz.
 
-The model is the unit's: 28 one-hot symbols, the plain tanh cell with a note of 48
-numbers, the read-out softmax(V h + c); 5,068 numbers. The recipe is the unit's too:
+The model is chapter 5's: 28 one-hot symbols, the plain tanh cell with a note of 48
+numbers, the read-out softmax(V h + c); 5,068 numbers. The recipe:
 
 * teacher forcing on strings of eight random sentences from the course's corpus
   (lib/mwm/data/railway_sentences.txt), each string starting with the start symbol,
@@ -69,7 +69,7 @@ def make_batch(sentences: list[str], rng: np.random.Generator, batch: int = BATC
 
 
 def train(steps: int = STEPS, seed: int = SEED, batch: int = BATCH, lr: float = LR, progress: bool = True):
-    """Run the training; return (model, per-step losses) (teacher forcing, seed §5)."""
+    """Run the training; return (model, per-step losses) (teacher forcing, chapter 5)."""
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     model = CharRNN().double()

@@ -1,6 +1,6 @@
 """Train plain, GRU and LSTM readers on chapter 9's memory task; write accuracies per length.
 
-The task is the memory lab's (chapter 9, unit §9; ``mwm.memory_lab``): the first word is +1 (chai)
+The task is the memory lab's (chapter 9; ``mwm.memory_lab``): the first word is +1 (chai)
 or -1 (coffee), every later word a filler uniform in [-0.5, 0.5], and the answer is
 which drink came first. Each word is the pair (s_t, m_t), with the marker m_t = 1 on
 the first word only. Nothing is wired by hand here: a small torch model (one
@@ -10,7 +10,7 @@ first word to the end.
 
 Five models (:data:`MODELS`): the plain tanh cell, the GRU and the LSTM with PyTorch's
 default start, and the GRU and the LSTM with their lane started open (shift 2 on the
-lane's gate: the LSTM's forget gate starts near sigmoid(2) = 0.88, as chapter 9 (unit §9)
+lane's gate: the LSTM's forget gate starts near sigmoid(2) = 0.88, as chapter 9
 advises, and the GRU's keep gate 1 - z likewise, which is a shift of -2 on the course's z).
 
 For every model and every training length L, one run per seed trains on sentences of

@@ -1,4 +1,4 @@
-"""Chapter 13 (seed §13): BLEU, its pieces, the seed's numbers, and a check against sacrebleu."""
+"""Chapter 13: BLEU, its pieces, the chapter's numbers, and a check against sacrebleu."""
 import math
 
 import numpy as np
@@ -13,7 +13,7 @@ from mwm.bleu import (BleuScore, bleu_details, brevity_penalty, clipped_matches,
 REF = "the train is running late"
 
 
-# --- the seed's numbers ------------------------------------------------------------------
+# --- the chapter's numbers ------------------------------------------------------------------
 
 def test_the_train_is_late():
     d = bleu_details("the train is late", REF, max_n=2)

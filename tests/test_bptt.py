@@ -1,4 +1,4 @@
-"""Chapter 6 (seed §6, seed 003's BPTT): backprop through time, full and truncated, and the gradient check."""
+"""Chapter 6: backprop through time, full and truncated, and the gradient check."""
 
 import numpy as np
 import pytest
@@ -10,7 +10,7 @@ from mwm.bptt import (chunk_count, chunk_of, gradient_check, last_note_loss, num
 from mwm.cell import rnn_forward, rnn_step, scalar_rnn
 from mwm.readout import readout, readout_gradient, sequence_loss
 
-#: The step machine of seed §6: §2's cell (w = 0.5, u = 1, b = 0, h0 = 0) reads x = (1, 0, 0, 0),
+#: The step machine of chapter 6: chapter 2's cell (w = 0.5, u = 1, b = 0, h0 = 0) reads x = (1, 0, 0, 0),
 #: and the loss sits on word 4 only: L = 1/2 (h_4 - 1)^2.
 STEP_X, STEP_W, STEP_U, STEP_TARGET = [1.0, 0.0, 0.0, 0.0], 0.5, 1.0, 1.0
 
@@ -21,7 +21,7 @@ def step_machine(k=None):
     return hs, loss, scalar_bptt(STEP_X, hs, dL_dh, STEP_W, STEP_U, k=k)
 
 
-# --------------------------------------------------------------------------- seed §6's numbers
+# --------------------------------------------------------------------------- chapter 6's numbers
 
 def test_worked_example_factors_0_4838_0_4340_product_0_2100():
     hs = scalar_rnn([1, 0, 0], w=0.5, u=1)

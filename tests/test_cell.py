@@ -1,4 +1,4 @@
-"""Chapters 2-3 (seed §2-§3, seed 003's two-step example): the recurrent cell and its weight count."""
+"""Chapters 2-3: the recurrent cell and its weight count."""
 import numpy as np
 import pytest
 from hypothesis import given, settings

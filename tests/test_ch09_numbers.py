@@ -1,4 +1,4 @@
-"""Every number chapter 9 (the LSTM, seed §9 and seed 003) states, computed by lib and asserted."""
+"""Every number chapter 9 (the LSTM) states, computed by lib and asserted."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Chapter 5 (seed §5): the character language model, its corpus, its weights and its talk."""
+"""Chapter 5: the character language model, its corpus, its weights and its talk."""
 import hashlib
 import subprocess
 import sys

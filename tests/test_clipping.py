@@ -1,4 +1,4 @@
-"""Chapter 8 (seed §8): clipping by global norm, the element-wise trap, orthogonal starts, the cliff."""
+"""Chapter 8: clipping by global norm, the element-wise trap, orthogonal starts, the cliff."""
 import math
 
 import numpy as np

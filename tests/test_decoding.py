@@ -1,4 +1,4 @@
-"""Chapter 13 (seed §13): greedy decoding, beam search and sampling, on the seed's tree and on an RNN."""
+"""Chapter 13: greedy decoding, beam search and sampling, on chapter 13's tree and on an RNN."""
 import itertools
 import math
 
@@ -12,7 +12,7 @@ from mwm.readout import softmax
 TREE = ProbabilityTree(SEED_TREE)
 
 
-# --- the seed's tree ------------------------------------------------------------------------
+# --- chapter 13's tree ------------------------------------------------------------------------
 
 def test_tree_vocabulary_and_step():
     assert TREE.vocab == ("<s>", "</s>", "the", "our", "a", "train", "bus", "rain")

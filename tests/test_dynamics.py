@@ -1,4 +1,4 @@
-"""Chapter 7 (seed §7, seed 003's vanishing gradient): powers of w and of W, eigen-directions, tanh."""
+"""Chapter 7: powers of w and of W, eigen-directions, tanh."""
 import math
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Chapters 9-10 (seed §9-§10): the LSTM and GRU cells in numpy, their BPTT and the unit's numbers.
+"""Chapters 9-10: the LSTM and GRU cells in numpy, their BPTT and the chapters' numbers.
 
 Backward passes are checked against float64 central differences of the forward pass.
 """

@@ -147,7 +147,7 @@ def test_gru_of_one_unit_equals_torch_in_values_and_every_gradient(batch):
 @pytest.mark.parametrize("hidden,batch", [(5, None), (6, 3)])
 def test_gru_with_reset_equal_across_units_equals_torch(hidden, batch):
     """Values and all gradients agree, except the reset block's rows one by one: moving one
-    unit's reset weights breaks the equality of r, where the two GRUs part. Summed over the
+    course's reset weights breaks the equality of r, where the two GRUs part. Summed over the
     units (the direction that keeps r equal) they agree too."""
     inp = 3
     w = _uniform_reset(_random_gru(hidden, inp, seed=hidden))

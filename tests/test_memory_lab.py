@@ -1,4 +1,4 @@
-"""Chapter 9's memory lab (seed §9): the wiring, the blame along each lane, the accuracies."""
+"""Chapter 9's memory lab: the wiring, the blame along each lane, the accuracies."""
 import numpy as np
 import pytest
 
@@ -93,7 +93,7 @@ def test_honest_lstm_at_fifty_words_is_84_5_percent():
     acc, se = lab_accuracy("LSTM", [50], 0.5, f=0.9, n_trials=40_000, seed=0)
     assert se[0] < 0.0025
     assert abs(acc[0] - exact) < 3 * se[0]
-    assert abs(0.855 - exact) > 1.96 * se[0]  # the unit's number is outside our 95% interval
+    assert abs(0.855 - exact) > 1.96 * se[0]  # the number once quoted (docs/errata.md) is outside our 95% interval
     # what a run of only a few hundred sentences would show: 85.5% is well inside its noise
     assert abs(0.855 - exact) < np.sqrt(exact * (1 - exact) / 200)
     # neighbours: 49 words (48 fillers) would give 87.0%, 51 words 81.9%

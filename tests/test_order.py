@@ -1,4 +1,4 @@
-"""Chapter 1 (seed §1): bag of words, window, running note, with the unit's numbers."""
+"""Chapter 1: bag of words, window, running note, with the chapter's numbers."""
 import itertools
 
 import numpy as np

@@ -7,7 +7,7 @@ with the answer the builder computes with ``mwm``. A function answer (problems 7
 checked on each of its cases. Each problem's expected answers must name exactly the answers the
 builder asks for, so a new answer without a check here fails.
 
-The website's numbers are also pinned to the values the unit's text prints.
+The website's numbers are also pinned to the values the problems' text prints.
 """
 from __future__ import annotations
 
@@ -269,7 +269,7 @@ def test_a_key_for_other_numbers_fails_the_check():
 
 
 # ------------------------------------------------------------------------------------------
-# The website's numbers, pinned to the values the unit's text prints
+# The website's numbers, pinned to the values the problems' text prints
 # ------------------------------------------------------------------------------------------
 def _default(number):
     return check_key(number, problems.NUMBERS)

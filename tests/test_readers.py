@@ -1,4 +1,4 @@
-"""Chapter 11 (seed §11): two-way and stacked readers, their backward pass, and the unit's numbers."""
+"""Chapter 11: two-way and stacked readers, their backward pass, and the chapters' numbers."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Chapter 4 (seed §4, and the temperature numbers of §5): read-out, softmax, loss, blame."""
+"""Chapter 4: read-out, softmax, loss, blame."""
 import numpy as np
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""Chapters 12 and 14 (seed §12): the toy corpus, the translator's numpy inference, its training script,
+"""Chapters 12 and 14: the toy corpus, the translator's numpy inference, its training script,
 the committed weights and outputs, and every number the two chapters state."""
 import hashlib
 import subprocess

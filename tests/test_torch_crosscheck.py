@@ -2,7 +2,7 @@
 
 Mapping: torch.nn.RNN computes tanh(x W_ih^T + b_ih + h W_hh^T + b_hh), so its
 weight_hh is our W, weight_ih our U, and b_ih + b_hh our single b. Torch keeps two
-bias vectors per gate block, so its parameter count exceeds the unit's formula by
+bias vectors per gate block, so its parameter count exceeds the course's formula by
 (blocks x hidden_size) per layer and direction.
 """
 import numpy as np

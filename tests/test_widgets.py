@@ -210,7 +210,7 @@ def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
     assert int(np.prod(sizes)) == states <= MAX_STATES
 
 
-# ---- chapters 10-11 (seed §10-§11)
+# ---- chapters 10-11 (chapters 10-11)
 
 def test_blend_dial_readings_pass_through_the_units_two_points():
     assert "draft (-0.4000, 0.6000)" in W.draw_blend_dial(0.25, 1.0)[1]

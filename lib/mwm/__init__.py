@@ -1,21 +1,21 @@
 """mwm: the reference code of the course "Machines with Memory".
 
-Each module follows a part of the unit (seed sections in brackets):
+Each module follows a part of the course (chapters in brackets):
 
-* :mod:`mwm.order`    why order matters: bag of words, window, running note (§1)
-* :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (§2-§3)
-* :mod:`mwm.params`   how many numbers each kind of reader learns (§3, §10, §11)
-* :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (§4-§5)
-* :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (§6)
-* :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (§7)
-* :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (§8)
-* :mod:`mwm.gates`, :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (§9-§11)
-* :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (§9)
-* :mod:`mwm.decoding` choosing words: greedy, beam search, sampling; a tree as a model (§13)
-* :mod:`mwm.bleu`     grading a translation: clipped n-gram precision, brevity penalty, BLEU (§13)
-* :mod:`mwm.seq2seq`  the encoder-decoder translator, its summary, attention read-out and the bottleneck (§12, §14)
-* :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (§12)
-* :mod:`mwm.charlm`   a character language model: teacher-forced surprise, greedy and sampled talk (§5)
+* :mod:`mwm.order`    why order matters: bag of words, window, running note (chapter 1)
+* :mod:`mwm.cell`     the plain recurrent cell, one number or a vector (chapters 2-3)
+* :mod:`mwm.params`   how many numbers each kind of reader learns (chapters 3, 10, 11)
+* :mod:`mwm.readout`  read-out, softmax with temperature, loss and its gradient (chapters 4-5)
+* :mod:`mwm.bptt`     backprop through time, full and truncated; gradient check (chapter 6)
+* :mod:`mwm.dynamics` powers of w and W, eigen-directions, spectral radius: fading and exploding (chapter 7)
+* :mod:`mwm.clipping` gradient clipping by global norm, orthogonal starts, a landscape with a cliff (chapter 8)
+* :mod:`mwm.gates`, :mod:`mwm.lstm`, :mod:`mwm.gru`, :mod:`mwm.readers`  gated cells with BPTT, two-way and stacked readers (chapters 9-11)
+* :mod:`mwm.memory_lab`  the memory lab: chai or coffee, many words later, for hand-wired cells (chapter 9)
+* :mod:`mwm.decoding` choosing words: greedy, beam search, sampling; a tree as a model (chapter 13)
+* :mod:`mwm.bleu`     grading a translation: clipped n-gram precision, brevity penalty, BLEU (chapter 13)
+* :mod:`mwm.seq2seq`  the encoder-decoder translator, its summary, attention read-out and the bottleneck (chapters 12, 14)
+* :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (chapter 12)
+* :mod:`mwm.charlm`   a character language model: teacher-forced surprise, greedy and sampled talk (chapter 5)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
 * :mod:`mwm.grading`  one-line answer checks for the practice problems' test cells (``exercises/``)
 

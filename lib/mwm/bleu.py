@@ -1,4 +1,4 @@
-"""Chapter 13 (seed §13; Papineni, Roukos, Ward and Zhu, 2002): grading a translation with BLEU.
+"""Chapter 13: grading a translation with BLEU.
 
 BLEU-N compares a candidate with one or more human references, piece by piece:
 
@@ -91,7 +91,7 @@ def _references_of(references, name: str) -> list[tuple]:
 
 
 def clipped_matches(candidate, references, n: int) -> tuple[int, int]:
-    """The numerator and denominator of the clipped n-gram precision p_n (seed §13).
+    """The numerator and denominator of the clipped n-gram precision p_n (chapter 13).
 
     Each candidate n-gram g counts ``min(count_cand(g), max over references of
     count_ref(g))`` matches: "the the the the" against "the train is running late"
@@ -175,7 +175,7 @@ def brevity_penalty(candidate_length, reference_length) -> float:
 
     Returns:
         float in [0, 1]; 0 when c = 0 (an empty candidate earns nothing).
-        Example (seed §13): c = 4, r = 5 -> e^{-0.25} ~ 0.7788; c = 2, r = 5 -> e^{-1.5} ~ 0.2231.
+        Example (chapter 13): c = 4, r = 5 -> e^{-0.25} ~ 0.7788; c = 2, r = 5 -> e^{-1.5} ~ 0.2231.
 
         >>> round(brevity_penalty(4, 5), 4), round(brevity_penalty(2, 5), 4)
         (0.7788, 0.2231)
@@ -250,7 +250,7 @@ def _combine(c, r, matched, total, max_n) -> BleuScore:
 
 
 def bleu_details(candidate, references, max_n: int = 4) -> BleuScore:
-    """BLEU-N of one sentence with all its pieces: precisions, counts, lengths, brevity penalty (seed §13).
+    """BLEU-N of one sentence with all its pieces: precisions, counts, lengths, brevity penalty (chapter 13).
 
     Args:
         candidate: a string (split on whitespace) or a list of tokens; may be empty.
@@ -278,7 +278,7 @@ def bleu_details(candidate, references, max_n: int = 4) -> BleuScore:
 
 
 def sentence_bleu(candidate, references, max_n: int = 4) -> float:
-    """BLEU-N of one candidate against its reference(s), a float in [0, 1] (seed §13).
+    """BLEU-N of one candidate against its reference(s), a float in [0, 1] (chapter 13).
 
     Same arguments, conventions and errors as :func:`bleu_details`; returns its ``score``.
     With one sentence, this equals :func:`corpus_bleu` of a one-sentence corpus.

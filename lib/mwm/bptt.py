@@ -71,7 +71,7 @@ def _check_k(k):
 
 
 def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
-    """Backprop through time for the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` (seed §6).
+    """Backprop through time for the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` (chapter 6).
 
     Written as a plain loop over the words, last to first, with Rule A and Rule B
     spelled out; :func:`rnn_bptt` is the same walk with matrices and batches.
@@ -93,7 +93,7 @@ def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
         ValueError: if the lengths disagree, ``hs`` is outside (-1, 1), a weight is not a
             finite number, or ``k`` is not a whole number >= 1, naming the argument.
 
-    Example (seed §6, the step machine): x = (1, 0, 0, 0), w = 0.5, u = 1, loss
+    Example (chapter 6, the step machine): x = (1, 0, 0, 0), w = 0.5, u = 1, loss
     ``1/2 (h_4 - 1)^2``; with k = 2 only words 3 and 4 vote:
 
         >>> from mwm.cell import scalar_rnn
@@ -131,7 +131,7 @@ def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
 
 
 def last_note_loss(hs, target) -> tuple[float, np.ndarray]:
-    """A loss on the last note only, ``L = 1/2 ||h_T - y||^2``, and its blame per step (seed §6's widget).
+    """A loss on the last note only, ``L = 1/2 ||h_T - y||^2``, and its blame per step (chapter 6's widget).
 
     Args:
         hs: hidden states, shape (T,), (T, h) or (T, B, h) (a batch adds its losses).
@@ -191,7 +191,7 @@ class RNNGrads:
 def rnn_bptt(xs, hs, dL_dh, weights, h0=None, k=None) -> RNNGrads:
     """Backprop through time for the vector cell ``h_t = tanh(W h_{t-1} + U x_t + b)`` (chapter 6).
 
-    The backward half of the two-pass algorithm (seed 003): ``hs`` are the states the
+    The backward half of the two-pass algorithm (chapter 6): ``hs`` are the states the
     forward pass saved. Walking back, each step applies
     ``dz_t = dh_t * (1 - h_t**2)`` (Rule A) and sends ``W^T dz_t`` to ``h_{t-1}``
     (Rule B), so one step back multiplies the blame by ``W^T diag(1 - h_t**2)``. The
@@ -328,7 +328,7 @@ def rnn_backward(dhs, caches, weights):
 # --------------------------------------------------------------------------- truncation: chunks
 
 def chunk_count(n_words, k) -> int:
-    """How many chunks truncated BPTT cuts a text of ``n_words`` into: ceil(N / k) (seed §6 proof).
+    """How many chunks truncated BPTT cuts a text of ``n_words`` into: ceil(N / k) (chapter 6 proof).
 
     Raises:
         ValueError: if either argument is not a whole number >= 1.
@@ -338,7 +338,7 @@ def chunk_count(n_words, k) -> int:
 
 
 def chunk_of(word, k) -> tuple[int, int, int]:
-    """The chunk that holds word ``word`` (counted from 1) when chunks have ``k`` words (seed §6).
+    """The chunk that holds word ``word`` (counted from 1) when chunks have ``k`` words (chapter 6).
 
     Returns:
         (m, first, last): chunk m = ceil(word / k) holds words (m-1)k+1 .. mk. The blame
@@ -357,7 +357,7 @@ def chunk_of(word, k) -> tuple[int, int, int]:
 
 
 def taught_positions(gap, k) -> list[int]:
-    """Where truncated BPTT can teach a link that reaches back ``gap`` words (seed §6, rule of thumb).
+    """Where truncated BPTT can teach a link that reaches back ``gap`` words (chapter 6, rule of thumb).
 
     The cuts sit at fixed places, so the link from word ``t - gap`` to word ``t`` gets a
     gradient only when :func:`chunk_of` puts both words in the same chunk. This checks
@@ -387,7 +387,7 @@ def taught_positions(gap, k) -> list[int]:
 
 
 def step_factors(hs, w) -> np.ndarray:
-    """The one-number cell's per-step factors ``dh_t/dh_{t-1} = w (1 - h_t^2)`` (seed §6).
+    """The one-number cell's per-step factors ``dh_t/dh_{t-1} = w (1 - h_t^2)`` (chapter 6).
 
     Args:
         hs: the notes h_1..h_T, shape (T,), each in (-1, 1); w: the recurrent weight.
@@ -462,7 +462,7 @@ def relative_error(a, b, floor=1e-8) -> float:
 
 def gradient_check(loss: Callable[[], float], params: Mapping[str, np.ndarray],
                    grads: Mapping[str, np.ndarray], eps=1e-5) -> dict[str, float]:
-    """Compare analytic gradients with float64 central differences (seed §6; CS231n's gradient check).
+    """Compare analytic gradients with float64 central differences (chapter 6; CS231n's gradient check).
 
     Args:
         loss: function of no arguments returning the loss, reading the arrays in ``params``.

@@ -1,6 +1,6 @@
-"""Chapters 2 and 3 (seed §2-§3): the plain recurrent cell, one number or a vector.
+"""Chapters 2 and 3: the plain recurrent cell, one number or a vector.
 
-The course's convention (seed 000) is
+The course's convention is
 
     h_t = tanh(W h_{t-1} + U x_t + b)
 
@@ -25,7 +25,7 @@ from ._validate import as_array, as_scalar, as_sequence
 
 
 def scalar_rnn(xs, w, u, b=0.0, h0=0.0) -> np.ndarray:
-    """Run the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` over a sequence (seed §2).
+    """Run the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` over a sequence (chapter 2).
 
     Args:
         xs: the inputs x_1..x_T, a 1-D sequence of T >= 1 numbers.
@@ -39,7 +39,7 @@ def scalar_rnn(xs, w, u, b=0.0, h0=0.0) -> np.ndarray:
     Raises:
         ValueError: if ``xs`` is empty or not 1-D, or a weight is not a finite number.
 
-    Example (seed §2):
+    Example (chapter 2):
         >>> scalar_rnn([1, 0, 0], w=0.5, u=1).round(4).tolist()
         [0.7616, 0.3634, 0.1797]
     """

@@ -1,4 +1,4 @@
-"""Chapter 8 (seed §8): first aid for exploding blame, and a good start for W.
+"""Chapter 8: first aid for exploding blame, and a good start for W.
 
 * :func:`clip_by_global_norm` caps the length of the whole gradient (all arrays
   together, as if they were one long vector) at a limit ``c`` and keeps its direction:
@@ -43,7 +43,7 @@ def _arrays(grads):
 
 
 def clip_by_global_norm(grads, max_norm):
-    """Shrink the whole gradient to length ``max_norm`` if it is longer; keep its direction (seed §8).
+    """Shrink the whole gradient to length ``max_norm`` if it is longer; keep its direction (chapter 8).
 
     Every array is multiplied by the same factor ``s = min(1, max_norm / ||g||)``, where
     ``||g||`` is the length of all the arrays together (:func:`global_norm`). A gradient
@@ -66,7 +66,7 @@ def clip_by_global_norm(grads, max_norm):
         ``min(1, c / (||g|| + 1e-6))``, so its result differs from this exact rule by a
         relative 1e-6 / ||g|| when it clips.
 
-    Example (seed §8): (30, 40) with c = 5 has length 50, factor 0.1, and becomes (3, 4).
+    Example (chapter 8): (30, 40) with c = 5 has length 50, factor 0.1, and becomes (3, 4).
 
     >>> clipped, norm = clip_by_global_norm(np.array([30.0, 40.0]), 5)
     >>> clipped.round(4).tolist(), norm
@@ -82,7 +82,7 @@ def clip_by_global_norm(grads, max_norm):
 
 
 def clip_by_value(grad, limit):
-    """Cap every entry of a gradient at ``[-limit, limit]`` on its own (the trap of seed §8).
+    """Cap every entry of a gradient at ``[-limit, limit]`` on its own (the trap of chapter 8).
 
     Args:
         grad: an array of any shape.
@@ -112,7 +112,7 @@ def direction_degrees(vector) -> float:
 
 
 def orthogonal(n, seed=0, scale=1.0):
-    """A random n x n orthogonal matrix times ``scale``, to start W at the right volume (seed §8).
+    """A random n x n orthogonal matrix times ``scale``, to start W at the right volume (chapter 8).
 
     Draws a Gaussian matrix from ``numpy.random.default_rng(seed)``, takes its QR
     factorisation and multiplies each column of Q by the sign of R's diagonal entry.

@@ -1,4 +1,4 @@
-"""Chapter 13 (seed §13, sampling from §5): choosing the words a decoder writes.
+"""Chapter 13: choosing the words a decoder writes.
 
 A decoder gives a probability to every possible next token; the probability of a
 whole output is the product of its tokens' probabilities (the chain rule), so its
@@ -24,7 +24,7 @@ Every decoder talks to a model only through four things, bundled in a
 * ``bos_id``: the begin symbol fed in first (never written);
 * ``eos_id``: the end symbol; writing it finishes an output.
 
-:class:`ProbabilityTree` turns a hand-made tree of next-word probabilities (seed §13's
+:class:`ProbabilityTree` turns a hand-made tree of next-word probabilities (chapter 13's
 "the / our / a" example) into such a model, so the same code runs on the tree and on a
 trained network.
 
@@ -179,7 +179,7 @@ def _length_score(log_prob: float, length: int, alpha: float) -> float:
 
 
 def greedy_decode(model, max_length: int = 50) -> Hypothesis:
-    """Greedy decoding: write the single most likely token at each step until the end symbol (seed §13).
+    """Greedy decoding: write the single most likely token at each step until the end symbol (chapter 13).
 
     Args:
         model: a :class:`StepModel` (or an object with step, initial_state, bos_id, eos_id).
@@ -187,7 +187,7 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
             position L only the end symbol may be written.
 
     Returns:
-        :class:`Hypothesis` (score = log_prob). On seed §13's tree: "the train", p = 0.20.
+        :class:`Hypothesis` (score = log_prob). On chapter 13's tree: "the train", p = 0.20.
 
     Raises:
         ValueError: for a bad model, ``max_length`` < 1, or a step that returns
@@ -211,7 +211,7 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
 
 def beam_search(model, beam_width: int, max_length: int = 50, length_normalization: float = 0.0,
                 trace: bool = False) -> BeamSearchResult:
-    """Beam search of width k: keep the k best hypotheses at every step (seed §13).
+    """Beam search of width k: keep the k best hypotheses at every step (chapter 13).
 
     At every step each unfinished hypothesis in the beam is grown by every possible
     next token (score = parent's log-probability + the token's log-probability).
@@ -246,7 +246,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
     Returns:
         :class:`BeamSearchResult`: ``.best`` (a :class:`Hypothesis`), ``.hypotheses``
         (the final beam, best first) and ``.steps`` (with ``trace``).
-        On seed §13's tree with k = 2: "our train", p = 0.36, log-prob ~ -1.022.
+        On chapter 13's tree with k = 2: "our train", p = 0.36, log-prob ~ -1.022.
 
     Raises:
         ValueError: if ``beam_width`` or ``max_length`` is not a whole number >= 1,
@@ -299,7 +299,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
 
 
 def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 50) -> Hypothesis:
-    """Sampling: draw every next token at random from ``softmax(log_probs / T)`` (seed §5, §13).
+    """Sampling: draw every next token at random from ``softmax(log_probs / T)`` (chapters 5 and 13).
 
     Uses :func:`mwm.readout.softmax` with the temperature T on the model's
     log-probabilities, which gives probabilities proportional to ``p ** (1/T)``: T = 1
@@ -414,7 +414,7 @@ def exhaustive_search(model, max_length: int) -> list:
 
 
 class ProbabilityTree:
-    """A hand-made tree of next-word probabilities, as a model the decoders can search (seed §13).
+    """A hand-made tree of next-word probabilities, as a model the decoders can search (chapter 13).
 
     The tree maps each prefix (a tuple of words) to the probabilities of the next word::
 
@@ -505,7 +505,7 @@ class ProbabilityTree:
         return " ".join(self.vocab[t] for t in tokens if t not in (self.bos_id, self.eos_id))
 
 
-#: Seed §13's tree: the decoder writing the English of "hamari train late hai".
+#: Chapter 13's tree: the decoder writing the English of "hamari train late hai".
 SEED_TREE = {
     (): {"the": 0.5, "our": 0.4, "a": 0.1},
     ("the",): {"train": 0.4, "bus": 0.3, "rain": 0.3},

@@ -1,4 +1,4 @@
-"""Chapter 7 (seed §7): why memory fades or explodes.
+"""Chapter 7: why memory fades or explodes.
 
 Strip the recurrent cell down to its loop, with no new words, and one step is
 ``h_t = w h_{t-1}`` (one number) or ``h_t = W h_{t-1}`` (a vector). After T steps the
@@ -39,7 +39,7 @@ def _steps(value, name="steps") -> int:
 
 
 def whisper_line(w, steps, h0=1.0, squash=False):
-    """The note and the blame along the one-number loop, for t = 0..steps (seed §7).
+    """The note and the blame along the one-number loop, for t = 0..steps (chapter 7).
 
     Without the squeeze each step is ``h_t = w h_{t-1}``, so ``h_t = w^t h_0`` and the
     blame factor ``dh_t/dh_0 = w^t``. With ``squash=True`` each step is
@@ -60,7 +60,7 @@ def whisper_line(w, steps, h0=1.0, squash=False):
         ValueError: if ``w`` or ``h0`` is not a finite number or ``steps`` is negative
         or not whole.
 
-    Example (seed §7): the blame after 10 steps at w = 0.5 is 0.5^10 ~ 0.000977.
+    Example (chapter 7): the blame after 10 steps at w = 0.5 is 0.5^10 ~ 0.000977.
 
     >>> notes, blame = whisper_line(0.5, 10)
     >>> round(float(blame[10]), 6)
@@ -83,7 +83,7 @@ def whisper_line(w, steps, h0=1.0, squash=False):
 
 
 def first_step_below(factor, threshold):
-    """The first whole number of steps T >= 1 with ``|factor|^T < threshold`` (seed §7).
+    """The first whole number of steps T >= 1 with ``|factor|^T < threshold`` (chapter 7).
 
     Args:
         factor: the per-step multiplier, with ``|factor| < 1`` (else the power never drops).
@@ -113,7 +113,7 @@ def first_step_below(factor, threshold):
 
 
 def tanh_fixed_point(w, tol=1e-15):
-    """The note the squeezed loop ``h_t = tanh(w h_{t-1})`` settles on from a positive start (seed §7).
+    """The note the squeezed loop ``h_t = tanh(w h_{t-1})`` settles on from a positive start (chapter 7).
 
     For ``w <= 1`` the only solution of ``h = tanh(w h)`` is h = 0 and the note fades to it.
     For ``w > 1`` there is also a positive solution h* in (0, 1), found here by bisection
@@ -130,7 +130,7 @@ def tanh_fixed_point(w, tol=1e-15):
     Raises:
         ValueError: if ``w`` is not a finite number or ``tol`` is not positive.
 
-    Example: the note chapter 7 parks at (unit §7 rounds it to 0.86).
+    Example: the note chapter 7 parks at.
 
     >>> round(tanh_fixed_point(1.5), 4)
     0.8586
@@ -158,7 +158,7 @@ def _square(W, name="W"):
 
 
 def matrix_powers(W, v, steps):
-    """The note's trajectory under the bare matrix loop: ``W^t v`` for t = 0..steps (seed §7).
+    """The note's trajectory under the bare matrix loop: ``W^t v`` for t = 0..steps (chapter 7).
 
     Args:
         W: square recurrent matrix, shape (n, n).
@@ -172,7 +172,7 @@ def matrix_powers(W, v, steps):
         ValueError: if ``W`` is not square, ``v`` has the wrong length or ``steps`` is
         negative, naming the argument.
 
-    Example (seed §7): W = [[0.9, 0.4], [0.1, 0.6]], v = (1, 0) gives (0.9, 0.1),
+    Example (chapter 7): W = [[0.9, 0.4], [0.1, 0.6]], v = (1, 0) gives (0.9, 0.1),
     (0.85, 0.15), ... -> (0.8, 0.2).
 
     >>> path = matrix_powers([[0.9, 0.4], [0.1, 0.6]], [1, 0], 60)
@@ -190,7 +190,7 @@ def matrix_powers(W, v, steps):
 
 
 def spectral_radius(W) -> float:
-    """The largest eigenvalue size |lambda|_max of a square matrix (seed §7).
+    """The largest eigenvalue size |lambda|_max of a square matrix (chapter 7).
 
     Below 1 every part of the note (and of the blame) fades under repeated W; above 1
     some part explodes.
@@ -249,7 +249,7 @@ def readable_direction(vector, tol=1e-9):
 
 
 def eigen_split(W, v):
-    """Eigenvalues, readable eigen-directions, and the split of a note along them (seed §7).
+    """Eigenvalues, readable eigen-directions, and the split of a note along them (chapter 7).
 
     With W e_i = lambda_i e_i and v = sum_i a_i e_i, every step multiplies part i by
     its own lambda_i: ``W^t v = sum_i a_i lambda_i^t e_i``.
@@ -270,7 +270,7 @@ def eigen_split(W, v):
         ValueError: if the shapes disagree or W is not diagonalisable (its eigenvectors
         do not span the space).
 
-    Example (seed §7): W = [[0.9, 0.4], [0.1, 0.6]], v = (1, 0) gives eigenvalues (1, 0.5),
+    Example (chapter 7): W = [[0.9, 0.4], [0.1, 0.6]], v = (1, 0) gives eigenvalues (1, 0.5),
     directions (4, 1) and (1, -1), coefficients (0.2, 0.2).
 
     >>> values, directions, coefficients = eigen_split([[0.9, 0.4], [0.1, 0.6]], [1, 0])
@@ -292,7 +292,7 @@ def eigen_split(W, v):
 
 
 def turn_angle(W) -> float:
-    """The turn per step, in degrees, of a 2x2 matrix with a complex eigenvalue pair (seed §7).
+    """The turn per step, in degrees, of a 2x2 matrix with a complex eigenvalue pair (chapter 7).
 
     For eigenvalues r e^{+-i theta} the note turns by theta each step and its length is
     multiplied by r. For [[0.8, -0.6], [0.6, 0.8]]: 0.8 +- 0.6i, r = 1, theta ~ 36.87 deg.

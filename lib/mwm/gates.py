@@ -1,4 +1,4 @@
-"""Chapters 9-10 (seed §9-§10): what the LSTM and the GRU share, the gates' machinery.
+"""Chapters 9-10: what the LSTM and the GRU share, the gates' machinery.
 
 * :func:`sigmoid`, the gates' squashing function (the package's only one);
 * checks of a dict of named weight blocks ``W_k`` (h, h), ``U_k`` (h, d), ``b_k`` (h,)

@@ -1,6 +1,6 @@
-"""Chapter 10 (seed §10): the GRU cell, forward and backward through time, in numpy.
+"""Chapter 10: the GRU cell, forward and backward through time, in numpy.
 
-The course's convention (seed 000 §10), for a note of ``h`` numbers and words of ``d``:
+The course's convention (chapter 10), for a note of ``h`` numbers and words of ``d``:
 
     z_t  = sigmoid(W_z h_{t-1} + U_z x_t + b_z)              update gate (the blend dial)
     r_t  = sigmoid(W_r h_{t-1} + U_r x_t + b_r)              reset gate
@@ -68,7 +68,7 @@ _CACHE_KEYS = ("h_prev", "x", "z", "r", "reset_h", "candidate")
 
 
 def blend(h_prev, candidate, z):
-    """The GRU's blend ``(1 - z) * h_prev + z * candidate`` (seed §10), entry by entry.
+    """The GRU's blend ``(1 - z) * h_prev + z * candidate`` (chapter 10), entry by entry.
 
     Args:
         h_prev: the old note; candidate: the draft h~; z: the update gate, each entry in
@@ -93,7 +93,7 @@ def blend(h_prev, candidate, z):
 
 
 def gru_draft(h_prev, r, W, push):
-    """The GRU's draft for given reset-gate values: ``h~ = tanh(W (r * h_prev) + push)`` (seed §10).
+    """The GRU's draft for given reset-gate values: ``h~ = tanh(W (r * h_prev) + push)`` (chapter 10).
 
     ``push`` is the word's part ``U_h x + b_h``. With ``r = 0`` the draft is
     ``tanh(push)``: it depends on the word alone.
@@ -163,7 +163,7 @@ def _gru_step(h_prev, x, w):
 
 
 def gru_step(h_prev, x, weights):
-    """One GRU step (seed §10): gates z and r, the draft h~, then the blend.
+    """One GRU step (chapter 10): gates z and r, the draft h~, then the blend.
 
     Args:
         h_prev: previous hidden state, (h,) or (B, h) for a batch of B.
@@ -178,7 +178,7 @@ def gru_step(h_prev, x, weights):
     Raises:
         ValueError: if a weight is missing or any shape disagrees, naming the argument.
 
-    Example (seed §10): h_prev = 0.5, x = 1, update score 0, reset score 2, draft
+    Example (chapter 10): h_prev = 0.5, x = 1, update score 0, reset score 2, draft
     weights 1 and 1:
 
         >>> w = {k: [[0.0]] if k[0] in "WU" else [0.0] for k in GRU_KEYS}
@@ -211,7 +211,7 @@ def _gru_step_backward(dh, cache, w, grads):
 
 
 def gru_step_backward(dh, cache, weights):
-    """Backward through one GRU step: from dL/dh to the weights, h_prev and x (seed §6, §10).
+    """Backward through one GRU step: from dL/dh to the weights, h_prev and x (chapters 6 and 10).
 
     Args:
         dh: dL/dh for this step's output (all paths), shape of h.
@@ -234,7 +234,7 @@ def gru_step_backward(dh, cache, weights):
 
 
 def gru_forward(xs, weights, h0=None):
-    """Run the GRU over a sequence (seed §10), keeping what the backward pass needs.
+    """Run the GRU over a sequence (chapter 10), keeping what the backward pass needs.
 
     Args:
         xs: inputs, (T, d) or (T, B, d); T >= 1.

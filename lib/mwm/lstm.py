@@ -1,6 +1,6 @@
-"""Chapter 9 (seed §9): the LSTM cell, forward and backward through time, in numpy.
+"""Chapter 9: the LSTM cell, forward and backward through time, in numpy.
 
-The course's convention (seed 000 §9), for a note (hidden state) of ``h`` numbers and
+The course's convention (chapter 9), for a note (hidden state) of ``h`` numbers and
 words of ``d`` numbers:
 
     f_t = sigmoid(W_f h_{t-1} + U_f x_t + b_f)     forget gate ("keep gate")
@@ -48,7 +48,7 @@ _CACHE_KEYS = ("h_prev", "c_prev", "x", "i", "f", "g", "o", "c", "tanh_c")
 
 
 def lane_keep(forget_bias: float, steps: int) -> float:
-    """Blame left after ``steps`` steps along a fresh LSTM's lane: ``sigmoid(b_f) ** steps`` (seed §9).
+    """Blame left after ``steps`` steps along a fresh LSTM's lane: ``sigmoid(b_f) ** steps`` (chapter 9).
 
     With all weights near zero every forget gate equals ``sigmoid(b_f)``, and
     ``dc_T / dc_0`` is the product of the forget gates.
@@ -78,8 +78,8 @@ def init_lstm(hidden_size: int, input_size: int, seed: int = 0, scale: float | N
         hidden_size: h >= 1; input_size: d >= 1.
         seed: seed of ``numpy.random.default_rng``; the same seed gives the same weights.
         scale: half-width of the uniform draw (> 0); default ``1 / sqrt(h)``, as PyTorch.
-        forget_bias: the forget gate's starting shift ``b_f`` (every entry); the unit
-            recommends 1 or 2 so the lane starts open (seed §9). Other shifts start at 0.
+        forget_bias: the forget gate's starting shift ``b_f`` (every entry); chapter 9
+            recommends 1 or 2 so the lane starts open. Other shifts start at 0.
 
     Returns:
         dict with the keys :data:`LSTM_KEYS`: ``W_k`` (h, h), ``U_k`` (h, d), ``b_k`` (h,).

@@ -1,4 +1,4 @@
-"""Chapter 9's memory lab (unit §9, "How the three cells are wired"): can a cell carry one word?
+"""Chapter 9's memory lab: can a cell carry one word?
 
 Each sentence is a list of numbers ``s_1..s_T``. The first word is chai (``s_1 = +1``)
 or coffee (``s_1 = -1``); every later word is a filler drawn uniformly from
@@ -38,7 +38,7 @@ LAB_CELLS = ("plain", "LSTM", "GRU")
 #: The gate score on word t is GATE_SLOPE * m_t + GATE_SHIFT: wide open on the marker, nearly shut after.
 GATE_SLOPE, GATE_SHIFT = 10.0, -5.0
 
-#: The seed's panel defaults: plain w, LSTM forget gate f, sentence length, filler noise A.
+#: The panel's defaults: plain w, LSTM forget gate f, sentence length, filler noise A.
 LAB_DEFAULTS = {"w": 0.9, "f": 0.99, "length": 20, "noise": 0.5}
 
 
@@ -81,7 +81,7 @@ def lab_gates(length) -> np.ndarray:
 
 
 def lab_sentences(n_trials, length, noise, seed=0) -> np.ndarray:
-    """Draw ``n_trials`` lab sentences of ``length`` words (seed §9's memory lab).
+    """Draw ``n_trials`` lab sentences of ``length`` words (chapter 9's memory lab).
 
     Args:
         n_trials: how many sentences, >= 1.
@@ -107,7 +107,7 @@ def lab_sentences(n_trials, length, noise, seed=0) -> np.ndarray:
 
 
 def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
-    """Run one of the lab's hand-wired cells over a batch of sentences (seed §9).
+    """Run one of the lab's hand-wired cells over a batch of sentences (chapter 9).
 
     Args:
         cell: "plain", "LSTM" or "GRU".
@@ -156,7 +156,7 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
 
 def lab_accuracy(cell, lengths, noise, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"],
                  n_trials=40_000, seed=0):
-    """Measure a lab cell's accuracy at several sentence lengths, by simulation (seed §9).
+    """Measure a lab cell's accuracy at several sentence lengths, by simulation (chapter 9).
 
     One batch of ``n_trials`` sentences of ``max(lengths)`` words is drawn with
     :func:`lab_sentences` (same ``seed``, same sentences, for every cell); the accuracy at

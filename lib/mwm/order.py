@@ -1,4 +1,4 @@
-"""Chapter 1 (seed §1): three ways to turn a sentence into numbers.
+"""Chapter 1: three ways to turn a sentence into numbers.
 
 * a bag of words, which adds up (or counts) the words and so forgets their order;
 * a window of the last ``k`` words, which keeps local order but forgets the past;
@@ -6,7 +6,7 @@
   word, so that every position leaves its own mark:
   ``note_t = W @ note_{t-1} + word_t``.
 
-The toy word vectors of the unit are :data:`TOY_VECTORS`: dog (1, 0), man (0, 1),
+The toy word vectors of chapter 1 are :data:`TOY_VECTORS`: dog (1, 0), man (0, 1),
 bites (1, 1).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 
 from ._validate import as_array, as_scalar, positive_int
 
-#: The unit's hand-made two-number word vectors (seed §1). Not trained.
+#: The course's hand-made two-number word vectors (chapter 1). Not trained.
 TOY_VECTORS: dict[str, np.ndarray] = {
     "dog": np.array([1.0, 0.0]),
     "man": np.array([0.0, 1.0]),
@@ -50,7 +50,7 @@ def words_of(sentence) -> list[str]:
 
 
 def word_counts(sentence) -> Counter:
-    """The bag of words as counts: how often each word occurs, order ignored (seed §1, idea 1).
+    """The bag of words as counts: how often each word occurs, order ignored (chapter 1, idea 1).
 
     Args:
         sentence: a string or a list of words.
@@ -76,7 +76,7 @@ def _vectors_for(words: list[str], vectors: Mapping[str, object], name: str) -> 
 
 
 def bag_of_words(sentence, vectors: Mapping[str, object] = TOY_VECTORS) -> np.ndarray:
-    """Add up the word vectors of a sentence: the bag of words as a sum (seed §1, idea 1).
+    """Add up the word vectors of a sentence: the bag of words as a sum (chapter 1, idea 1).
 
     Args:
         sentence: a string or a list of words, every one a key of ``vectors``.
@@ -92,7 +92,7 @@ def bag_of_words(sentence, vectors: Mapping[str, object] = TOY_VECTORS) -> np.nd
 
 
 def window(sentence, k: int) -> list[str]:
-    """The last ``k`` words of a sentence: what a fixed-window reader sees (seed §1, idea 2).
+    """The last ``k`` words of a sentence: what a fixed-window reader sees (chapter 1, idea 2).
 
     Args:
         sentence: a string or a list of words.
@@ -109,7 +109,7 @@ def window(sentence, k: int) -> list[str]:
 
 
 def turn_matrix(degrees) -> np.ndarray:
-    """The 2 x 2 matrix that turns a note by ``degrees`` anticlockwise (seed §1).
+    """The 2 x 2 matrix that turns a note by ``degrees`` anticlockwise (chapter 1).
 
     A quarter turn (90) sends (a, b) to (-b, a); a half turn (180) to (-a, -b);
     0 leaves the note alone, which makes the running note a plain sum.
@@ -128,7 +128,7 @@ def turn_matrix(degrees) -> np.ndarray:
 
 
 def running_note(sentence, W, vectors: Mapping[str, object] = TOY_VECTORS, start=None) -> np.ndarray:
-    """Read a sentence word by word: turn the old note with ``W``, then add the word (seed §1, idea 3).
+    """Read a sentence word by word: turn the old note with ``W``, then add the word (chapter 1, idea 3).
 
     ``note_t = W @ note_{t-1} + vector(word_t)``, starting from ``start`` (zeros by
     default). Unrolled over three words the final note is

@@ -1,4 +1,4 @@
-"""How many numbers a recurrent network learns (seed §3, §4, §10, §11).
+"""How many numbers a recurrent network learns (chapters 3, 4, 10 and 11).
 
 One plain cell with a note of ``h`` numbers reading words of ``d`` numbers learns
 ``W`` (h x h), ``U`` (h x d) and ``b`` (h): ``h(h + d) + h`` numbers, whatever the
@@ -6,7 +6,7 @@ length of the sentence. A GRU has three such blocks (update, reset, draft), an L
 four (forget, input, output, candidate).
 
 PyTorch's ``nn.RNN``, ``nn.GRU`` and ``nn.LSTM`` keep two bias vectors per block
-(``b_ih`` and ``b_hh``); pass ``bias_vectors=2`` to count the way they do. The unit's
+(``b_ih`` and ``b_hh``); pass ``bias_vectors=2`` to count the way they do. The course's
 formula (``bias_vectors=1``) has one.
 """
 from __future__ import annotations
@@ -24,13 +24,13 @@ def _blocks(cell: str) -> int:
 
 
 def cell_param_count(hidden_size: int, input_size: int, cell: str = "rnn", bias_vectors: int = 1) -> int:
-    """Numbers learned by one cell: ``blocks * (h(h+d) + bias_vectors * h)`` (seed §3, §10).
+    """Numbers learned by one cell: ``blocks * (h(h+d) + bias_vectors * h)`` (chapters 3 and 10).
 
     Args:
         hidden_size: h, the length of the note (>= 1).
         input_size: d, the length of each input vector (>= 1).
         cell: "rnn", "gru" or "lstm".
-        bias_vectors: 1 for the unit's formula, 2 for PyTorch's layout.
+        bias_vectors: 1 for the course's formula, 2 for PyTorch's layout.
 
     Returns:
         int. Example: h=4, d=3 plain cell -> 32.
@@ -49,7 +49,7 @@ def cell_param_count(hidden_size: int, input_size: int, cell: str = "rnn", bias_
 
 
 def unshared_param_count(hidden_size: int, input_size: int, steps: int, cell: str = "rnn") -> int:
-    """Numbers a chain of ``steps`` cells would learn if no weights were shared (seed §3).
+    """Numbers a chain of ``steps`` cells would learn if no weights were shared (chapter 3).
 
     Args:
         hidden_size, input_size, cell: as in :func:`cell_param_count`.
@@ -65,7 +65,7 @@ def unshared_param_count(hidden_size: int, input_size: int, steps: int, cell: st
 
 
 def readout_param_count(hidden_size: int, output_size: int) -> int:
-    """Numbers in the read-out ``softmax(V h + c)``: V is (k x h), c is (k,) (seed §4).
+    """Numbers in the read-out ``softmax(V h + c)``: V is (k x h), c is (k,) (chapter 4).
 
     Args:
         hidden_size: h (>= 1); output_size: k, the number of possible answers (>= 1).
@@ -80,7 +80,7 @@ def readout_param_count(hidden_size: int, output_size: int) -> int:
 
 def stack_param_count(hidden_size: int, input_size: int, cell: str = "rnn", num_layers: int = 1,
                       bidirectional: bool = False, bias_vectors: int = 1) -> int:
-    """Numbers in a reader built from floors of cells, one-way or two-way (seed §11).
+    """Numbers in a reader built from floors of cells, one-way or two-way (chapter 11).
 
     Floor 1 reads the inputs (d numbers); each higher floor reads the notes of the
     floor below (h numbers, or 2h when two-way). A two-way floor has two independent

@@ -1,4 +1,4 @@
-"""Chapter 11 (seed §11): two-way (bidirectional) and stacked readers built from any cell.
+"""Chapter 11: two-way (bidirectional) and stacked readers built from any cell.
 
 A *reader* is a list of floors. Each floor is a tuple of one or two weight dicts: one
 for a one-way floor (reads left to right), two for a two-way floor (the first reads
@@ -18,7 +18,7 @@ half first). Every cell starts from a zero state. The cells are:
 * ``"rnn"``: dict ``W`` (h, h), ``U`` (h, d), ``b`` (h,) (:mod:`mwm.cell`),
 * ``"gru"``: :data:`mwm.gru.GRU_KEYS`, ``"lstm"``: :data:`mwm.lstm.LSTM_KEYS`.
 
-Costs (seed §11, :func:`mwm.params.stack_param_count`): with h = 128, d = 64 plain
+Costs (chapter 11, :func:`mwm.params.stack_param_count`): with h = 128, d = 64 plain
 cells, one-way 24,704; two-way 49,408; two one-way floors 24,704 + 32,896 = 57,600.
 PyTorch keeps a second bias vector per block, so its modules hold
 ``blocks * h`` more numbers per floor and direction.
@@ -35,7 +35,7 @@ from .cell import RNN_KEYS, rnn_forward
 from .gru import GRU_KEYS, gru_backward, gru_forward, gru_weights_from_torch, init_gru
 from .lstm import LSTM_KEYS, LSTMState, init_lstm, lstm_backward, lstm_forward, lstm_weights_from_stacked
 
-#: Seed §11's two sentences: the words before "Teddy" agree, the words after it decide.
+#: Chapter 11's two sentences: the words before "Teddy" agree, the words after it decide.
 TEDDY_SENTENCES = ("He said Teddy bears are on sale", "He said Teddy Roosevelt was a president")
 
 #: Weight keys of each cell type.
@@ -94,7 +94,7 @@ def _check_floors(floors, cell):
 
 
 def reader_forward(xs, floors, cell: str = "rnn"):
-    """Run a reader of one or more floors, each one-way or two-way, over a sequence (seed §11).
+    """Run a reader of one or more floors, each one-way or two-way, over a sequence (chapter 11).
 
     Args:
         xs: inputs, (T, d) or (T, B, d) for a batch of B.
@@ -171,7 +171,7 @@ def reader_backward(dnotes, cache):
 
 
 def bidirectional_forward(xs, forward_weights, backward_weights, cell: str = "rnn"):
-    """One two-way floor (seed §11): ``note_t = [h_fwd_t ; h_bwd_t]``.
+    """One two-way floor (chapter 11): ``note_t = [h_fwd_t ; h_bwd_t]``.
 
     Args:
         xs: (T, d) or (T, B, d). forward_weights, backward_weights: two weight dicts of
@@ -183,7 +183,7 @@ def bidirectional_forward(xs, forward_weights, backward_weights, cell: str = "rn
     Raises:
         ValueError: as :func:`reader_forward`.
 
-    Example (seed §11): one-number plain cells w = 0.5, u = 1, b = 0 on x = (0, 0, 1):
+    Example (chapter 11): one-number plain cells w = 0.5, u = 1, b = 0 on x = (0, 0, 1):
         >>> cell = {"W": [[0.5]], "U": [[1.0]], "b": [0.0]}
         >>> notes = bidirectional_forward([[0.0], [0.0], [1.0]], cell, cell)
         >>> notes[:, 0].round(4).tolist(), notes[:, 1].round(4).tolist()
@@ -193,7 +193,7 @@ def bidirectional_forward(xs, forward_weights, backward_weights, cell: str = "rn
 
 
 def stacked_forward(xs, floor_weights, cell: str = "rnn"):
-    """One-way floors stacked (seed §11): floor n+1 reads floor n's notes.
+    """One-way floors stacked (chapter 11): floor n+1 reads floor n's notes.
 
     Args:
         xs: (T, d) or (T, B, d). floor_weights: list of weight dicts, bottom floor first;

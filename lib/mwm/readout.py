@@ -1,4 +1,4 @@
-"""Chapter 4 (seed §4, and the temperature of §5): reading answers out of the note.
+"""Chapter 4: reading answers out of the note.
 
 The read-out turns the hidden state into probabilities,
 
@@ -16,7 +16,7 @@ from ._validate import as_array, positive
 
 
 def softmax(scores, temperature=1.0) -> np.ndarray:
-    """Turn scores into probabilities, ``p_i = exp(s_i / T) / sum_j exp(s_j / T)`` (seed §4-§5).
+    """Turn scores into probabilities, ``p_i = exp(s_i / T) / sum_j exp(s_j / T)`` (chapters 4-5).
 
     Numerically stable: the largest score is subtracted before exponentiating, so a
     tiny temperature gives exact zeros and a one, never NaN
@@ -82,7 +82,7 @@ def _softmax(z):
 
 
 def readout(h, V, c, temperature=1.0) -> np.ndarray:
-    """The read-out layer ``softmax(V h + c)`` (seed §4).
+    """The read-out layer ``softmax(V h + c)`` (chapter 4).
 
     Args:
         h: hidden state, shape (n,) or (..., n) for several steps at once.
@@ -106,7 +106,7 @@ def readout(h, V, c, temperature=1.0) -> np.ndarray:
 
 
 def one_hot(index: int, size: int) -> np.ndarray:
-    """A vector of ``size`` zeros with a 1 at ``index`` (the "truth" of seed §4).
+    """A vector of ``size`` zeros with a 1 at ``index`` (the "truth" of chapter 4).
 
     Raises:
         ValueError: if ``index`` is not a whole number in [0, size).
@@ -134,7 +134,7 @@ def _targets(probs, targets):
 
 
 def surprise(probs, targets) -> np.ndarray:
-    """Each step's surprise ``-ln p(true)`` in nats (seed §4).
+    """Each step's surprise ``-ln p(true)`` in nats (chapter 4).
 
     Args:
         probs: one step's probabilities, shape (k,), or T steps', shape (T, k).
@@ -152,7 +152,7 @@ def surprise(probs, targets) -> np.ndarray:
 
 
 def sequence_loss(probs, targets) -> float:
-    """The loss of a whole sequence: the sum of its steps' surprises, ``L = sum_t -ln p_t(true_t)`` (seed §4).
+    """The loss of a whole sequence: the sum of its steps' surprises, ``L = sum_t -ln p_t(true_t)`` (chapter 4).
 
     Args and errors as :func:`surprise`.
 
@@ -163,7 +163,7 @@ def sequence_loss(probs, targets) -> float:
 
 
 def readout_gradient(probs, targets) -> np.ndarray:
-    """The blame at the read-out's scores: "prediction minus truth", ``y_hat - y`` (seed §4 proof).
+    """The blame at the read-out's scores: "prediction minus truth", ``y_hat - y`` (chapter 4 proof).
 
     This is dL/do for ``o = V h + c``, ``y_hat = softmax(o)`` and ``L = -ln y_hat[true]``.
 

@@ -1,4 +1,4 @@
-"""Chapters 12 and 14 (seed §12): a toy English -> Hindi (romanised) parallel corpus.
+"""Chapters 12 and 14: a toy English -> Hindi (romanised) parallel corpus.
 
 The course writes its own small grammar and generates sentence pairs from it, so the
 translator of chapter 12 has something real to learn and nothing has to be fetched.
@@ -282,7 +282,7 @@ def sentence_pair(rng: random.Random, n_clauses: int):
 
 def generate_pairs(n_pairs: int, seed: int = CORPUS_SEED, max_clauses: int = 5,
                    min_words: int = MIN_WORDS, max_words: int = MAX_WORDS):
-    """Draw ``n_pairs`` distinct sentence pairs from the grammar (seed §12's toy corpus).
+    """Draw ``n_pairs`` distinct sentence pairs from the grammar (chapter 12's toy corpus).
 
     The number of clauses is drawn uniformly from 1..``max_clauses``, so short and long
     sentences are both common. English sentences are distinct; a sentence outside

@@ -12,11 +12,11 @@ from mwm.charlm import ALPHABET, HIDDEN_SIZE
 
 
 class CharRNN(torch.nn.Module):
-    """The unit's character model in torch: h_t = tanh(W h_{t-1} + U x_t + b), p_t = softmax(V h_t + c).
+    """The course's character model in torch: h_t = tanh(W h_{t-1} + U x_t + b), p_t = softmax(V h_t + c).
 
     The cell is ``torch.nn.RNN``: its ``weight_hh_l0`` is W, ``weight_ih_l0`` is U and
     ``bias_ih_l0`` is b. torch keeps a second shift, ``bias_hh_l0``; it is fixed at zero
-    and never trained, so the model learns exactly the unit's 5,068 numbers.
+    and never trained, so the model learns exactly the course's 5,068 numbers.
     """
 
     def __init__(self, hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHABET)):
@@ -31,7 +31,7 @@ class CharRNN(torch.nn.Module):
         self.c = torch.nn.Parameter(torch.zeros(symbols))
 
     def trained(self) -> dict:
-        """The learned numbers under the unit's names: W, U, b, V, c (numpy arrays)."""
+        """The learned numbers under the course's names: W, U, b, V, c (numpy arrays)."""
         pairs = {"W": self.rnn.weight_hh_l0, "U": self.rnn.weight_ih_l0, "b": self.rnn.bias_ih_l0,
                  "V": self.V, "c": self.c}
         return {name: p.detach().numpy().copy() for name, p in pairs.items()}

@@ -2,7 +2,7 @@
 
 (Moved from ``mwm.memory_task``: the numpy package ``mwm`` imports no torch.)
 
-The task is the memory lab's (seed §9, :mod:`mwm.memory_lab`) with nothing wired by
+The task is the memory lab's (chapter 9, :mod:`mwm.memory_lab`) with nothing wired by
 hand: each word is the pair (s_t, m_t) — the drink (+1 chai, -1 coffee) or a filler
 uniform in [-noise, noise], and a marker that is 1 on the first word only — and one
 recurrent layer (plain tanh cell, GRU or LSTM) with a linear read-out of its last note
@@ -60,7 +60,7 @@ class Reader(torch.nn.Module):
 
 
 def starting_blame(model: str, seed: int, word_signs, length: int = 20, hidden_size: int = 8) -> float:
-    """Blame reaching word 1 over blame reaching the last word, for one untrained run (seed §7, §9).
+    """Blame reaching word 1 over blame reaching the last word, for one untrained run (chapters 7 and 9).
 
     Builds the model the training script builds for (``model``, ``length``, ``seed``)
     before any training (same seeding), runs it in float64 on the given sentences and

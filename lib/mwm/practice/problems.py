@@ -13,7 +13,7 @@ the student sets, the points, the solution code) and the worked solution's steps
 Statements and steps are Markdown with ``$...$`` maths; solution code is ordinary Python
 that reads the given variables, so it stays right when the numbers change.
 
-The problems follow the unit's practice arena (problems 1-16, seed 000), restated in
+The problems are the course's sixteen practice problems, restated in
 the course's own words with every part kept.
 """
 from __future__ import annotations
