@@ -153,17 +153,17 @@ def test_step_machine_readings_match_section_6():
     assert "votes for w: word 1: 0.0000, word 2: -0.1444, word 3: -0.1588, word 4: -0.1623" in full
     assert full.endswith("dL/dw = -0.4655")
     assert "notes: 0.7616, 0.3634, 0.1797, 0.0896" in full and "L = 0.4144" in full
-    cut = W.draw_step_machine(10, "k = 2")[1]
+    cut = W.draw_step_machine(10, "τ = 2")[1]
     assert "votes for w: word 3: -0.1588, word 4: -0.1623;" in cut and cut.endswith("dL/dw = -0.3211")
     assert "no blame crosses the cut before word 3" in cut
-    assert W.draw_step_machine(10, "k = 3")[1].endswith("dL/dw = -0.1623")
+    assert W.draw_step_machine(10, "τ = 3")[1].endswith("dL/dw = -0.1623")
     # walking: the notes appear one per step, then the votes from word 4 back
     assert W.draw_step_machine(1)[1].startswith("the words x = 1, 0, 0, 0")
     assert W.draw_step_machine(3)[1] == "notes: 0.7616, 0.3634"
     assert W.draw_step_machine(6)[1].endswith("votes for w: word 4: -0.1623")
     assert "dL/dw" not in W.draw_step_machine(9)[1]
     with pytest.raises(ValueError, match="cut"):
-        W.draw_step_machine(10, "k = 5")
+        W.draw_step_machine(10, "τ = 5")
     with pytest.raises(ValueError, match="step"):
         W.draw_step_machine(11)
 
