@@ -153,17 +153,17 @@ def test_step_machine_readings_match_section_6():
     assert "votes for w: word 1: 0.0000, word 2: -0.1444, word 3: -0.1588, word 4: -0.1623" in full
     assert full.endswith("dL/dw = -0.4655")
     assert "notes: 0.7616, 0.3634, 0.1797, 0.0896" in full and "L = 0.4144" in full
-    cut = W.draw_step_machine(10, "k = 2")[1]
+    cut = W.draw_step_machine(10, "τ = 2")[1]
     assert "votes for w: word 3: -0.1588, word 4: -0.1623;" in cut and cut.endswith("dL/dw = -0.3211")
     assert "no blame crosses the cut before word 3" in cut
-    assert W.draw_step_machine(10, "k = 3")[1].endswith("dL/dw = -0.1623")
+    assert W.draw_step_machine(10, "τ = 3")[1].endswith("dL/dw = -0.1623")
     # walking: the notes appear one per step, then the votes from word 4 back
     assert W.draw_step_machine(1)[1].startswith("the words x = 1, 0, 0, 0")
     assert W.draw_step_machine(3)[1] == "notes: 0.7616, 0.3634"
     assert W.draw_step_machine(6)[1].endswith("votes for w: word 4: -0.1623")
     assert "dL/dw" not in W.draw_step_machine(9)[1]
     with pytest.raises(ValueError, match="cut"):
-        W.draw_step_machine(10, "k = 5")
+        W.draw_step_machine(10, "τ = 5")
     with pytest.raises(ValueError, match="step"):
         W.draw_step_machine(11)
 
@@ -192,14 +192,14 @@ def test_eigen_memory_readings_chapter_7():
 def test_cliff_readings_chapter_8():
     plain = W.draw_cliff("off")[1]
     assert "at step 15 the ball felt a gradient of length 14.29" in plain and "step of 7.14" in plain
-    clipped = W.draw_cliff("c = 1")[1]
+    clipped = W.draw_cliff("γ = 1")[1]
     assert "after 60 steps the ball is at (1.927, 0.103), loss 0.0009" in clipped
     assert "longest gradient felt 12.63" in clipped
-    assert "at step 15" in W.draw_cliff("c = 10")[1] and "step of 5.00" in W.draw_cliff("c = 10")[1]
+    assert "at step 15" in W.draw_cliff("γ = 10")[1] and "step of 5.00" in W.draw_cliff("γ = 10")[1]
     assert W.draw_cliff("off", 10)[1].startswith("no clipping: after 10 steps")
-    assert "c = 5: after 60 steps the ball is at (2.060, 0.095), loss 0.0007" in W.draw_cliff("c = 5")[1]
+    assert "γ = 5: after 60 steps the ball is at (2.060, 0.095), loss 0.0007" in W.draw_cliff("γ = 5")[1]
     with pytest.raises(ValueError, match="clipping"):
-        W.draw_cliff("c = 3")
+        W.draw_cliff("γ = 3")
 
 
 @pytest.mark.parametrize("build,states", [(W.whisper_try, 42), (W.eigen_memory_try, 48), (W.cliff_try, 60)],
@@ -496,7 +496,7 @@ def test_cliff_panel_arrow_reaches_the_map_edge_chapter_8():
     assert "→ (7.23, 0.93)" in labels and "flung off the map at step 15" in labels
     arrow = [a for a in fig.axes[0].texts if hasattr(a, "xy") and a.get_text() == ""][0]
     assert arrow.xy[0] == pytest.approx(4.0)
-    assert "→ (5.08, 0.94)" in [t.get_text() for t in W.draw_cliff("c = 10")[0].axes[0].texts]
+    assert "→ (5.08, 0.94)" in [t.get_text() for t in W.draw_cliff("γ = 10")[0].axes[0].texts]
     with pytest.raises(ValueError, match="inside"):
         map_exit([5.0, 0.0], [6.0, 0.0])
 

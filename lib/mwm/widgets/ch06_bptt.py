@@ -4,7 +4,7 @@ The machine is §2's one-number cell (w = 0.5, u = 1, b = 0, h0 = 0) reading fou
 x = (1, 0, 0, 0), with a loss on word 4 only, L = 1/2 (h_4 - 1)^2. The step slider walks
 forward through the four notes, puts the loss on word 4, walks the blame back one word at
 a time (each word's copy of the cell casting its vote for w), and finally adds the votes:
--0.4655. Cutting the text into chunks of k = 2 words keeps the votes of words 3 and 4
+-0.4655. Cutting the text into chunks of tau = 2 words keeps the votes of words 3 and 4
 only: -0.3211.
 
 In Jupyter a play button walks the step slider from 1 to 10 by itself. It is linked to
@@ -28,17 +28,17 @@ STEP_INPUTS = (1.0, 0.0, 0.0, 0.0)
 STEP_W, STEP_U, STEP_TARGET = 0.5, 1.0, 1.0
 #: Slider positions: 1 inputs, 2-5 the notes, 6 the loss and word 4's vote, 7-9 the walk back, 10 the sum.
 N_STEPS = 10
-#: The truncation choices: label -> chunk length k (None: no cut).
-CUTS = {"no cut": None, "k = 3": 3, "k = 2": 2, "k = 1": 1}
+#: The truncation choices: label -> truncation length tau, the chunk length (None: no cut).
+CUTS = {"no cut": None, "τ = 3": 3, "τ = 2": 2, "τ = 1": 1}
 #: Milliseconds between two steps when the play button runs the machine.
 PLAY_INTERVAL_MS = 900
 
 
-def step_machine(k=None):
-    """The step machine's numbers: (hs, loss, ScalarGrads) for chunk length ``k`` (None: full BPTT)."""
+def step_machine(tau=None):
+    """The step machine's numbers: (hs, loss, ScalarGrads) for truncation length ``tau`` (None: full BPTT)."""
     hs = scalar_rnn(STEP_INPUTS, STEP_W, STEP_U)
     loss, dL_dh = last_note_loss(hs, STEP_TARGET)
-    return hs, loss, scalar_bptt(STEP_INPUTS, hs, dL_dh, STEP_W, STEP_U, k=k)
+    return hs, loss, scalar_bptt(STEP_INPUTS, hs, dL_dh, STEP_W, STEP_U, k=tau)
 
 
 def _stage(step, T):
@@ -57,7 +57,7 @@ def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
 
     Returns:
         (Figure, readings): the readings give the notes, the loss, the votes so far and,
-        at step 10, dL/dw (-0.4655 with no cut, -0.3211 with k = 2).
+        at step 10, dL/dw (-0.4655 with no cut, -0.3211 with tau = 2).
 
     Raises:
         ValueError: for a ``step`` outside 1-10 or an unknown ``cut``.
@@ -66,13 +66,13 @@ def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
         raise ValueError(f"cut must be one of {list(CUTS)}, got {cut!r}")
     if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= N_STEPS:
         raise ValueError(f"step must be a whole number from 1 to {N_STEPS}, got {step!r}")
-    k = CUTS[cut]
-    hs, loss, g = step_machine(k)
+    tau = CUTS[cut]
+    hs, loss, g = step_machine(tau)
     T = len(STEP_INPUTS)
     notes, back_to, summed = _stage(step, T)
-    cut_after = [] if k is None else [m for m in range(k, T, k)]   # cuts between word m and m+1
+    cut_after = [] if tau is None else [m for m in range(tau, T, tau)]   # cuts between word m and m+1
     # a word's blame is "reached" if it lies in the last word's chunk
-    first_in_chunk = 1 if k is None else ((T - 1) // k) * k + 1
+    first_in_chunk = 1 if tau is None else ((T - 1) // tau) * tau + 1
 
     fig = Figure(figsize=(8.4, 4.6))
     top = fig.add_axes((0.02, 0.42, 0.96, 0.52))
@@ -106,7 +106,7 @@ def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
     top.axis("off")
     phase = ("forward: the notes flow" if step <= T + 1 else
              "backward: the blame walks back" if not summed else "add up the votes")
-    top.set_title(f"step {step} / {N_STEPS}: {phase}" + ("" if k is None else f"  (chunks of k = {k})"),
+    top.set_title(f"step {step} / {N_STEPS}: {phase}" + ("" if tau is None else f"  (chunks of τ = {tau})"),
                   fontsize=10)
 
     shown = [t for t in range(1, T + 1) if t >= back_to]
@@ -146,7 +146,7 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
 
     Returns:
         TryPanel with controls ``step`` (IntSlider 1-10) and ``cut`` (ToggleButtons: no cut,
-        k = 3, k = 2, k = 1: chunks of k words, no blame crossing a chunk border), and a
+        τ = 3, τ = 2, τ = 1: chunks of τ words, no blame crossing a chunk border), and a
         ``play`` attribute: an ipywidgets.Play (1-10, one step every ``PLAY_INTERVAL_MS``)
         shown first in the row of controls and linked to the step slider in the browser.
         Pressed at step 10 it starts again from step 1. It is not in ``controls``, so the

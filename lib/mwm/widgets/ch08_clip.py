@@ -1,4 +1,6 @@
-"""Chapter 8's "Try" panel: a ball rolling towards a cliff, with and without clipping (seed §8)."""
+"""Chapter 8's "Try" panel: a ball rolling towards a cliff, with and without clipping (seed §8).
+
+The map's two weights are written w_1 (across) and w_2 (up), the clipping threshold gamma."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -8,14 +10,14 @@ from matplotlib.figure import Figure
 from ..clipping import CLIFF_LR, CLIFF_START, CLIFF_STEPS, MAP_X, MAP_Y, cliff_loss, descend, on_map
 from .panel import TryPanel
 
-#: The panel's clipping choices: off, or on with one of a few limits c.
-CLIPPING = ("off", "c = 0.5", "c = 1", "c = 5", "c = 10")
+#: The panel's clipping choices: off, or on with one of a few thresholds gamma.
+CLIPPING = ("off", "γ = 0.5", "γ = 1", "γ = 5", "γ = 10")
 #: The step counts the panel offers (multiples of 5, so the website can draw all 60 settings).
 STEP_CHOICES = tuple(range(5, CLIFF_STEPS + 1, 5))
 
 
 def _limit(clipping: str):
-    """The limit c of a :data:`CLIPPING` choice, or None for "off"; ValueError for anything else."""
+    """The threshold gamma of a :data:`CLIPPING` choice, or None for "off"; ValueError for anything else."""
     if clipping not in CLIPPING:
         raise ValueError(f"clipping must be one of {list(CLIPPING)}, got {clipping!r}")
     return None if clipping == "off" else float(clipping.split("=")[1])
@@ -25,7 +27,7 @@ def map_exit(inside, outside) -> np.ndarray:
     """The point where the straight step from ``inside`` (on the map) to ``outside`` (off it) leaves the map.
 
     Args:
-        inside: shape (2,), a point with |x| <= MAP_X and |y| <= MAP_Y.
+        inside: shape (2,), a point (w_1, w_2) with |w_1| <= MAP_X and |w_2| <= MAP_Y.
         outside: shape (2,), a point off the map.
 
     Returns:
@@ -46,10 +48,10 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     """Figure: gradient descent on the cliff landscape from :data:`mwm.clipping.CLIFF_START`.
 
     Left: the map seen from above (loss contours, the wall as a dense band of lines)
-    with the ball's path. Right: the gradient's length at each step, with the limit c.
+    with the ball's path. Right: the gradient's length at each step, with the threshold gamma.
 
     Args:
-        clipping: "off", or "c = X" to clip the gradient to length X before each step
+        clipping: "off", or "γ = X" to clip the gradient to length X before each step
             (one of :data:`CLIPPING`).
         steps: how many steps to run, 1..CLIFF_STEPS.
 
@@ -60,9 +62,9 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     Raises:
         ValueError: for a clipping choice not in :data:`CLIPPING`.
     """
-    c = _limit(clipping)
-    clip = c is not None
-    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=c)
+    gamma = _limit(clipping)
+    clip = gamma is not None
+    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=gamma)
     path, norms, left = run["path"], run["grad_norms"], run["left_map_at"]
     fig = Figure(figsize=(9.5, 3.8))
     ax = fig.add_subplot(1, 2, 1)
@@ -89,23 +91,26 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax.set_ylim(-MAP_Y, MAP_Y)
     ax.set_aspect("equal")
     ax.legend(fontsize=7, loc="upper right")
-    ax.set_title("plateau (left), wall at x = 0, valley (right)", fontsize=9, y=1.0)
+    ax.set_title(r"plateau (left), wall at $w_1 = 0$, valley (right)", fontsize=9, y=1.0)
+    ax.set_xlabel(r"$w_1$", fontsize=9)
+    ax.set_ylabel(r"$w_2$", fontsize=9)
     ax2 = fig.add_subplot(1, 2, 2)
     t = np.arange(1, len(norms) + 1)
-    ax2.bar(t, norms, color=colour, alpha=0.75, label="||g|| before clipping")
+    ax2.bar(t, norms, color=colour, alpha=0.75, label=r"$\|\mathbf{g}\|$ before clipping")
     if clip:
-        ax2.bar(t, np.minimum(norms, c), color="tab:cyan", alpha=0.9, label=f"step actually taken uses min(||g||, {c:g})")
-        ax2.axhline(c, color="k", ls="--", lw=1)
+        ax2.bar(t, np.minimum(norms, gamma), color="tab:cyan", alpha=0.9,
+                label=r"the step uses $\min(\|\mathbf{g}\|, \gamma)$, $\gamma$ = " + f"{gamma:g}")
+        ax2.axhline(gamma, color="k", ls="--", lw=1)
     ax2.set_xlim(0, CLIFF_STEPS + 1)
     ax2.set_ylim(0, 16)
     ax2.set_xlabel("step")
     ax2.set_title("the gradient's length at each step", fontsize=10, y=1.0)
     ax2.legend(fontsize=7, loc="upper right")
-    fig.subplots_adjust(left=0.05, right=0.98, bottom=0.13, top=0.92, wspace=0.15)  # fixed: no extra layout pass
-    mode = f"clipped at c = {c:g}" if clip else "no clipping"
+    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.15)  # fixed: no extra layout pass
+    mode = f"clipped at γ = {gamma:g}" if clip else "no clipping"
     if left is not None:
         text = (f"{mode}: at step {left} the ball felt a gradient of length {norms[-1]:.2f} on the wall, "
-                f"took a step of {CLIFF_LR * norms[-1] if not clip else CLIFF_LR * min(norms[-1], c):.2f} and left "
+                f"took a step of {CLIFF_LR * norms[-1] if not clip else CLIFF_LR * min(norms[-1], gamma):.2f} and left "
                 f"the map at ({path[-1, 0]:.2f}, {path[-1, 1]:.2f})")
     else:
         text = (f"{mode}: after {steps} steps the ball is at ({path[-1, 0]:.3f}, {path[-1, 1]:.3f}), "
@@ -115,11 +120,11 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
 
 
 def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
-    """The cliff panel: roll the ball with clipping off, or on with a limit c.
+    """The cliff panel: roll the ball with clipping off, or on with a threshold gamma.
 
     Returns:
         TryPanel with controls ``clipping`` (ToggleButtons over :data:`CLIPPING`: off, or
-        on with c = 0.5, 1, 5 or 10) and ``steps`` (IntSlider 5..CLIFF_STEPS, step 5):
+        on with gamma = 0.5, 1, 5 or 10) and ``steps`` (IntSlider 5..CLIFF_STEPS, step 5):
         60 settings, all drawn for the website.
     """
     controls = {

@@ -1,0 +1,95 @@
+"""Chapter 6's machinery: the vector backward walk written as a loop, and gradient descent on the step machine's w.
+
+The loop is taken from the chapter's own code cell, so the test checks what the learner reads.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mwm import last_note_loss, readout, readout_gradient, rnn_bptt, rnn_forward, scalar_bptt, scalar_rnn
+
+CHAPTER = Path(__file__).resolve().parents[1] / "chapters" / "06-backprop-through-time.ipynb"
+
+
+def _chapter_function(name):
+    """Run the chapter's code cell that defines ``name`` and return the function."""
+    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
+    source = next("".join(c["source"]) for c in cells
+                  if c["cell_type"] == "code" and f"def {name}(" in "".join(c["source"]))
+    definition = source[:source.index("\n\n", source.index(f"def {name}("))]   # the def, without the check below it
+    namespace = {"np": np}
+    exec(definition, namespace)
+    return namespace[name]
+
+
+def _chapter_example():
+    """The chapter's vector example: 4 sequences of 12 words, a read-out at every word."""
+    rng = np.random.default_rng(0)
+    T, n_seq, H, d, K = 12, 4, 6, 3, 5
+    P = {"W": rng.normal(0, 0.5, (H, H)), "U": rng.normal(0, 0.7, (H, d)), "b": rng.normal(0, 0.2, H)}
+    xs = rng.normal(size=(T, n_seq, d))
+    V, b_V = rng.normal(size=(K, H)), np.zeros(K)
+    targets = rng.integers(0, K, size=T * n_seq)
+    hs = rnn_forward(xs, P)[0]
+    dL_dh = (readout_gradient(readout(hs, V, b_V).reshape(-1, K), targets) @ V).reshape(hs.shape)
+    return xs, hs, dL_dh, P
+
+
+def test_the_chapter_loop_is_rnn_bptt_on_the_chapter_example():
+    bptt_loop = _chapter_function("bptt_loop")
+    xs, hs, dL_dh, P = _chapter_example()
+    ours = bptt_loop(xs, hs, dL_dh, P["W"], P["U"])
+    ref = rnn_bptt(xs, hs, dL_dh, P)
+    for a, r in zip(ours, (ref.dW, ref.dU, ref.db)):
+        np.testing.assert_allclose(a, r, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_chapter_loop_is_rnn_bptt_on_random_cells(seed):
+    bptt_loop = _chapter_function("bptt_loop")
+    rng = np.random.default_rng(seed)
+    P = {"W": rng.normal(0, 0.8, (5, 5)), "U": rng.normal(size=(5, 2)), "b": rng.normal(size=5)}
+    xs = rng.normal(size=(9, 3, 2))
+    hs = rnn_forward(xs, P)[0]
+    dL_dh = rng.normal(size=hs.shape)
+    ours = bptt_loop(xs, hs, dL_dh, P["W"], P["U"])
+    ref = rnn_bptt(xs, hs, dL_dh, P)
+    for a, r in zip(ours, (ref.dW, ref.dU, ref.db)):
+        np.testing.assert_allclose(a, r, rtol=1e-12, atol=1e-14)
+    # and a wrong walk (no blame carried back) is caught
+    assert not np.allclose(ours[0], rnn_bptt(xs, hs, dL_dh, P, k=1).dW)
+
+
+def test_the_step_machine_as_a_1x1_matrix():
+    bptt_loop = _chapter_function("bptt_loop")
+    xs = np.array([1.0, 0.0, 0.0, 0.0])
+    hs = scalar_rnn(xs, w=0.5, u=1)
+    _, dL_dh = last_note_loss(hs, 1.0)
+    dW, _, _ = bptt_loop(xs[:, None, None], hs[:, None, None], dL_dh[:, None, None], np.array([[0.5]]), np.array([[1.0]]))
+    assert round(float(dW[0, 0]), 4) == -0.4655
+
+
+def _descent(steps=8, eta=0.5):
+    xs = np.array([1.0, 0.0, 0.0, 0.0])
+    w, rows = 0.5, []
+    for _ in range(steps):
+        hs = scalar_rnn(xs, w=w, u=1)
+        L, dL_dh = last_note_loss(hs, 1.0)
+        dL_dw = scalar_bptt(xs, hs, dL_dh, w=w, u=1).dw
+        rows.append((w, hs[-1], L, dL_dw))
+        w = w - eta * dL_dw
+    return rows
+
+
+def test_eight_gradient_steps_on_the_step_machine():
+    rows = _descent()
+    w, h4, L, dL_dw = (np.array(col) for col in zip(*rows))
+    assert round(L[0], 4) == 0.4144 and round(dL_dw[0], 4) == -0.4655
+    assert round(L[-1], 4) == 0.0117
+    assert round(w[-1], 4) == 1.4887 and round(h4[-1], 4) == 0.8469
+    assert np.all(np.diff(L) < 0), "every step lowers the loss"
+    assert np.all(dL_dw < 0) and np.all(np.diff(w) > 0), "every vote asks for a larger w"
+    # the chapter prints w, h_4, L and dL/dw at every step
+    assert [round(x, 4) for x in L] == [0.4144, 0.2779, 0.092, 0.0373, 0.0237, 0.0176, 0.014, 0.0117]
