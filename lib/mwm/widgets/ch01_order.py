@@ -89,14 +89,14 @@ def running_note_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man 
     return TryPanel("turn the old note before adding each word", controls, lambda v: draw_running_note(**v))
 
 
-def draw_window(k: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):
-    """Figure: the words of ``sentence``, with the last ``k`` (what a window reader holds) highlighted.
+def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):
+    """Figure: the words of ``sentence``, with the last ``m`` (what a window reader holds) highlighted.
 
     Returns:
         (Figure, readings): the readings list the window and say whether ``keyword`` is in it.
     """
     words = words_of(sentence)
-    seen = window(words, k)
+    seen = window(words, m)
     start = len(words) - len(seen)
     fig = Figure(figsize=(7.5, 1.9))
     ax = fig.add_subplot(1, 1, 1)
@@ -109,7 +109,7 @@ def draw_window(k: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"
     ax.set_xlim(-0.1, len(words) + 0.1)
     ax.set_ylim(-0.2, 1.3)
     ax.axis("off")
-    ax.set_title(f'window of k = {k}: what the reader holds when "{words[-1]}" arrives', fontsize=10)
+    ax.set_title(f'window of m = {m}: what the reader holds when "{words[-1]}" arrives', fontsize=10)
     layout(fig)
     held = keyword in seen
     text = (f"window: {' '.join(seen)}. "
@@ -122,15 +122,15 @@ def _box(i, colour, alpha):
     return FancyBboxPatch((i + 0.05, 0.1), 0.9, 0.8, boxstyle="round,pad=0.02", fc=colour, ec="0.4", alpha=alpha)
 
 
-def window_try(k: int = 9) -> TryPanel:
+def window_try(m: int = 9) -> TryPanel:
     """The window panel of chapter 1: slide the window size over the announcement of seed §1.
 
     Args:
-        k: starting window size, 1 to the sentence's length (9).
+        m: starting window size (how many words it holds), 1 to the sentence's length (9).
 
     Returns:
-        TryPanel with one control, ``k`` (IntSlider).
+        TryPanel with one control, ``m`` (IntSlider).
     """
     n = len(words_of(ANNOUNCEMENT))
-    controls = {"k": widgets.IntSlider(value=k, min=1, max=n, step=1, description="window k")}
+    controls = {"m": widgets.IntSlider(value=m, min=1, max=n, step=1, description="window m")}
     return TryPanel("how many words does a fixed window keep?", controls, lambda v: draw_window(**v))

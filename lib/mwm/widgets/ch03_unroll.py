@@ -16,7 +16,7 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     """Figure: the cell folded (one box with a loop) or unrolled over ``length`` words, and the weight count.
 
     Returns:
-        (Figure, readings): the readings give the shared count (32 for h=4, d=3) and
+        (Figure, readings): the readings give the shared count (32 for H=4, d=3) and
         what ``length`` unshared copies would need.
     """
     shared = cell_param_count(HIDDEN, INPUT)
@@ -52,7 +52,7 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     for i, v in enumerate((shared, unshared)):
         bars.text(i, v, str(v), ha="center", va="bottom", fontsize=9)
     bars.set_ylim(0, unshared_param_count(HIDDEN, INPUT, 8) * 1.15)
-    bars.set_title(f"numbers to learn\n(h={HIDDEN}, d={INPUT})", fontsize=9)
+    bars.set_title(f"numbers to learn\n(H={HIDDEN}, d={INPUT})", fontsize=9)
     text = (f"{length} words: the shared cell learns {shared} numbers; "
             f"{length} unshared copies would need {unshared}.")
     return fig, text
