@@ -47,3 +47,16 @@ def test_loop_matches_the_library_on_random_readers(H, d, T, seed):
     changed = xs.copy()
     changed[0] += 1.0
     np.testing.assert_array_equal(two_way(changed, fwd, bwd)[1:, H:], ours[1:, H:])
+
+
+def test_chain_rule_gives_the_two_floor_reach_on_the_toy():
+    # the chapter's fold "Why word 3 reaches its own two-floor note least": word 3's nudge meets two bent slopes
+    from mwm.widgets.ch11_both_ways import TOY, notes_and_reach
+    reach = notes_and_reach(TOY, "two floors", 3)[2]
+    h1, h2 = np.tanh(1.0), np.tanh(np.tanh(1.0))      # floor 1's and floor 2's notes at word 3
+    assert round(h1, 4) == 0.7616 and round(h2, 4) == 0.642
+    expected = [(1 - h2 ** 2) * (0.5 + 0.25 * (1 - h1 ** 2)),    # word 1
+                (1 - h2 ** 2) * (0.5 + 0.5 * (1 - h1 ** 2)),     # word 2
+                (1 - h2 ** 2) * (1 - h1 ** 2)]                   # word 3
+    np.testing.assert_allclose(reach, expected, rtol=1e-9)
+    assert [round(r, 4) for r in reach] == [0.3556, 0.4173, 0.2469]
