@@ -225,8 +225,8 @@ def test_small_note_blame_close_to_the_plain_power_then_bitten():
     assert blame[5] / plain[5] > 0.98 and blame[10] / plain[10] < 0.6
 
 
-def test_spectral_radius_is_not_the_largest_stretch():
-    # chapter 7: the squeeze respects the largest stretch, not the spectral radius
+def test_spectral_radius_is_not_the_spectral_norm():
+    # chapter 7: the squeeze respects the spectral norm, not the spectral radius
     N = np.array([[1.0, -1.0], [1.0, -1.0]])
     assert spectral_radius(N) < 1e-7 and np.all(matrix_powers(N, [0.3, -2.0], 2)[2] == 0)
     assert spectral_radius(np.diag([1.0, 0.5]) @ N) == pytest.approx(0.5, abs=1e-12)
@@ -267,7 +267,7 @@ def test_chapter_7_pause_and_predict_answers():
 
 def test_chapter_7_proof_2_vector_form():
     """|W^T D v| <= |W^T| |D v| <= |W| |v| for slopes in [0, 1]: the project's squeezed step back
-    (rnn_step_backward, blame v on a tanh cell's new note) never outgrows the largest stretch |W|."""
+    (rnn_step_backward, blame v on a tanh cell's new note) never outgrows the spectral norm ||W||_2."""
     rng = np.random.default_rng(1)
     for _ in range(200):
         W, v = rng.normal(size=(4, 4)), rng.normal(size=4)

@@ -1,0 +1,124 @@
+"""Chapter 7's machinery: the tanh Jacobian product dh_T/dh_(T-j) and the trained character model's blame.
+
+The chapter multiplies the step Jacobians ``diag(1 - h_t^2) W`` back from the last step T and
+takes the spectral norm after every step. These tests run the same loop, check it against the
+Jacobian measured by nudging a note and re-running :func:`mwm.cell.rnn_forward`, check the
+bound ``||dh_T/dh_(T-j)||_2 <= ||W||_2^j`` (Proof 2), and assert every number the section
+"Measured: the course's character model" states.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mwm.cell import rnn_forward
+from mwm.charlm import encode, lm_forward, load_char_lm, load_corpus
+from mwm.dynamics import spectral_radius, whisper_line
+
+
+def blame_norms(W, notes, T, steps):
+    """The chapter's loop: ||dh_T/dh_(T-j)||_2 for j = 1..steps, with notes[t] = h_t."""
+    jacobian, out = np.eye(len(W)), []
+    for j in range(1, steps + 1):
+        jacobian = jacobian @ (np.diag(1 - notes[T - j + 1] ** 2) @ W)
+        out.append(np.linalg.norm(jacobian, 2))
+    return np.array(out)
+
+
+def nudged_jacobian(weights, xs, h_k, eps=1e-6):
+    """dh_T/dh_k measured: nudge each entry of h_k and re-run the cell over the inputs xs of steps k+1..T."""
+    def run(h0):
+        return rnn_forward(xs, weights, h0=h0)[0][-1]
+    return np.array([(run(h_k + e) - run(h_k - e)) / (2 * eps) for e in eps * np.eye(len(h_k))]).T
+
+
+def _small_cell(seed=0, H=3, d=2, T=8, scale=1.5):
+    rng = np.random.default_rng(seed)
+    weights = {"W": rng.normal(scale=scale, size=(H, H)), "U": rng.normal(size=(H, d)), "b": rng.normal(size=H)}
+    return weights, rng.normal(size=(T, d))
+
+
+def test_the_loop_is_the_norm_of_the_measured_jacobian():
+    weights, xs = _small_cell()
+    hs, _ = rnn_forward(xs, weights)
+    notes = np.vstack([np.zeros(3), hs])          # notes[t] = h_t, h_0 = 0
+    T = len(xs)
+    norms = blame_norms(weights["W"], notes, T, T)
+    for j in range(1, T + 1):
+        measured = nudged_jacobian(weights, xs[T - j:], notes[T - j])
+        assert norms[j - 1] == pytest.approx(np.linalg.norm(measured, 2), rel=1e-5, abs=1e-9)
+
+
+def test_one_number_loop_is_the_product_of_the_factors():
+    notes, blame = whisper_line(1.5, 12, h0=0.01, squash=True)
+    np.testing.assert_allclose(blame_norms(np.array([[1.5]]), notes[:, None], 12, 12),
+                               np.abs(blame[12] / blame[11::-1]), rtol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.2, 3.0))
+def test_blame_never_exceeds_the_spectral_norm_power(seed, scale):
+    # Proof 2: ||dh_T/dh_(T-j)||_2 <= ||W||_2^j whatever the inputs, and rho(W) <= ||W||_2
+    weights, xs = _small_cell(seed, H=4, T=10, scale=scale)
+    notes = np.vstack([np.zeros(4), rnn_forward(xs, weights)[0]])
+    stretch = np.linalg.norm(weights["W"], 2)
+    assert np.all(blame_norms(weights["W"], notes, 10, 10) <= stretch ** np.arange(1, 11) * (1 + 1e-12))
+    assert spectral_radius(weights["W"]) <= stretch * (1 + 1e-12)
+
+
+def test_slopes_can_raise_the_spectral_radius_but_not_the_spectral_norm():
+    N = np.array([[1.0, -1.0], [1.0, -1.0]])
+    squeezed = np.diag([1.0, 0.5]) @ N
+    assert spectral_radius(N) < 1e-7 and spectral_radius(squeezed) == pytest.approx(0.5, abs=1e-12)
+    assert np.linalg.norm(squeezed, 2) <= np.linalg.norm(N, 2)
+
+
+@pytest.fixture(scope="module")
+def char_model_blame():
+    model = load_char_lm()
+    text = " ".join(load_corpus())
+    notes = lm_forward(model, text)[1]
+    ends = [i + 1 for i, ch in enumerate(text) if ch == "." and i >= 60]
+    blame = np.array([blame_norms(model.W, notes, T, 60) for T in ends])
+    return model, text, notes, ends, blame
+
+
+def test_character_model_rho_and_spectral_norm(char_model_blame):
+    model, *_ = char_model_blame
+    rho, stretch = spectral_radius(model.W), np.linalg.norm(model.W, 2)
+    assert round(rho, 2) == 2.06 and round(stretch, 2) == 4.54 and round(rho ** 40 / 1e12, 1) == 3.8
+    assert rho > 2 and stretch > 1   # neither the eigenvalue rule nor the norm bound promises fading
+
+
+def test_character_model_loop_matches_nudging_mwm_cell(char_model_blame):
+    model, text, notes, ends, blame = char_model_blame
+    T = ends[0]
+    for j in (1, 10, 30):
+        xs = np.eye(28)[encode(text)][T - j:T]
+        measured = nudged_jacobian(model.cell, xs, notes[T - j])
+        assert blame[0, j - 1] == pytest.approx(np.linalg.norm(measured, 2), rel=1e-6)
+
+
+def test_character_model_blame_numbers(char_model_blame):
+    model, text, notes, ends, blame = char_model_blame
+    assert len(ends) == 301 and text[ends[0] - 53:ends[0]] == "my grandmother waits for the train on platform eight."
+    median, below = np.median(blame, axis=0), np.mean(blame < 1, axis=0)
+    # no explosion: within the spectral-norm bound, and nowhere near rho(W)^j
+    assert round(blame.max(), 1) == 17.8 and np.all(blame <= np.linalg.norm(model.W, 2) ** np.arange(1, 61))
+    assert round(median[9], 4) == 2.5948 and round(median[9], 1) == 2.6
+    assert round(median[39], 4) == 0.1457 and round(below[39], 2) == 0.81
+    assert round(median[59], 4) == 0.0095 and below[59] == 1.0
+    assert [round(v, 4) for v in blame[0, [0, 9, 19, 39, 59]]] == [0.7651, 0.7267, 0.2214, 0.1223, 0.0016]
+
+
+def test_character_model_fades_at_the_sentence_boundary(char_model_blame):
+    model, text, notes, ends, blame = char_model_blame
+    prev = [text.rfind(".", 0, T - 1) for T in ends]
+    own = np.array([row[T - p - 3] for row, T, p in zip(blame, ends, prev)])     # back to the note after ". "
+    past = np.array([row[T - p - 1] for row, T, p in zip(blame, ends, prev)])    # two characters further
+    assert round(np.median(own), 2) == 0.46 and round(np.mean(own < 1), 2) == 0.71
+    assert round(np.median(past), 4) == 0.0138 and np.all(past < 1)
+    assert round(np.median(own / past)) == 32
+    at_stop = np.array([text[i] == "." or text[i - 1:i + 1] == ". " for i in range(len(text))])
+    slopes = 1 - notes[1:] ** 2
+    assert round(slopes[at_stop].mean(), 2) == 0.07 and round(slopes[~at_stop].mean(), 2) == 0.38
