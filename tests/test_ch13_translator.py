@@ -1,56 +1,129 @@
-"""Chapter 13 on the chapter 12 translator: greedy against beam search, graded by corpus BLEU-4.
+"""Chapter 13 on the chapter 12 translator: greedy against beam search (width 4) on all 1,000
+test sentences, graded by corpus BLEU-4, with a paired bootstrap interval for the difference.
 
-The numbers chapter 13 states for the first 200 sentences of the test set, with the
-committed "plain" weights (one summary, no attention).
+The outputs come from ``lib/mwm/data/translator_test_beam.tsv``, written by
+``scripts/translate_test_set.py``; these tests decode a sample again, rerun a shortened
+script, and check every number the chapter states about them.
 """
-import pytest
+import json
+from pathlib import Path
 
-from mwm import beam_search, corpus_bleu, greedy_decode, sentence_bleu
-from mwm.seq2seq import load_translator
+import numpy as np
+import pytest
+import sacrebleu
+
+from mwm import beam_search, bleu_details, corpus_bleu, greedy_decode, sentence_bleu
+from mwm.seq2seq import DATA, load_test_outputs, load_translator
 from mwm.translation_corpus import load_pairs
+from scripts import translate_test_set as script
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER = ROOT / "chapters" / "13-choosing-and-grading-words.ipynb"
+SYSTEMS = ("greedy", "beam4")
 
 
 @pytest.fixture(scope="module")
-def decoded():
-    translator = load_translator("plain")
-    pairs = load_pairs("test")[:200]
-    out = {k: [beam_search(translator.step_model(en), k, max_length=81).best for en, _ in pairs] for k in (1, 2, 4)}
-    return translator, pairs, out
+def rows():
+    return load_test_outputs(DATA / "translator_test_beam.tsv")
 
 
-def test_width_1_is_the_translators_greedy_decoding(decoded):
-    translator, pairs, out = decoded
-    for (en, _), h in list(zip(pairs, out[1]))[:50]:
-        assert h == greedy_decode(translator.step_model(en), max_length=81)
+@pytest.fixture(scope="module")
+def translator():
+    return load_translator("plain")
 
 
-def test_corpus_bleu_rises_with_the_beam_width(decoded):
-    translator, pairs, out = decoded
-    refs = [[hi] for _, hi in pairs]
-    bleu = {k: corpus_bleu([translator.target_vocab.words_of(h.tokens[:-1]) for h in hs], refs, 4)
-            for k, hs in out.items()}
-    assert [round(bleu[k], 3) for k in (1, 2, 4)] == [0.341, 0.356, 0.365]
-    totals = {k: round(sum(h.log_prob for h in hs), 1) for k, hs in out.items()}
-    assert totals == {1: -2247.5, 2: -2100.0, 4: -1991.4}
+def chapter_function(name):
+    """The source of a function defined in one of the chapter's code cells, executed: the chapter's own code."""
+    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
+    source = next("".join(c["source"]) for c in cells if c["cell_type"] == "code" and f"def {name}(" in "".join(c["source"]))
+    start = source.index(f"def {name}(")
+    end = source.find("\n\n", start)
+    namespace = {"np": np, "bleu_details": bleu_details}
+    exec(source[start:end if end != -1 else None], namespace)
+    return namespace[name]
 
 
-def test_beam_scores_higher_on_most_sentences_but_not_all(decoded):
-    _, _, out = decoded
-    higher = sum(b.log_prob > g.log_prob + 1e-9 for g, b in zip(out[1], out[4]))
-    lower = sum(b.log_prob < g.log_prob - 1e-9 for g, b in zip(out[1], out[4]))
-    assert (higher, lower) == (123, 10)
+def test_the_file_is_what_the_script_writes(rows, translator):
+    assert script.BEAM_OUTPUTS_FILE == DATA / "translator_test_beam.tsv"
+    header = (DATA / "translator_test_beam.tsv").read_text(encoding="utf-8").splitlines()[0]
+    assert tuple(header.split("\t")) == script.BEAM_COLUMNS
+    pairs = load_pairs("test")
+    assert [r["source"] for r in rows] == [e for e, _ in pairs] and [r["reference"] for r in rows] == [h for _, h in pairs]
+    lines = (DATA / "translator_test_beam.tsv").read_text(encoding="utf-8").splitlines()
+    assert script.beam_lines(pairs[:3]) == lines[:4]   # a shortened run of the script gives the same lines
 
 
-def test_the_two_examples(decoded):
-    translator, pairs, out = decoded
-    differ = sorted((i for i in range(len(pairs)) if out[1][i].tokens != out[4][i].tokens),
-                    key=lambda i: len(pairs[i][0]))
-    first, second = differ[1], differ[3]
-    words = {(i, k): translator.target_vocab.words_of(out[k][i].tokens[:-1]) for i in (first, second) for k in (1, 4)}
-    assert " ".join(pairs[first][0]) == "a dabbawala from jaipur is playing on the temple every morning"
-    assert "ravivaar ko" in " ".join(words[first, 1]) and words[first, 4] == pairs[first][1]
-    assert sentence_bleu(words[first, 4], [pairs[first][1]]) == 1.0
-    assert " ".join(words[second, 1]).startswith("ek dayalu pita") and " ".join(words[second, 4]).startswith("ek dayalu pita")
-    assert out[4][second].log_prob > out[1][second].log_prob
-    assert sentence_bleu(words[second, 4], [pairs[second][1]]) == 0.0
-    assert sentence_bleu(words[second, 1], [pairs[second][1]]) > 0
+def test_committed_outputs_are_what_the_decoders_give(rows, translator):
+    for r in rows[::50]:   # 20 sentences, short and long
+        greedy = greedy_decode(translator.step_model(r["source"]), max_length=81)
+        beam = beam_search(translator.step_model(r["source"]), 4, max_length=81).best
+        for s, h in (("greedy", greedy), ("beam4", beam)):
+            assert translator.target_vocab.words_of(h.tokens[:-1]) == r[s]
+            assert float(r[s + "_score"][0]) == pytest.approx(h.log_prob, abs=1e-9)
+
+
+def test_greedy_column_is_the_plain_translation_of_chapter_14s_file(rows):
+    assert [r["greedy"] for r in rows] == [r["plain"] for r in load_test_outputs()]
+
+
+def test_corpus_bleu_scores_and_sacrebleu(rows):
+    refs = [[r["reference"]] for r in rows]
+    bleu = {s: corpus_bleu([r[s] for r in rows], refs, 4) for s in SYSTEMS}
+    assert (round(bleu["greedy"], 3), round(bleu["beam4"], 3)) == (0.345, 0.356)
+    metric = sacrebleu.BLEU(tokenize="none", smooth_method="none", effective_order=False, force=True)
+    for s in SYSTEMS:
+        theirs = metric.corpus_score([" ".join(r[s]) for r in rows], [[" ".join(r["reference"]) for r in rows]]).score
+        assert abs(theirs / 100 - bleu[s]) < 1e-12
+    assert sentence_bleu("the train is delayed", "the train is running late") == 0.0
+    assert round(sacrebleu.sentence_bleu("the train is delayed", ["the train is running late"]).score / 100, 3) == 0.463
+
+
+def test_beam_scores_higher_on_most_sentences_but_not_all(rows):
+    score = {s: np.array([float(r[s + "_score"][0]) for r in rows]) for s in SYSTEMS}
+    assert (int(np.sum(score["beam4"] > score["greedy"] + 1e-9)), int(np.sum(score["beam4"] < score["greedy"] - 1e-9))) == (575, 76)
+    differ = [r["greedy"] != r["beam4"] for r in rows]
+    assert sum(differ) == 651 == 575 + 76   # where the outputs differ, the scores do too
+    sent = {s: np.array([sentence_bleu(r[s], [r["reference"]]) for r in rows]) for s in SYSTEMS}
+    assert (int(np.sum(sent["beam4"] > sent["greedy"])), int(np.sum(sent["beam4"] < sent["greedy"]))) == (330, 274)
+
+
+def _bootstrap(beam_counts, greedy_counts, bleu_of, n, seed=13, resamples=1000):
+    rng = np.random.default_rng(seed)
+    diffs = []
+    for _ in range(resamples):
+        pick = rng.integers(0, n, size=n)
+        diffs.append(bleu_of(beam_counts[pick].sum(0)) - bleu_of(greedy_counts[pick].sum(0)))
+    return np.array(diffs)
+
+
+def test_paired_bootstrap(rows):
+    counts, bleu_of = chapter_function("counts"), chapter_function("bleu_of")
+    counts.__globals__["rows"] = rows
+    greedy_counts, beam_counts = counts("greedy"), counts("beam4")
+    assert greedy_counts.shape == (1000, 10)
+    refs = [[r["reference"]] for r in rows]
+    for c, s in ((greedy_counts, "greedy"), (beam_counts, "beam4")):
+        assert abs(bleu_of(c.sum(0)) - corpus_bleu([r[s] for r in rows], refs, 4)) < 1e-12
+        assert abs(bleu_of(c[:100].sum(0)) - corpus_bleu([r[s] for r in rows[:100]], refs[:100], 4)) < 1e-12
+    diffs = _bootstrap(beam_counts, greedy_counts, bleu_of, 1000)
+    low, high = np.percentile(diffs, [2.5, 97.5])
+    gain = bleu_of(beam_counts.sum(0)) - bleu_of(greedy_counts.sum(0))
+    assert (round(gain, 3), round(low, 3), round(high, 3)) == (0.010, 0.005, 0.016)
+    assert low > 0 and f"{np.mean(diffs > 0):.1%}" == "99.9%"
+    few = _bootstrap(beam_counts[:100], greedy_counts[:100], bleu_of, 100)
+    low100, high100 = np.percentile(few, [2.5, 97.5])
+    gain100 = bleu_of(beam_counts[:100].sum(0)) - bleu_of(greedy_counts[:100].sum(0))
+    assert (round(gain100, 3), round(low100, 3), round(high100, 3)) == (0.029, 0.012, 0.048)
+    assert (round(high100 - low100, 3), round(high - low, 3)) == (0.036, 0.011)
+    assert 2.5 < (high100 - low100) / (high - low) < 3.5   # "about three times as wide"
+
+
+def test_the_two_examples(rows):
+    differ = sorted((i for i, r in enumerate(rows) if r["greedy"] != r["beam4"]), key=lambda i: len(rows[i]["source"]))
+    first, second = rows[differ[1]], rows[differ[3]]
+    assert " ".join(first["source"]) == "a dabbawala from jaipur is playing on the temple every morning"
+    assert "ravivaar ko" in " ".join(first["greedy"]) and first["beam4"] == first["reference"]
+    assert sentence_bleu(first["beam4"], [first["reference"]]) == 1.0
+    assert " ".join(second["greedy"]).startswith("ek dayalu pita") and " ".join(second["beam4"]).startswith("ek dayalu pita")
+    assert float(second["beam4_score"][0]) > float(second["greedy_score"][0])
+    assert sentence_bleu(second["beam4"], [second["reference"]]) == 0.0 < sentence_bleu(second["greedy"], [second["reference"]])

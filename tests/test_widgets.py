@@ -378,6 +378,7 @@ def test_beam_readings_match_section_13():
     step2 = W.draw_beam(2, 2)[1]
     assert step2.startswith("kept: our train 0.36 (ln -1.022); the train 0.20 (ln -1.609). Pruned: the bus 0.15")
     assert "Nothing pruned" in W.draw_beam(3, 1)[1]
+    assert W.beam_try().controls["width"].description == "beam width B"
     with pytest.raises(ValueError, match="step"):
         W.draw_beam(2, 4)
     with pytest.raises(ValueError, match="beam_width"):
@@ -387,11 +388,11 @@ def test_beam_readings_match_section_13():
 def test_bleu_readings_match_section_13():
     text = {c: W.draw_bleu(c)[1] for c in ["the train is late", "late is the train", "the train", "the the the the",
                                            "the train is delayed", "", "the train is running late"]}
-    assert "p1 = 4/4 = 1.000, p2 = 2/3 = 0.667, BP = e^(1-5/4) = 0.7788, BLEU-2 = 0.6359" in text["the train is late"]
-    assert "p2 = 1/3 = 0.333" in text["late is the train"] and "BLEU-2 = 0.4496" in text["late is the train"]
-    assert "BP = e^(1-5/2) = 0.2231, BLEU-2 = 0.2231" in text["the train"]
-    assert "p1 = 1/4 = 0.250" in text["the the the the"]
-    assert "p1 = 3/4 = 0.750, p2 = 2/3 = 0.667" in text["the train is delayed"]
+    assert "π₁ = 4/4 = 1.000, π₂ = 2/3 = 0.667, BP = e^(1-ℓref/ℓout) = e^(1-5/4) = 0.7788, BLEU-2 = 0.6359" in text["the train is late"]
+    assert "π₂ = 1/3 = 0.333" in text["late is the train"] and "BLEU-2 = 0.4496" in text["late is the train"]
+    assert "BP = e^(1-ℓref/ℓout) = e^(1-5/2) = 0.2231, BLEU-2 = 0.2231" in text["the train"]
+    assert "π₁ = 1/4 = 0.250" in text["the the the the"]
+    assert "π₁ = 3/4 = 0.750, π₂ = 2/3 = 0.667" in text["the train is delayed"]
     assert "BLEU-2 = 0.5507" in text["the train is delayed"]
     assert "BP = 0 (empty), BLEU-2 = 0.0000" in text[""]
     assert "BP = 1 (not shorter)" in text["the train is running late"]
@@ -440,7 +441,7 @@ def test_bleu_panel_opposite_meaning_candidate():
     """Chapter 13's trap, in the panel: the reversed meaning scores 0.7071."""
     text = W.draw_bleu("the train is not running late")[1]
     assert text.startswith("the opposite meaning in the reference's words: ")
-    assert "p1 = 5/6 = 0.833, p2 = 3/5 = 0.600, BP = 1 (not shorter), BLEU-2 = 0.7071" in text
+    assert "π₁ = 5/6 = 0.833, π₂ = 3/5 = 0.600, BP = 1 (not shorter), BLEU-2 = 0.7071" in text
 
 
 def test_bleu_panel_clear_button_brings_back_the_current_candidate():

@@ -10,6 +10,10 @@ BLEU-N compares a candidate with one or more human references, piece by piece:
   effective reference length r;
 * ``BLEU-N = BP * (p_1 p_2 ... p_N)^(1/N)``, the geometric mean of the precisions.
 
+Chapter 13 writes the precision ``p_n`` as pi_n (π_n, since p is kept for probabilities)
+and the lengths c and r as l_out and l_ref (ℓ_out, ℓ_ref; c is the LSTM's cell state, r
+the GRU's reset gate): ``BP = exp(min(0, 1 - l_ref / l_out))``.
+
 Conventions (the same as ``sacrebleu`` 2.6.0 with ``tokenize='none'``,
 ``smooth_method='none'``, ``use_effective_order=False``, and as ``nltk``'s corpus BLEU
 without smoothing):

@@ -211,7 +211,7 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
 
 def beam_search(model, beam_width: int, max_length: int = 50, length_normalization: float = 0.0,
                 trace: bool = False) -> BeamSearchResult:
-    """Beam search of width k: keep the k best hypotheses at every step (chapter 13).
+    """Beam search of width B (``beam_width``, called k below): keep the k best hypotheses at every step (chapter 13).
 
     At every step each unfinished hypothesis in the beam is grown by every possible
     next token (score = parent's log-probability + the token's log-probability).
@@ -232,7 +232,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
     alpha > 0, hypotheses are ranked by ``log_prob / n ** alpha``, n = number of tokens
     written (end symbol included): alpha = 0 is the plain sum, alpha = 1 the average
     log-probability per token. (Wu et al. 2016, GNMT, divide by ``((5 + n) / 6) ** alpha``
-    instead; the idea is the same.) Chapter 13 writes this exponent gamma, keeping alpha
+    instead; the idea is the same.) Chapter 13 writes this exponent nu (ν), keeping alpha
     for chapter 14's attention weights.
 
     Args:

@@ -40,7 +40,7 @@ def draw_beam(width: int = 2, step: int = 3):
     """Figure: the seed's tree with the beam's kept and pruned hypotheses after ``step`` steps.
 
     Args:
-        width: the beam width k (1 is greedy).
+        width: the beam width B (1 is greedy).
         step: 1 (the first word chosen), 2 (the second word) or 3 (done: the winner).
 
     Returns:
@@ -93,7 +93,7 @@ def draw_beam(width: int = 2, step: int = 3):
     ax.set_ylim(-6.6, 0.6)
     ax.axis("off")
     names = {1: "after the first word", 2: "after the second word", 3: "done"}
-    ax.set_title(f"beam width {width}, {names[step]}: green = kept, red = pruned, grey = never grown"
+    ax.set_title(f"beam width B = {width}, {names[step]}: green = kept, red = pruned, grey = never grown"
                  + (", gold = winner" if step == 3 else ""), fontsize=9)
     layout(fig)
 
@@ -120,11 +120,11 @@ def beam_try(width: int = 1, step: int = 3) -> TryPanel:
     """The beam-width panel on the seed's tree.
 
     Returns:
-        TryPanel with controls ``width`` (ToggleButtons "1", "2", "3") and ``step``
+        TryPanel with controls ``width`` (the beam width B: ToggleButtons "1", "2", "3") and ``step``
         (ToggleButtons "word 1", "word 2", "done").
     """
     controls = {
-        "width": widgets.ToggleButtons(options=["1", "2", "3"], value=str(width), description="beam width"),
+        "width": widgets.ToggleButtons(options=["1", "2", "3"], value=str(width), description="beam width B"),
         "step": widgets.ToggleButtons(options=list(STEPS), value=list(STEPS)[step - 1], description="show"),
     }
     return TryPanel("beam width on the tree: which sentences survive each cut?", controls,
@@ -162,12 +162,15 @@ def _piece_row(ax, y, pieces, marks, label):
 def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     """Figure: which words and word pairs of a candidate match the reference, and BLEU-2's pieces.
 
+    The chapter's letters: clipped precisions pi_1, pi_2 (written π₁, π₂), and the brevity
+    penalty BP = e^(1 - l_ref/l_out) for an output of l_out words and a reference of l_ref.
+
     Args:
         candidate: the candidate sentence (split on whitespace); may be empty.
         reference: the reference sentence.
 
     Returns:
-        (Figure, readings): readings "p1 = 4/4 = 1.000, p2 = 2/3 = 0.667, BP = ... = 0.7788,
+        (Figure, readings): readings "π₁ = 4/4 = 1.000, π₂ = 2/3 = 0.667, BP = ... = 0.7788,
         BLEU-2 = 0.636" (for the default candidate).
     """
     cand = tokens_of(candidate, "candidate")
@@ -185,22 +188,24 @@ def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     ax.set_title("green = matches the reference (clipped), red = does not", fontsize=9)
     bars = fig.add_subplot(1, 2, 2)
     value_bars(bars, [d.precisions[0], d.precisions[1], d.brevity_penalty, d.score],
-               ["p1", "p2", "BP", "BLEU-2"], color="tab:cyan", ylim=(0, 1.12), digits=3)
+               [r"$\pi_1$", r"$\pi_2$", "BP", "BLEU-2"], color="tab:cyan", ylim=(0, 1.12), digits=3)
     bars.set_title(f'candidate "{" ".join(cand)}"', fontsize=9)
     layout(fig)
     c, r = d.candidate_length, d.reference_length
-    bp = "1 (not shorter)" if c >= r and c else ("0 (empty)" if c == 0 else f"e^(1-{r}/{c}) = {d.brevity_penalty:.4f}")
+    bp = ("1 (not shorter)" if c >= r and c else
+          ("0 (empty)" if c == 0 else f"e^(1-ℓref/ℓout) = e^(1-{r}/{c}) = {d.brevity_penalty:.4f}"))
     note = CANDIDATES.get(" ".join(cand))
     def frac(n):
         m, t = d.matches[n - 1], d.totals[n - 1]
-        return f"p{n} = {m}/{t} = {d.precisions[n - 1]:.3f}" if t else f"p{n} = 0/0, taken as 0"
+        pi = "π" + "₀₁₂₃₄"[n]
+        return f"{pi} = {m}/{t} = {d.precisions[n - 1]:.3f}" if t else f"{pi} = 0/0, taken as 0"
 
     text = (f"{note}: " if note else "") + f"{frac(1)}, {frac(2)}, BP = {bp}, BLEU-2 = {d.score:.4f}"
     return fig, text
 
 
 def bleu_try(candidate: str = "the train is late") -> TryPanel:
-    """The BLEU panel: pick a candidate (or type one) and see its matches, p1, p2, BP and BLEU-2.
+    """The BLEU panel: pick a candidate (or type one) and see its matches, π₁, π₂, BP and BLEU-2.
 
     The dropdown alone drives every precomputed state (for the website); the text box
     below it, live in Jupyter only, overrides the dropdown while it holds any words. It
