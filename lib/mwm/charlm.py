@@ -378,7 +378,7 @@ def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: in
     Each roll takes one ``rng.random()`` number u and writes the first symbol whose
     cumulative probability exceeds u: the rule ``rng.choice(28, p=p)`` follows, so a loop
     that calls it with the same Generator writes the same characters (unless u falls
-    within rounding of a boundary; tests/test_charlm.py checks 400 talks).
+    within rounding of a boundary; tests/test_ch05_machinery.py checks 200 talks).
 
     Args:
         model: a :class:`CharLM`. seed: the text to start from.
