@@ -9,6 +9,10 @@ templates below), a few fillers per slot, and one seeded random draw, so running
 rewrites exactly the committed file (a test checks this). Only the 28 symbols of the
 character language model appear: the letters a-z, the space and the full stop. The
 file holds one sentence per line; the model reads them joined by spaces.
+
+The same run writes lib/mwm/data/railway_heldout.txt: grammatical sentences the corpus
+does not contain (:func:`unseen_sentences`), on which chapter 5 measures the trained
+model on text it never saw.
 """
 from __future__ import annotations
 
@@ -19,7 +23,9 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parents[1] / "lib" / "mwm" / "data" / "railway_sentences.txt"
+HELDOUT_OUT = OUT.with_name("railway_heldout.txt")
 SEED = 5           # chapter 5
+HELDOUT_SEED = SEED + 1   # the held-out draw's own generator
 PER_TEMPLATE = 14  # sentences drawn from each template (fewer if it has fewer)
 
 CITIES = ["pune", "patna", "delhi", "mumbai", "chennai", "kolkata", "kochi", "surat",
@@ -78,6 +84,28 @@ def sentences(seed: int = SEED, per_template: int = PER_TEMPLATE) -> list[str]:
     return [chosen[i] for i in order]
 
 
+def unseen_sentences(seed: int = HELDOUT_SEED, per_template: int = PER_TEMPLATE) -> list[str]:
+    """Grammatical sentences that are not in the corpus, drawn the way the corpus was drawn.
+
+    From each template, ``per_template`` of its fillings that :func:`sentences` did not
+    choose (all of them if fewer are left), by a numpy Generator seeded with ``seed``.
+    Templates with one slot of at most 14 fillers are used up by the corpus and give
+    none, so the held-out set comes from the 15 templates with two or three slots. Every
+    word of these sentences occurs in the corpus; what is new is the combination.
+
+    Returns:
+        list of distinct sentences, template by template; none of them is in the corpus.
+    """
+    rng = np.random.default_rng(seed)
+    seen = set(sentences())
+    held_out = []
+    for template, slots in TEMPLATES:
+        unseen = [s for s in (template.format(*fill) for fill in itertools.product(*slots)) if s not in seen]
+        take = min(per_template, len(unseen))
+        held_out += [unseen[i] for i in sorted(rng.choice(len(unseen), size=take, replace=False))]
+    return held_out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="where to write the corpus")
@@ -89,6 +117,11 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n", encoding="ascii")
     print(f"wrote {len(lines)} sentences, {sum(map(len, lines))} characters, to {args.out}")
+    held_out = unseen_sentences()
+    assert not set(held_out) & set(lines), "held-out sentences are not in the corpus"
+    heldout_out = args.out.with_name(HELDOUT_OUT.name)
+    heldout_out.write_text("\n".join(held_out) + "\n", encoding="ascii")
+    print(f"wrote {len(held_out)} held-out sentences to {heldout_out}")
 
 
 if __name__ == "__main__":

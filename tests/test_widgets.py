@@ -425,10 +425,10 @@ def test_talk_panel_readings_and_dice_switch():
     p = next_char_probs(model, "the train to ")
     top = int(p.argmax())
     text = W.draw_talk("the train to ", "greedy", "1", model=model)[1]
-    assert f'"{"abcdefghijklmnopqrstuvwxyz ."[top]}" with p = {p[top]:.3f} (T = 1)' in text
+    assert f'"{"abcdefghijklmnopqrstuvwxyz ."[top]}" with p = {p[top]:.3f} (θ = 1)' in text
     assert talk_greedy(model, "the train to ").generated in text
     hot = W.draw_talk("the train to ", "greedy", "2", model=model)[1]
-    assert f"p = {next_char_probs(model, 'the train to ', 2.0)[top]:.3f} (T = 2)" in hot
+    assert f"p = {next_char_probs(model, 'the train to ', 2.0)[top]:.3f} (θ = 2)" in hot
     panel = W.talk_try()
     assert panel.controls["dice"].disabled
     panel.controls["mode"].value = "sample"

@@ -6,8 +6,11 @@ numbers,
 
     h_t = tanh(W h_{t-1} + U x_t + b),
 
-and chapter 4's read-out, ``p_t = softmax(V h_t + c)``, the model's guess for the
-character after the t-th. That is 48*48 + 48*28 + 48 + 28*48 + 28 = 5,068 numbers.
+and chapter 4's read-out, scores ``y_t = V h_t + b_V`` and probabilities
+``p_t = softmax(y_t / theta)`` (theta, the temperature, is 1 unless talk asks otherwise),
+the model's guess for the character after the t-th. That is
+48*48 + 48*28 + 48 + 28*48 + 28 = 5,068 numbers. (The read-out shift ``b_V`` is stored
+under the name ``c``, the weight file's key; :attr:`CharLM.b_V` gives it under the course's name.)
 
 A start symbol. Every text the model reads begins with one space, :data:`START`,
 read from the zero note; so the first character of a sentence is guessed too, and
@@ -18,7 +21,7 @@ sentence begins here".)
 Weights come from ``scripts/train_char_lm.py`` (teacher forcing, torch); everything
 here is numpy: reading a text, the next-character probabilities, greedy talk with
 loop detection, sampling with a fixed dice and a temperature, and the total surprise
-of a text.
+of a text. Temperatures are called ``temperature`` in code and theta in the course.
 """
 from __future__ import annotations
 
@@ -41,6 +44,9 @@ HIDDEN_SIZE = 48
 DATA = Path(__file__).resolve().parent / "data"
 #: The corpus the model was trained on: one sentence per line.
 CORPUS_PATH = DATA / "railway_sentences.txt"
+#: Grammatical sentences the model never saw: the corpus's grammar, fillings not in the corpus
+#: (``scripts/make_railway_sentences.py`` writes both files); for measuring it on unseen text.
+HELDOUT_PATH = DATA / "railway_heldout.txt"
 #: The trained weights, written by scripts/train_char_lm.py.
 WEIGHTS_PATH = DATA / "char_lm.npz"
 
@@ -119,7 +125,8 @@ class CharLM:
 
     Attributes:
         W: recurrent matrix, (h, h). U: input matrix, (h, 28). b: shift, (h,).
-        V: read-out matrix, (28, h). c: read-out shift, (28,).
+        V: read-out matrix, (28, h). c: read-out shift b_V, (28,) (also as :attr:`b_V`).
+        Each is the model's own read-only float copy of the array given.
 
     Raises:
         ValueError: on construction, if a shape disagrees (naming the argument).
@@ -138,6 +145,7 @@ class CharLM:
                    "b": as_array(self.b, "b", shape=(h,)), "V": as_array(self.V, "V", shape=(k, h)),
                    "c": as_array(self.c, "c", shape=(k,))}
         for name, value in checked.items():
+            value = value.copy()           # the model's own, read-only copy: the caller's arrays stay writable
             value.setflags(write=False)
             object.__setattr__(self, name, value)
 
@@ -145,6 +153,11 @@ class CharLM:
     def hidden_size(self) -> int:
         """h, the number of numbers in the note."""
         return self.W.shape[0]
+
+    @property
+    def b_V(self) -> np.ndarray:
+        """The read-out shift under the course's name, b_V: the same array as :attr:`c`, shape (28,)."""
+        return self.c
 
     @property
     def cell(self) -> dict:
@@ -189,7 +202,7 @@ def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
         model: a :class:`CharLM`.
         h_prev: the note before this symbol, shape (h,).
         symbol: index of the symbol read, in [0, 28).
-        temperature: T > 0 for ``softmax((V h + c) / T)``.
+        temperature: theta > 0 for ``softmax((V h + b_V) / theta)``.
 
     Returns:
         (h, probs, cache): the new note, shape (h,); the next symbol's probabilities,
@@ -197,7 +210,7 @@ def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
         for a backward step.
 
     Raises:
-        ValueError: for a wrong shape, a symbol outside [0, 28) or T <= 0.
+        ValueError: for a wrong shape, a symbol outside [0, 28) or theta <= 0.
     """
     model = _check_model(model)
     x = one_hot(symbol, len(ALPHABET))
@@ -211,7 +224,7 @@ def lm_forward(model: CharLM, text: str, temperature=1.0):
     Args:
         model: a :class:`CharLM`.
         text: a string of the 28 symbols (may be empty).
-        temperature: T > 0.
+        temperature: theta > 0.
 
     Returns:
         (probs, hs): ``probs`` has shape (len(text) + 1, 28); row t is the guess for
@@ -220,7 +233,7 @@ def lm_forward(model: CharLM, text: str, temperature=1.0):
         are the notes the guesses were read from.
 
     Raises:
-        ValueError: for a symbol outside the 28 or T <= 0.
+        ValueError: for a symbol outside the 28 or theta <= 0.
     """
     model = _check_model(model)
     ids = np.concatenate([encode(START), encode(text)])
@@ -359,13 +372,17 @@ def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: in
                 max_chars: int = 200) -> Talk:
     """Talk by sampling: roll a weighted die for every character, feed it back in (seed §5).
 
-    The die's sides are weighted by ``softmax((V h + c) / T)``: T < 1 favours the top
-    characters (T -> 0 is greedy), T > 1 gives long shots a chance (T -> infinity is a
-    fair 28-sided die). The same ``dice`` number always rolls the same way.
+    The die's sides are weighted by ``softmax((V h + b_V) / theta)``: theta < 1 favours the
+    top characters (theta -> 0 is greedy), theta > 1 gives long shots a chance (theta ->
+    infinity is a fair 28-sided die). The same ``dice`` number always rolls the same way.
+    Each roll takes one ``rng.random()`` number u and writes the first symbol whose
+    cumulative probability exceeds u: the rule ``rng.choice(28, p=p)`` follows, so a loop
+    that calls it with the same Generator writes the same characters (unless u falls
+    within rounding of a boundary; tests/test_ch05_machinery.py checks 200 talks).
 
     Args:
         model: a :class:`CharLM`. seed: the text to start from.
-        temperature: T > 0.
+        temperature: theta > 0.
         dice: a seed (whole number >= 0) for ``numpy.random.default_rng``, or a Generator.
         sentences: stop after this many full stops have been written (>= 1).
         max_chars: stop after this many characters in any case (>= 1).
@@ -374,7 +391,7 @@ def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: in
         :class:`Talk` (never a loop: sampling is not checked for loops).
 
     Raises:
-        ValueError: for T <= 0 (naming ``temperature``), a bad dice, seed or count.
+        ValueError: for theta <= 0 (naming ``temperature``), a bad dice, seed or count.
     """
     sentences = positive_int(sentences, "sentences")
     rng = _rng(dice)

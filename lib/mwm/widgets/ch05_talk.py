@@ -1,6 +1,6 @@
 """Chapter 5's "Try" panel: the trained character model talks (seed §5).
 
-Choose a seed text, greedy or sampled talk, a temperature and a dice number; the
+Choose a seed text, greedy or sampled talk, a temperature theta and a dice number; the
 panel shows what the model writes and its next-character bars after the seed.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .panel import TryPanel
 
 #: The seeds offered: the unit's prompt, its typo (exposure bias), and a few others.
 SEEDS = ("the train to ", "the trian to ", "passengers for ", "my mother ", "the chai is ", "")
-#: The temperatures offered, as the panel's labels.
+#: The temperatures theta offered, as the panel's labels.
 TEMPERATURES = ("0.2", "0.5", "1", "2")
 #: How the model picks each character.
 MODES = ("greedy", "sample")
@@ -36,8 +36,8 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
     Args:
         seed: the text the model starts from (28 symbols).
         mode: "greedy" (always the top character, stops when it loops) or "sample"
-            (roll a die weighted by softmax(scores / T), two sentences).
-        temperature: T > 0, a number or its label ("0.2", "0.5", "1", "2"); it shapes
+            (roll a die weighted by softmax(y / theta), y the scores, two sentences).
+        temperature: theta > 0, a number or its label ("0.2", "0.5", "1", "2"); it shapes
             the bars, and the die when sampling.
         dice: the sampling seed (numpy Generator); ignored when greedy.
         model: the weights; the trained model (:func:`mwm.charlm.load_char_lm`) if None.
@@ -47,22 +47,22 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
         probability at this temperature, what was written, and the loop if one was found.
 
     Raises:
-        ValueError: for an unknown mode, a seed outside the 28 symbols, or T <= 0.
+        ValueError: for an unknown mode, a seed outside the 28 symbols, or theta <= 0.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     model = model or load_char_lm()
-    T = float(temperature)
-    probs = next_char_probs(model, seed, T)
+    theta = float(temperature)
+    probs = next_char_probs(model, seed, theta)
     if mode == "greedy":
         talk = talk_greedy(model, seed)
     else:
-        talk = talk_sample(model, seed, T, dice)
+        talk = talk_sample(model, seed, theta, dice)
 
     fig = Figure(figsize=(9.0, 5.2))
     ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.0, 1.3]})
     ax_text.axis("off")
-    how = "greedy" if mode == "greedy" else f"sampled at T = {T:g} with dice #{dice}"
+    how = "greedy" if mode == "greedy" else f"sampled at θ = {theta:g} with dice #{dice}"
     lines = textwrap.wrap(f"{seed}[{talk.generated}]", 78, drop_whitespace=False) or [""]
     ax_text.text(0.0, 1.0, f"seed {_shown(seed)}; the model's words in [ ], {how}:", fontsize=9,
                  va="top", transform=ax_text.transAxes)
@@ -83,10 +83,10 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
     ax_bars.set_xticklabels(LABELS, fontsize=9)
     ax_bars.set_ylim(0, min(1.0, probs.max() * 1.25 + 0.02))
     ax_bars.set_ylabel("probability")
-    ax_bars.set_title(f"guess for the next character after {_shown(seed)}, T = {T:g} (red = top)", fontsize=10)
+    ax_bars.set_title(f"guess for the next character after {_shown(seed)}, θ = {theta:g} (red = top)", fontsize=10)
     layout(fig)
 
-    readings = (f'top guess after {_shown(seed)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (T = {T:g}); '
+    readings = (f'top guess after {_shown(seed)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (θ = {theta:g}); '
                 f'the model wrote "{talk.generated}"')
     if talk.looped:
         readings += f"; loop found: a block of {talk.loop_period} characters written twice in a row"
@@ -98,14 +98,14 @@ def talk_try(seed: str = "the train to ", mode: str = "greedy", temperature: str
 
     Returns:
         TryPanel with controls ``seed`` (Dropdown of :data:`SEEDS`), ``mode``
-        (ToggleButtons greedy / sample), ``temperature`` (ToggleButtons 0.2, 0.5, 1, 2)
+        (ToggleButtons greedy / sample), ``temperature`` (ToggleButtons theta = 0.2, 0.5, 1, 2)
         and ``dice`` (IntSlider 1-3, used only when sampling).
     """
     model = load_char_lm()
     controls = {
         "seed": widgets.Dropdown(options=list(SEEDS), value=seed, description="seed"),
         "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="talk"),
-        "temperature": widgets.ToggleButtons(options=list(TEMPERATURES), value=temperature, description="T"),
+        "temperature": widgets.ToggleButtons(options=list(TEMPERATURES), value=temperature, description="θ"),
         "dice": widgets.IntSlider(value=dice, min=1, max=3, description="dice #", disabled=mode == "greedy"),
     }
 
