@@ -1,4 +1,4 @@
-"""Write the course's little corpus, lib/mwm/data/railway_sentences.txt (chapter 5, chapter 5).
+"""Write the course's little corpus, lib/mwm/data/railway_sentences.txt (chapter 5).
 
 About 300 short sentences from the course's world: railway announcements for Indian
 cities, platforms and delays, and chai at home. They come from a small grammar (the

@@ -1,6 +1,6 @@
-"""Chapter 5 (seed §5): a character language model that learns to talk, then talks.
+"""Chapter 5: a character language model that learns to talk, then talks.
 
-The model is exactly the unit's: 28 symbols (the letters a-z, the space and the full
+The model is chapter 5's: 28 symbols (the letters a-z, the space and the full
 stop), each fed in as a one-hot vector ``x_t``; chapter 2's cell with a note of 48
 numbers,
 
@@ -54,7 +54,7 @@ _INDEX = {ch: i for i, ch in enumerate(ALPHABET)}
 
 
 def encode(text: str) -> np.ndarray:
-    """Turn a text into the indices of its symbols in :data:`ALPHABET` (seed §5).
+    """Turn a text into the indices of its symbols in :data:`ALPHABET` (chapter 5).
 
     Args:
         text: a string of the 28 symbols (lower-case a-z, space, full stop); may be empty.
@@ -90,7 +90,7 @@ def decode(ids) -> str:
 
 
 def load_corpus(path=None) -> list[str]:
-    """The course's railway corpus, one sentence per list item (seed §5: "its 300 sentences").
+    """The course's railway corpus, one sentence per list item (chapter 5: "its 300 sentences").
 
     Args:
         path: a text file with one sentence per line; default :data:`CORPUS_PATH`.
@@ -108,7 +108,7 @@ def load_corpus(path=None) -> list[str]:
 
 
 def char_lm_param_count(hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHABET)) -> int:
-    """Numbers learned by the character model: the cell's ``h(h+d)+h`` plus the read-out's ``kh+k`` (seed §5).
+    """Numbers learned by the character model: the cell's ``h(h+d)+h`` plus the read-out's ``kh+k`` (chapter 5).
 
     Args:
         hidden_size: h, numbers in the note (>= 1). symbols: d = k, the number of symbols (>= 1).
@@ -121,7 +121,7 @@ def char_lm_param_count(hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHA
 
 @dataclass(frozen=True)
 class CharLM:
-    """The weights of a character language model (seed §5).
+    """The weights of a character language model (chapter 5).
 
     Attributes:
         W: recurrent matrix, (h, h). U: input matrix, (h, 28). b: shift, (h,).
@@ -171,7 +171,7 @@ class CharLM:
 
 
 def load_char_lm(path=None) -> CharLM:
-    """Load the trained weights written by ``scripts/train_char_lm.py`` (seed §5).
+    """Load the trained weights written by ``scripts/train_char_lm.py`` (chapter 5).
 
     Args:
         path: an ``.npz`` file with arrays W, U, b, V, c; default :data:`WEIGHTS_PATH`.
@@ -196,7 +196,7 @@ def _check_model(model) -> CharLM:
 
 
 def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
-    """Read one symbol and guess the next: chapter 2's step, then chapter 4's read-out (seed §5).
+    """Read one symbol and guess the next: chapter 2's step, then chapter 4's read-out (chapter 5).
 
     Args:
         model: a :class:`CharLM`.
@@ -219,7 +219,7 @@ def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
 
 
 def lm_forward(model: CharLM, text: str, temperature=1.0):
-    """Read :data:`START` and then ``text`` with teacher forcing; every step's guess (seed §5).
+    """Read :data:`START` and then ``text`` with teacher forcing; every step's guess (chapter 5).
 
     Args:
         model: a :class:`CharLM`.
@@ -242,7 +242,7 @@ def lm_forward(model: CharLM, text: str, temperature=1.0):
 
 
 def next_char_probs(model: CharLM, text: str, temperature=1.0) -> np.ndarray:
-    """The model's probabilities for the character after ``text`` (seed §5's bars).
+    """The model's probabilities for the character after ``text`` (the bars of chapter 5).
 
     Returns:
         array of shape (28,), in the order of :data:`ALPHABET`, summing to 1.
@@ -254,7 +254,7 @@ def next_char_probs(model: CharLM, text: str, temperature=1.0) -> np.ndarray:
 
 
 def text_surprise(model: CharLM, text: str) -> np.ndarray:
-    """Each character's surprise ``-ln p(true next)`` under teacher forcing, in nats (seed §5).
+    """Each character's surprise ``-ln p(true next)`` under teacher forcing, in nats (chapter 5).
 
     Their sum is the text's loss, and also ``-ln P(text)`` by the chain rule of probability.
 
@@ -276,7 +276,7 @@ def text_surprise(model: CharLM, text: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Talk:
-    """What the model wrote (seed §5).
+    """What the model wrote (chapter 5).
 
     Attributes:
         seed: the text it was given. generated: what it wrote after it.
@@ -301,7 +301,7 @@ class Talk:
 
 
 def find_loop(text: str, min_period: int = 8):
-    """Does ``text`` end with one block written twice in a row? (greedy talk's loop, seed §5)
+    """Does ``text`` end with one block written twice in a row? (greedy talk's loop, chapter 5)
 
     Args:
         text: any string.
@@ -346,7 +346,7 @@ def _talk(model, seed, max_chars, pick, stop, temperature=1.0):
 
 
 def talk_greedy(model: CharLM, seed: str, max_chars: int = 300, min_period: int = 8) -> Talk:
-    """Talk greedily: always write the top character, feed it back in, until the text loops (seed §5).
+    """Talk greedily: always write the top character, feed it back in, until the text loops (chapter 5).
 
     Greedy talk is deterministic: once the last ``min_period`` or more characters
     repeat the block before them, the talk stops and reports the loop.
@@ -370,7 +370,7 @@ def talk_greedy(model: CharLM, seed: str, max_chars: int = 300, min_period: int 
 
 def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: int = 2,
                 max_chars: int = 200) -> Talk:
-    """Talk by sampling: roll a weighted die for every character, feed it back in (seed §5).
+    """Talk by sampling: roll a weighted die for every character, feed it back in (chapter 5).
 
     The die's sides are weighted by ``softmax((V h + b_V) / theta)``: theta < 1 favours the
     top characters (theta -> 0 is greedy), theta > 1 gives long shots a chance (theta ->

@@ -18,8 +18,9 @@ them:
   (:func:`spectral_radius`) and the turn per step of a complex pair
   (:func:`turn_angle`).
 
-Seed 003 writes the recurrent matrix as ``U`` (``h_t = g(U h_{t-1} + W x_t)``); its
-"factor of 0.6 per step" is ``whisper_line(0.6, T)`` here.
+In the other naming convention (chapter 2's table) the recurrent matrix is ``U``
+(``h_t = g(U h_{t-1} + W x_t)``); a fade by a factor of 0.6 per step is
+``whisper_line(0.6, T)`` here.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chapter 1's "Try" panels: the running note's turn, and the window's size (seed §1)."""
+"""Chapter 1's "Try" panels: the running note's turn, and the window's size."""
 from __future__ import annotations
 
 import itertools
@@ -14,7 +14,7 @@ from .panel import TryPanel
 SENTENCE_A = "dog bites man"
 #: Every order of the three words, for sentence B.
 ORDERS = [" ".join(p) for p in itertools.permutations(["dog", "bites", "man"])]
-#: The announcement of seed §1 used by the window panel.
+#: The announcement of chapter 1 used by the window panel.
 ANNOUNCEMENT = "The train to Delhi from platform four is late"
 
 
@@ -123,7 +123,7 @@ def _box(i, colour, alpha):
 
 
 def window_try(m: int = 9) -> TryPanel:
-    """The window panel of chapter 1: slide the window size over the announcement of seed §1.
+    """The window panel of chapter 1: slide the window size over the announcement of chapter 1.
 
     Args:
         m: starting window size (how many words it holds), 1 to the sentence's length (9).

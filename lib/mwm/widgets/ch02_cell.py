@@ -1,4 +1,4 @@
-"""Chapter 2's "Try" panels: the one-number cell, and a note of six numbers (seed §2)."""
+"""Chapter 2's "Try" panels: the one-number cell, and a note of six numbers."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -9,7 +9,7 @@ from ..cell import rnn_forward, scalar_rnn
 from .drawing import layout, value_bars
 from .panel import TryPanel
 
-#: Inputs of the one-number panel: one real word, then blanks (seed §2 uses the first three).
+#: Inputs of the one-number panel: one real word, then blanks (chapter 2 uses the first three).
 SCALAR_INPUTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 

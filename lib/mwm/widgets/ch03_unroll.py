@@ -1,4 +1,4 @@
-"""Chapter 3's "Try" panel: fold and unroll the cell; the chain grows, the weights do not (seed §3)."""
+"""Chapter 3's "Try" panel: fold and unroll the cell; the chain grows, the weights do not."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -8,7 +8,7 @@ from ..params import cell_param_count, unshared_param_count
 from .drawing import INPUT_COLOUR, NOTE_COLOUR, WEIGHT_COLOUR, arrow, box
 from .panel import TryPanel
 
-#: Note size and word size of the panel (seed §3's example).
+#: Note size and word size of the panel (chapter 3's example).
 HIDDEN, INPUT = 4, 3
 
 

@@ -1,4 +1,4 @@
-"""Chapter 4's "Try" panels: the five shapes of a recurrent job, and next-word read-out bars (seed §4)."""
+"""Chapter 4's "Try" panels: the five shapes of a recurrent job, and next-word read-out bars."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -69,14 +69,14 @@ def shapes_try(shape: str = "many -> one") -> TryPanel:
 VOCAB = ("the", "train", "to", "Delhi", "Mumbai", "late")
 #: The sentence read, word by word.
 SENTENCE = ("the", "train", "to", "Delhi")
-#: The read-out's scores after each prefix. Only the third row is the unit's (Delhi 2,
+#: The read-out's scores after each prefix. Only the third row is the chapter's (Delhi 2,
 #: Mumbai 1, late 0.5, the -1); "train" and "to" get -8 there, so they take almost
 #: nothing and the four bars match the worked example to three decimals. The other
 #: rows are made up for the picture.
 SCORES = np.array([
     [-1.0, 2.5, -2.0, 0.5, 0.4, -1.0],   # after "the": guess "train"
     [-1.5, -3.0, 2.2, -0.5, -0.7, 1.2],  # after "the train": guess "to"
-    [-1.0, -8.0, -8.0, 2.0, 1.0, 0.5],   # after "the train to": the unit's scores
+    [-1.0, -8.0, -8.0, 2.0, 1.0, 0.5],   # after "the train to": the chapter's scores
 ])
 
 

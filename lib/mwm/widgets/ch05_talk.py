@@ -1,4 +1,4 @@
-"""Chapter 5's "Try" panel: the trained character model talks (seed §5).
+"""Chapter 5's "Try" panel: the trained character model talks.
 
 Choose a seed text, greedy or sampled talk, a temperature theta and a dice number; the
 panel shows what the model writes and its next-character bars after the seed.
@@ -15,7 +15,7 @@ from ..charlm import ALPHABET, CharLM, load_char_lm, next_char_probs, talk_greed
 from .drawing import OUTPUT_COLOUR, layout
 from .panel import TryPanel
 
-#: The seeds offered: the unit's prompt, its typo (exposure bias), and a few others.
+#: The seeds offered: the chapter's prompt, its typo (exposure bias), and a few others.
 SEEDS = ("the train to ", "the trian to ", "passengers for ", "my mother ", "the chai is ", "")
 #: The temperatures theta offered, as the panel's labels.
 TEMPERATURES = ("0.2", "0.5", "1", "2")

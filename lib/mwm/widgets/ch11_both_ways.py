@@ -1,10 +1,10 @@
-"""Chapter 11's "Try" panel: one-way, two-way and two-floor readers on the toy and the Teddy sentences (seed §11).
+"""Chapter 11's "Try" panel: one-way, two-way and two-floor readers on the toy and the Teddy sentences.
 
 Two sentences of inputs:
 
 * the toy: one-number words x = (0, 0, 1) read by one-number plain cells with w = 0.5,
   u = 1, b = 0 (every cell, every direction, every floor);
-* the Teddy sentences of seed §11, read by a small made-up model: word vectors of 4
+* the Teddy sentences of chapter 11, read by a small made-up model: word vectors of 4
   numbers from :func:`mwm.readers.toy_word_vectors` (seed 11), plain cells with notes of
   3 numbers from ``init_reader("rnn", 3, 4, bidirectional=True, seed=5)`` and, for the
   second floor, ``init_rnn(3, 3, seed=6)``. The weights are random: the point is only
@@ -37,7 +37,7 @@ TOY = "toy: x = (0, 0, 1)"
 SENTENCES = (TOY,) + TEDDY_SENTENCES
 #: The three readers.
 MODES = ("one-way", "two-way", "two floors")
-#: The toy cell of seed §11: w = 0.5, u = 1, b = 0.
+#: The toy cell of chapter 11: w = 0.5, u = 1, b = 0.
 TOY_CELL = {"W": np.array([[0.5]]), "U": np.array([[1.0]]), "b": np.array([0.0])}
 MAX_WORDS = max(len(s.split()) for s in TEDDY_SENTENCES)
 

@@ -1,4 +1,4 @@
-"""Chapter 13's "Try" panels: beam width on the seed's tree, and BLEU on a candidate (seed §13)."""
+"""Chapter 13's "Try" panels: beam width on chapter 13's tree, and BLEU on a candidate."""
 from __future__ import annotations
 
 import math
@@ -37,7 +37,7 @@ def _tree_layout(tree: ProbabilityTree):
 
 
 def draw_beam(width: int = 2, step: int = 3):
-    """Figure: the seed's tree with the beam's kept and pruned hypotheses after ``step`` steps.
+    """Figure: chapter 13's tree with the beam's kept and pruned hypotheses after ``step`` steps.
 
     Args:
         width: the beam width B (1 is greedy).
@@ -117,7 +117,7 @@ STEPS = {"word 1": 1, "word 2": 2, "done": 3}
 
 
 def beam_try(width: int = 1, step: int = 3) -> TryPanel:
-    """The beam-width panel on the seed's tree.
+    """The beam-width panel on chapter 13's tree.
 
     Returns:
         TryPanel with controls ``width`` (the beam width B: ToggleButtons "1", "2", "3") and ``step``
@@ -131,7 +131,7 @@ def beam_try(width: int = 1, step: int = 3) -> TryPanel:
                     lambda v: draw_beam(int(v["width"]), STEPS[v["step"]]))
 
 
-#: The reference and the candidates of the BLEU panel (seed §13).
+#: The reference and the candidates of the BLEU panel (chapter 13).
 REFERENCE = "the train is running late"
 #: candidate -> what it shows.
 CANDIDATES = {
