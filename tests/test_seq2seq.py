@@ -25,12 +25,14 @@ SCRIPTS = ROOT / "scripts"
 WEIGHT_SHA256 = {
     "plain": "35029415349f5813eeea631df91937dac8327e5b92e1f2613233391ac2ccd38b",
     "attention": "2741457d0dfe390f4adfe30403fcd51371e5d0afd4fe8b2878033a97c05efc3c",
+    "control": "dd771d2031fc6e1b623fd00c77bf68e8293542aff673b289eca148ada6ee7b3b",
 }
+MODELS = ("plain", "attention", "control")
 
 
 @pytest.fixture(scope="module")
 def models():
-    return {name: load_translator(name) for name in ("plain", "attention")}
+    return {name: load_translator(name) for name in MODELS}
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +123,7 @@ def test_attention_weights_are_a_distribution(models):
 
 # --- numpy inference = the torch model that was trained ----------------------------------
 
-@pytest.mark.parametrize("name", ["plain", "attention"])
+@pytest.mark.parametrize("name", MODELS)
 def test_numpy_inference_matches_torch(models, name):
     torch = pytest.importorskip("torch")
     with np.load(WEIGHT_FILES[name]) as data:
@@ -129,22 +131,29 @@ def test_numpy_inference_matches_torch(models, name):
     from mwm_torch.translator import Seq2Seq
     net = Seq2Seq.from_numpy(w).double()
     m = models[name]
-    for e, h in tc.load_pairs("test")[:3]:
-        src = torch.tensor([m.source_vocab.ids_of(e)])
+    assert net.kind == m.name == name
+    pairs = tc.load_pairs("test")[:3]
+    src_ids = [m.source_vocab.ids_of(e) for e, _ in pairs]
+    width = max(len(x) for x in src_ids)
+    padded = torch.tensor([x + [0] * (width - len(x)) for x in src_ids])   # one padded batch, as in training
+    for i, (e, h) in enumerate(pairs):
         tgt_in = torch.tensor([[m.bos_id] + m.target_vocab.ids_of(h)])
         with torch.no_grad():
-            ref = torch.log_softmax(net(src, torch.tensor([len(e)]), tgt_in), dim=-1)[0].numpy()
+            ref = torch.log_softmax(net(padded[i:i + 1, :len(e)], torch.tensor([len(e)]), tgt_in), dim=-1)[0].numpy()
+            batched = torch.log_softmax(net(padded, torch.tensor([len(x) for x in src_ids]),
+                                            tgt_in.expand(len(pairs), -1)), dim=-1)[i].numpy()
         state, ours = m.decoder_start(e), []
         for prev in tgt_in[0].tolist():
             lp, state = m.step(state, prev)
             ours.append(lp)
         assert np.abs(np.array(ours) - ref).max() < 1e-9
+        assert np.abs(np.array(ours) - batched).max() < 1e-9
 
 
 def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
     assert len(outputs) == 1000
     for row in outputs[::50]:  # a sample of 20 test sentences, short and long
-        for name in ("plain", "attention"):
+        for name in MODELS:
             assert models[name].translate(row["source"]) == row[name]
     assert [r["source"] for r in outputs] == [e for e, _ in tc.load_pairs("test")]
     assert [r["reference"] for r in outputs] == [h for _, h in tc.load_pairs("test")]
@@ -152,19 +161,45 @@ def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
 
 # --- training: reproducible, and the committed weights are the documented ones -----------
 
-def test_training_script_is_reproducible(tmp_path):
+@pytest.mark.parametrize("name", ["attention", "control"])
+def test_training_script_is_reproducible(tmp_path, name):
     digests = []
     for k in range(2):
         out = tmp_path / f"quick{k}.npz"
-        subprocess.run([sys.executable, str(SCRIPTS / "train_translator.py"), "--model", "attention", "--quick",
+        subprocess.run([sys.executable, str(SCRIPTS / "train_translator.py"), "--model", name, "--quick",
                         "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
         digests.append(hashlib.sha256(out.read_bytes()).hexdigest())
     assert digests[0] == digests[1]
     quick = load_translator(path=tmp_path / "quick0.npz")
-    assert quick.attention and quick.hidden_size == 128
+    assert quick.name == name and quick.attention == (name == "attention") and quick.hidden_size == 128
+    assert quick.parameter_count == 283_478
 
 
-@pytest.mark.parametrize("name", ["plain", "attention"])
+def test_the_control_starts_where_the_attention_model_starts():
+    """Same seed, same layers built in the same order: the two differ only in what the combine layer reads."""
+    torch = pytest.importorskip("torch")
+    from mwm_torch.translator import Seq2Seq
+    nets = {}
+    for kind in ("attention", "control"):
+        torch.manual_seed(2014)
+        nets[kind] = Seq2Seq(182, 214, 64, 128, kind)
+    for (name, a), (_, b) in zip(nets["attention"].named_parameters(), nets["control"].named_parameters()):
+        assert torch.equal(a, b), name
+    with pytest.raises(ValueError, match="kind"):
+        Seq2Seq(182, 214, 64, 128, "bigger")
+
+
+def test_translator_rejects_two_combine_layers(models):
+    w = dict(models["attention"].params)
+    w.update(src_words=np.array(models["attention"].source_vocab.words),
+             tgt_words=np.array(models["attention"].target_vocab.words),
+             summary_combine_W=w["combine_W"], summary_combine_b=w["combine_b"])
+    from mwm.seq2seq import Translator
+    with pytest.raises(ValueError, match="both"):
+        Translator(w)
+
+
+@pytest.mark.parametrize("name", MODELS)
 def test_committed_weights(name):
     data = WEIGHT_FILES[name].read_bytes()
     assert hashlib.sha256(data).hexdigest() == WEIGHT_SHA256[name]
