@@ -396,6 +396,8 @@ def test_parameter_counts(models):
     """Chapter 14's trap: 250,582 against 283,478 numbers, the difference the read-out's 32,896 (13%)."""
     plain, att = models["plain"].parameter_count, models["attention"].parameter_count
     assert (plain, att, att - plain) == (250_582, 283_478, 32_896)
+    assert models["control"].parameter_count == att                       # the control: same size as attention
+    assert models["control"].params["summary_combine_W"].shape == (128, 256)
     assert f"{(att - plain) / plain:.0%}" == "13%"
 
 
@@ -405,6 +407,9 @@ def test_training_logs(models):
     assert (round(float(logs["plain"][-1]), 4), round(float(logs["attention"][-1]), 4)) == (0.6292, 0.0007)
     assert (round(float(logs["plain"][0]), 3), round(float(logs["attention"][0]), 3)) == (3.316, 3.166)
     assert len(logs["attention"]) == 30
+    control = models["control"].params["loss_per_epoch"]                 # same recipe, same 30 epochs
+    assert len(control) == 30 and (round(float(control[0]), 3), round(float(control[-1]), 4)) == (3.189, 0.3204)
+    assert 0.49 < control[-1] / logs["plain"][-1] < 0.52                  # "nearly halves"
 
 
 # --- chapter 14: BLEU by length from the committed outputs -------------------------------
@@ -418,6 +423,10 @@ def test_chapter_14_bleu(outputs):
     assert [n for _, _, n, _ in by["plain"]] == [156, 233, 234, 241, 136]
     assert [round(s, 3) for *_, s in by["plain"]] == [0.977, 0.591, 0.348, 0.262, 0.228]
     assert [round(s, 3) for *_, s in by["attention"]] == [1.0, 0.998, 0.995, 0.983, 0.975]
+    control = bleu_by_length([r["control"] for r in outputs], refs, lengths, length_buckets(10))
+    assert round(corpus_bleu([r["control"] for r in outputs], [[x] for x in refs]), 3) == 0.374
+    assert [round(s, 3) for *_, s in control] == [0.952, 0.7, 0.37, 0.275, 0.228]
+    assert round(control[-1][3], 3) == round(by["plain"][-1][3], 3)      # the same score on the longest sentences
     # the bottleneck: the plain model falls with length, attention stays level
     plain = [s for *_, s in by["plain"]]
     assert all(a > b for a, b in zip(plain, plain[1:]))
@@ -427,6 +436,35 @@ def test_chapter_14_bleu(outputs):
     assert all(x > y for x, y in zip(drops, drops[1:]))
     with pytest.raises(ValueError, match="equally long"):
         bleu_by_length([["a"]], [], [1], length_buckets(10))
+
+
+def test_chapter_14_bootstrap_on_the_longest_bucket(outputs):
+    """The trap: 2,000 draws of the 136 sentences of 40-48 words; summed counts give corpus BLEU exactly."""
+    from mwm.bleu import bleu_details
+    longest = [r for r in outputs if len(r["source"]) >= 40]
+    assert len(longest) == 136
+    fields = ("matches", "totals", "candidate_length", "reference_length")
+    st = {}
+    for name in MODELS:
+        d = [bleu_details(r[name], [r["reference"]]) for r in longest]
+        st[name] = [np.array([getattr(x, f) for x in d]) for f in fields]
+
+    def bleu_of(name, idx):
+        m, tot, c, r = (a[idx].sum(axis=0) for a in st[name])
+        return min(1.0, np.exp(1 - r / c)) * np.exp(np.log(m / tot).mean())
+
+    draws = np.random.default_rng(14).integers(0, len(longest), (2000, len(longest)))
+    for idx in draws[:3]:   # the chapter's shortcut is corpus BLEU of the drawn sentences
+        for name in MODELS:
+            assert bleu_of(name, idx) == pytest.approx(
+                corpus_bleu([longest[i][name] for i in idx], [[longest[i]["reference"]] for i in idx]), abs=1e-12)
+    boot = {name: np.array([bleu_of(name, idx) for idx in draws]) for name in MODELS}
+    boot["control - plain"] = boot["control"] - boot["plain"]
+    got = {name: np.percentile(b, [2.5, 97.5]).round(3).tolist() for name, b in boot.items()}
+    assert got == {"plain": [0.215, 0.24], "attention": [0.957, 0.982], "control": [0.211, 0.243],
+                   "control - plain": [-0.021, 0.019]}
+    assert got["control - plain"][0] < 0 < got["control - plain"][1]     # no measurable gain from the size
+    assert got["attention"][0] > got["control"][1] + 0.7                  # the look-back: far apart
 
 
 def test_chapter_14_bucket_sizes(outputs):
