@@ -3,13 +3,16 @@
 Usage (from the project root):
     .venv/bin/python scripts/train_translator.py --model plain        # chapter 12's model
     .venv/bin/python scripts/train_translator.py --model attention    # chapter 14's model
+    .venv/bin/python scripts/train_translator.py --model control      # chapter 14's same-size control
     .venv/bin/python scripts/train_translator.py --model plain --quick --out /tmp/q.npz
 
 Both models: an LSTM encoder (one-way) reads the English words; its last note and
 cell state start an LSTM decoder, which is trained with teacher forcing (it reads the
 true previous Hindi word) and the summed cross-entropy of its next-word guesses. The
 attention model adds a dot-product attention read-out over the encoder's notes
-(see ``mwm.seq2seq``). Adam, gradient-norm clipping at 1 (chapter 8), fixed seeds and
+(see ``mwm.seq2seq``); the control has the attention model's combine layer, fed
+the encoder's last note (the fixed summary) at every step instead of the attention
+read, so it has exactly as many numbers to learn. Adam, gradient-norm clipping at 1 (chapter 8), fixed seeds and
 ``torch.set_num_threads(1)``, so a run rebuilds the committed weights bit for bit.
 
 The weights go to ``lib/mwm/data/translator_<model>.npz`` as float32 arrays (with the
@@ -67,7 +70,7 @@ def train(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = None, see
     pairs = load_pairs("train")[:n_pairs]
     src_vocab = Vocab.from_sentences(e for e, _ in load_pairs("train"))
     tgt_vocab = Vocab.from_sentences(h for _, h in load_pairs("train"))
-    model = Seq2Seq(len(src_vocab), len(tgt_vocab), EMBED, HIDDEN, attention=(model_name == "attention"))
+    model = Seq2Seq(len(src_vocab), len(tgt_vocab), EMBED, HIDDEN, kind=model_name)
     opt = torch.optim.Adam(model.parameters(), lr=LR)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs))
     loss_fn = nn.CrossEntropyLoss(ignore_index=0, reduction="sum")

@@ -1,12 +1,13 @@
-"""Translate the whole test set with both committed models and save the results.
+"""Translate the whole test set with the three committed models and save the results.
 
 Usage (from the project root):
     .venv/bin/python scripts/translate_test_set.py [--out PATH]
 
 Each test sentence is translated greedily (free running, numpy inference in
-``mwm.seq2seq``) by the plain model and by the attention model. The file
-``lib/mwm/data/translator_test_outputs.tsv`` has a header line and one row per test
-pair: source, reference, plain, attention (words separated by spaces). Chapter 14
+``mwm.seq2seq``) by the plain model, the attention model and the same-size control.
+The file ``lib/mwm/data/translator_test_outputs.tsv`` has a header line and one row
+per test pair: source, reference, plain, attention, control (words separated by
+spaces; the control's column came last, so the first four kept their places). Chapter 14
 computes its BLEU scores from this file so that it runs in seconds;
 tests/test_seq2seq.py re-translates a sample and checks that it matches.
 
@@ -28,7 +29,8 @@ from mwm.decoding import beam_search, greedy_decode
 from mwm.seq2seq import DATA, TEST_OUTPUTS_FILE, load_translator
 from mwm.translation_corpus import load_pairs
 
-COLUMNS = ("source", "reference", "plain", "attention")
+MODELS = ("plain", "attention", "control")
+COLUMNS = ("source", "reference") + MODELS
 #: Chapter 13's greedy and beam-search outputs of the plain model (see the module docstring).
 BEAM_OUTPUTS_FILE = DATA / "translator_test_beam.tsv"
 BEAM_COLUMNS = ("source", "reference", "greedy", "greedy_score", "beam4", "beam4_score")
@@ -55,10 +57,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=TEST_OUTPUTS_FILE)
     parser.add_argument("--beam-out", type=Path, default=BEAM_OUTPUTS_FILE)
     args = parser.parse_args()
-    models = {name: load_translator(name) for name in ("plain", "attention")}
+    models = {name: load_translator(name) for name in MODELS}
     lines = ["\t".join(COLUMNS)]
     for src, ref in tqdm(load_pairs("test"), desc="translate"):
-        outs = [" ".join(models[name].translate(src)) for name in ("plain", "attention")]
+        outs = [" ".join(models[name].translate(src)) for name in MODELS]
         lines.append("\t".join([" ".join(src), " ".join(ref)] + outs))
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}: {len(lines) - 1} test sentences")

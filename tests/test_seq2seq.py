@@ -25,12 +25,14 @@ SCRIPTS = ROOT / "scripts"
 WEIGHT_SHA256 = {
     "plain": "35029415349f5813eeea631df91937dac8327e5b92e1f2613233391ac2ccd38b",
     "attention": "2741457d0dfe390f4adfe30403fcd51371e5d0afd4fe8b2878033a97c05efc3c",
+    "control": "dd771d2031fc6e1b623fd00c77bf68e8293542aff673b289eca148ada6ee7b3b",
 }
+MODELS = ("plain", "attention", "control")
 
 
 @pytest.fixture(scope="module")
 def models():
-    return {name: load_translator(name) for name in ("plain", "attention")}
+    return {name: load_translator(name) for name in MODELS}
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +123,7 @@ def test_attention_weights_are_a_distribution(models):
 
 # --- numpy inference = the torch model that was trained ----------------------------------
 
-@pytest.mark.parametrize("name", ["plain", "attention"])
+@pytest.mark.parametrize("name", MODELS)
 def test_numpy_inference_matches_torch(models, name):
     torch = pytest.importorskip("torch")
     with np.load(WEIGHT_FILES[name]) as data:
@@ -129,22 +131,29 @@ def test_numpy_inference_matches_torch(models, name):
     from mwm_torch.translator import Seq2Seq
     net = Seq2Seq.from_numpy(w).double()
     m = models[name]
-    for e, h in tc.load_pairs("test")[:3]:
-        src = torch.tensor([m.source_vocab.ids_of(e)])
+    assert net.kind == m.name == name
+    pairs = tc.load_pairs("test")[:3]
+    src_ids = [m.source_vocab.ids_of(e) for e, _ in pairs]
+    width = max(len(x) for x in src_ids)
+    padded = torch.tensor([x + [0] * (width - len(x)) for x in src_ids])   # one padded batch, as in training
+    for i, (e, h) in enumerate(pairs):
         tgt_in = torch.tensor([[m.bos_id] + m.target_vocab.ids_of(h)])
         with torch.no_grad():
-            ref = torch.log_softmax(net(src, torch.tensor([len(e)]), tgt_in), dim=-1)[0].numpy()
+            ref = torch.log_softmax(net(padded[i:i + 1, :len(e)], torch.tensor([len(e)]), tgt_in), dim=-1)[0].numpy()
+            batched = torch.log_softmax(net(padded, torch.tensor([len(x) for x in src_ids]),
+                                            tgt_in.expand(len(pairs), -1)), dim=-1)[i].numpy()
         state, ours = m.decoder_start(e), []
         for prev in tgt_in[0].tolist():
             lp, state = m.step(state, prev)
             ours.append(lp)
         assert np.abs(np.array(ours) - ref).max() < 1e-9
+        assert np.abs(np.array(ours) - batched).max() < 1e-9
 
 
 def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
     assert len(outputs) == 1000
     for row in outputs[::50]:  # a sample of 20 test sentences, short and long
-        for name in ("plain", "attention"):
+        for name in MODELS:
             assert models[name].translate(row["source"]) == row[name]
     assert [r["source"] for r in outputs] == [e for e, _ in tc.load_pairs("test")]
     assert [r["reference"] for r in outputs] == [h for _, h in tc.load_pairs("test")]
@@ -152,19 +161,45 @@ def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
 
 # --- training: reproducible, and the committed weights are the documented ones -----------
 
-def test_training_script_is_reproducible(tmp_path):
+@pytest.mark.parametrize("name", ["attention", "control"])
+def test_training_script_is_reproducible(tmp_path, name):
     digests = []
     for k in range(2):
         out = tmp_path / f"quick{k}.npz"
-        subprocess.run([sys.executable, str(SCRIPTS / "train_translator.py"), "--model", "attention", "--quick",
+        subprocess.run([sys.executable, str(SCRIPTS / "train_translator.py"), "--model", name, "--quick",
                         "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
         digests.append(hashlib.sha256(out.read_bytes()).hexdigest())
     assert digests[0] == digests[1]
     quick = load_translator(path=tmp_path / "quick0.npz")
-    assert quick.attention and quick.hidden_size == 128
+    assert quick.name == name and quick.attention == (name == "attention") and quick.hidden_size == 128
+    assert quick.parameter_count == 283_478
 
 
-@pytest.mark.parametrize("name", ["plain", "attention"])
+def test_the_control_starts_where_the_attention_model_starts():
+    """Same seed, same layers built in the same order: the two differ only in what the combine layer reads."""
+    torch = pytest.importorskip("torch")
+    from mwm_torch.translator import Seq2Seq
+    nets = {}
+    for kind in ("attention", "control"):
+        torch.manual_seed(2014)
+        nets[kind] = Seq2Seq(182, 214, 64, 128, kind)
+    for (name, a), (_, b) in zip(nets["attention"].named_parameters(), nets["control"].named_parameters()):
+        assert torch.equal(a, b), name
+    with pytest.raises(ValueError, match="kind"):
+        Seq2Seq(182, 214, 64, 128, "bigger")
+
+
+def test_translator_rejects_two_combine_layers(models):
+    w = dict(models["attention"].params)
+    w.update(src_words=np.array(models["attention"].source_vocab.words),
+             tgt_words=np.array(models["attention"].target_vocab.words),
+             summary_combine_W=w["combine_W"], summary_combine_b=w["combine_b"])
+    from mwm.seq2seq import Translator
+    with pytest.raises(ValueError, match="both"):
+        Translator(w)
+
+
+@pytest.mark.parametrize("name", MODELS)
 def test_committed_weights(name):
     data = WEIGHT_FILES[name].read_bytes()
     assert hashlib.sha256(data).hexdigest() == WEIGHT_SHA256[name]
@@ -361,6 +396,8 @@ def test_parameter_counts(models):
     """Chapter 14's trap: 250,582 against 283,478 numbers, the difference the read-out's 32,896 (13%)."""
     plain, att = models["plain"].parameter_count, models["attention"].parameter_count
     assert (plain, att, att - plain) == (250_582, 283_478, 32_896)
+    assert models["control"].parameter_count == att                       # the control: same size as attention
+    assert models["control"].params["summary_combine_W"].shape == (128, 256)
     assert f"{(att - plain) / plain:.0%}" == "13%"
 
 
@@ -370,6 +407,9 @@ def test_training_logs(models):
     assert (round(float(logs["plain"][-1]), 4), round(float(logs["attention"][-1]), 4)) == (0.6292, 0.0007)
     assert (round(float(logs["plain"][0]), 3), round(float(logs["attention"][0]), 3)) == (3.316, 3.166)
     assert len(logs["attention"]) == 30
+    control = models["control"].params["loss_per_epoch"]                 # same recipe, same 30 epochs
+    assert len(control) == 30 and (round(float(control[0]), 3), round(float(control[-1]), 4)) == (3.189, 0.3204)
+    assert 0.49 < control[-1] / logs["plain"][-1] < 0.52                  # "nearly halves"
 
 
 # --- chapter 14: BLEU by length from the committed outputs -------------------------------
@@ -383,6 +423,10 @@ def test_chapter_14_bleu(outputs):
     assert [n for _, _, n, _ in by["plain"]] == [156, 233, 234, 241, 136]
     assert [round(s, 3) for *_, s in by["plain"]] == [0.977, 0.591, 0.348, 0.262, 0.228]
     assert [round(s, 3) for *_, s in by["attention"]] == [1.0, 0.998, 0.995, 0.983, 0.975]
+    control = bleu_by_length([r["control"] for r in outputs], refs, lengths, length_buckets(10))
+    assert round(corpus_bleu([r["control"] for r in outputs], [[x] for x in refs]), 3) == 0.374
+    assert [round(s, 3) for *_, s in control] == [0.952, 0.7, 0.37, 0.275, 0.228]
+    assert round(control[-1][3], 3) == round(by["plain"][-1][3], 3)      # the same score on the longest sentences
     # the bottleneck: the plain model falls with length, attention stays level
     plain = [s for *_, s in by["plain"]]
     assert all(a > b for a, b in zip(plain, plain[1:]))
@@ -392,6 +436,35 @@ def test_chapter_14_bleu(outputs):
     assert all(x > y for x, y in zip(drops, drops[1:]))
     with pytest.raises(ValueError, match="equally long"):
         bleu_by_length([["a"]], [], [1], length_buckets(10))
+
+
+def test_chapter_14_bootstrap_on_the_longest_bucket(outputs):
+    """The trap: 2,000 draws of the 136 sentences of 40-48 words; summed counts give corpus BLEU exactly."""
+    from mwm.bleu import bleu_details
+    longest = [r for r in outputs if len(r["source"]) >= 40]
+    assert len(longest) == 136
+    fields = ("matches", "totals", "candidate_length", "reference_length")
+    st = {}
+    for name in MODELS:
+        d = [bleu_details(r[name], [r["reference"]]) for r in longest]
+        st[name] = [np.array([getattr(x, f) for x in d]) for f in fields]
+
+    def bleu_of(name, idx):
+        m, tot, c, r = (a[idx].sum(axis=0) for a in st[name])
+        return min(1.0, np.exp(1 - r / c)) * np.exp(np.log(m / tot).mean())
+
+    draws = np.random.default_rng(14).integers(0, len(longest), (2000, len(longest)))
+    for idx in draws[:3]:   # the chapter's shortcut is corpus BLEU of the drawn sentences
+        for name in MODELS:
+            assert bleu_of(name, idx) == pytest.approx(
+                corpus_bleu([longest[i][name] for i in idx], [[longest[i]["reference"]] for i in idx]), abs=1e-12)
+    boot = {name: np.array([bleu_of(name, idx) for idx in draws]) for name in MODELS}
+    boot["control - plain"] = boot["control"] - boot["plain"]
+    got = {name: np.percentile(b, [2.5, 97.5]).round(3).tolist() for name, b in boot.items()}
+    assert got == {"plain": [0.215, 0.24], "attention": [0.957, 0.982], "control": [0.211, 0.243],
+                   "control - plain": [-0.021, 0.019]}
+    assert got["control - plain"][0] < 0 < got["control - plain"][1]     # no measurable gain from the size
+    assert got["attention"][0] > got["control"][1] + 0.7                  # the look-back: far apart
 
 
 def test_chapter_14_bucket_sizes(outputs):

@@ -12,13 +12,16 @@ Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
 For the plain model the read-out sees the decoder's note only, ``o_t = h_t``. The
 attention model of chapter 14 adds one read-out step (Luong, Pham & Manning 2015,
 "dot" scores; the idea is Bahdanau, Cho & Bengio 2015): it scores every encoder note
-against the decoder's note with a dot product, ``e_j = h_t . h^enc_j``, turns the
-scores into weights ``a = softmax(e)``, mixes the encoder notes into a context
-``ctx_t = sum_j a_j h^enc_j`` and reads out from ``o_t = tanh(W_c [h_t; ctx_t] + b_c)``.
-Everything else is identical in the two models.
+against the decoder's note with a dot product, ``e_{t,k} = h_t . h^enc_k``, turns the
+scores into weights ``alpha_t = softmax(e_t)``, mixes the encoder notes into a read
+``s_t = sum_k alpha_{t,k} h^enc_k`` and reads out from ``o_t = tanh(W_s [h_t; s_t] + b_s)``.
+The **control** of chapter 14 has the same combine layer (as many numbers as the
+attention model) but reads the fixed last note instead: ``o_t = tanh(W_s [h_t; h^enc_T] + b_s)``
+at every step. Everything else is identical in the three models.
 
 The weights are trained by ``scripts/train_translator.py`` (PyTorch, teacher forcing)
-and stored in ``data/translator_plain.npz`` and ``data/translator_attention.npz``;
+and stored in ``data/translator_plain.npz``, ``data/translator_attention.npz`` and
+``data/translator_control.npz``;
 this module loads them and translates with plain numpy.
 
 The step interface shared with :mod:`mwm.decoding` (chapter 13): a model has
@@ -44,9 +47,12 @@ from .readout import _log_softmax, _softmax
 
 DATA = Path(__file__).resolve().parent / "data"
 #: The committed weight files, by model name.
-WEIGHT_FILES = {"plain": DATA / "translator_plain.npz", "attention": DATA / "translator_attention.npz"}
-#: The committed greedy translations of the test set by both models (scripts/translate_test_set.py).
+WEIGHT_FILES = {"plain": DATA / "translator_plain.npz", "attention": DATA / "translator_attention.npz",
+                "control": DATA / "translator_control.npz"}
+#: The committed greedy translations of the test set by the three models (scripts/translate_test_set.py).
 TEST_OUTPUTS_FILE = DATA / "translator_test_outputs.tsv"
+#: The key of each model's combine layer in its weight file (the plain model has none).
+COMBINE_KEYS = {"plain": None, "attention": "combine", "control": "summary_combine"}
 #: Special words, in the order of their ids in both vocabularies.
 PAD, START, END, UNK = "<pad>", "<start>", "<end>", "<unk>"
 SPECIALS = (PAD, START, END, UNK)
@@ -147,7 +153,7 @@ class DecoderState(NamedTuple):
 
 
 class Translator:
-    """An LSTM encoder-decoder loaded from a weight file (seed §12; chapter 14 for attention).
+    """An LSTM encoder-decoder loaded from a weight file (seed §12; chapter 14 for attention and the control).
 
     Args:
         weights: mapping name -> array, as stored by ``scripts/train_translator.py``.
@@ -157,9 +163,9 @@ class Translator:
         bos_id, eos_id: ids of ``<start>`` and ``<end>`` in the target vocabulary.
         hidden_size: H, the length of every note. ``summary_size`` = 2H (note + cell state).
         parameter_count: how many numbers were learned (every weight array, not the
-            training log ``loss_per_epoch``): 250,582 plain, 283,478 with attention.
+            training log ``loss_per_epoch``): 250,582 plain, 283,478 with attention and for the control.
         attention: True for the model with the attention read-out.
-        name: "plain" or "attention".
+        name: "plain", "attention" or "control" (the combine layer fed the fixed last note).
 
     Raises:
         ValueError: if a weight is missing or has the wrong shape.
@@ -174,8 +180,12 @@ class Translator:
             raise ValueError(f"weights is missing {missing}")
         self.source_vocab = Vocab(w["src_words"].tolist())
         self.target_vocab = Vocab(w["tgt_words"].tolist())
-        self.attention = "combine_W" in w
-        self.name = "attention" if self.attention else "plain"
+        kinds = [k for k, key in COMBINE_KEYS.items() if key and f"{key}_W" in w]
+        if len(kinds) > 1:
+            raise ValueError(f"weights holds the combine layers of both {kinds}")
+        self.name = kinds[0] if kinds else "plain"
+        self.attention = self.name == "attention"
+        self._combine = COMBINE_KEYS[self.name]
         f = {k: v.astype(np.float64) for k, v in w.items() if k not in ("src_words", "tgt_words")}
         H = f["enc_W_hh"].shape[1]
         E = f["src_embedding"].shape[1]
@@ -183,8 +193,8 @@ class Translator:
                   "enc_W_ih": (4 * H, E), "enc_W_hh": (4 * H, H), "enc_b": (4 * H,),
                   "dec_W_ih": (4 * H, E), "dec_W_hh": (4 * H, H), "dec_b": (4 * H,),
                   "out_W": (len(self.target_vocab), H), "out_b": (len(self.target_vocab),)}
-        if self.attention:
-            shapes.update(combine_W=(H, 2 * H), combine_b=(H,))
+        if self._combine:
+            shapes.update({f"{self._combine}_W": (H, 2 * H), f"{self._combine}_b": (H,)})
         for k, shape in shapes.items():
             if f[k].shape != shape:
                 raise ValueError(f"weights[{k!r}] must have shape {shape}, got {f[k].shape}")
@@ -267,8 +277,11 @@ class Translator:
         weights = None
         if self.attention:
             weights = _softmax(state.memory @ h)
-            context = weights @ state.memory
-            o = np.tanh(p["combine_W"] @ np.concatenate([h, context]) + p["combine_b"])
+            s = weights @ state.memory                      # the read s_t
+        elif self._combine:
+            s = state.memory[-1]                            # the control: the last note, at every step
+        if self._combine:
+            o = np.tanh(p[f"{self._combine}_W"] @ np.concatenate([h, s]) + p[f"{self._combine}_b"])
         else:
             o = h
         log_probs = _log_softmax(p["out_W"] @ o + p["out_b"])
@@ -429,10 +442,10 @@ def first_length_below(threshold=0.01, a=0.9) -> int:
 
 
 def load_translator(name: str = "plain", path=None) -> Translator:
-    """Load a committed translator: "plain" (one summary) or "attention" (chapter 14).
+    """Load a committed translator: "plain" (one summary), "attention" or "control" (chapter 14).
 
     Args:
-        name: "plain" or "attention".
+        name: "plain", "attention" or "control".
         path: another weight file to load instead (optional).
 
     Returns:
@@ -469,7 +482,7 @@ def load_test_outputs(path=None):
     """Read the committed test-set translations (``data/translator_test_outputs.tsv``).
 
     Returns:
-        list of dicts with keys "source", "reference", "plain", "attention", each a list of words.
+        list of dicts with keys "source", "reference", "plain", "attention", "control", each a list of words.
     """
     path = TEST_OUTPUTS_FILE if path is None else Path(path)
     rows = []

@@ -1,4 +1,4 @@
-"""Chapter 14's "Try" panel: the bottleneck measured, BLEU by source length for both models (seed §12, §14)."""
+"""Chapter 14's "Try" panel: the bottleneck measured, BLEU by source length for the three models (seed §12, §14)."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -10,13 +10,14 @@ from ..seq2seq import bleu_by_length, length_buckets, load_test_outputs
 from .drawing import layout
 from .panel import TryPanel
 
-MODELS = ("plain", "attention")
-COLOURS = {"plain": "tab:red", "attention": "tab:blue"}
+MODELS = ("plain", "attention", "control")
+COLOURS = {"plain": "tab:red", "attention": "tab:blue", "control": "tab:orange"}
+LABELS = {"plain": "one summary (plain)", "attention": "with attention", "control": "same-size control"}
 WIDTHS = (5, 10, 20)
 
 
 def bleu_table(rows, width: int):
-    """Corpus BLEU-4 of both models per length bucket: {model: [(low, high, count, bleu), ...]}."""
+    """Corpus BLEU-4 of the three models per length bucket: {model: [(low, high, count, bleu), ...]}."""
     lengths = [len(r["source"]) for r in rows]
     buckets = length_buckets(width, min(lengths), max(lengths))
     refs = [r["reference"] for r in rows]
@@ -24,7 +25,7 @@ def bleu_table(rows, width: int):
 
 
 def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, scores=None):
-    """Figure: corpus BLEU-4 of both models in each source-length bucket, with an example sentence.
+    """Figure: corpus BLEU-4 of the three models in each source-length bucket, with an example sentence.
 
     Args:
         width: words per bucket (after the first bucket, 3-9 words).
@@ -34,7 +35,7 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
 
     Returns:
         (Figure, readings): the readings give each model's BLEU in the example's bucket
-        and the example's reference and two translations.
+        and the example's reference and three translations.
 
     Raises:
         ValueError: for a width below 1, or a length no test sentence has.
@@ -52,8 +53,7 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
     x = np.arange(len(buckets))
     for j, m in enumerate(MODELS):
         vals = [s[3] for s in scores[m]]
-        ax.bar(x + (j - 0.5) * 0.4, vals, width=0.4, color=COLOURS[m], alpha=0.85,
-               label="one summary (plain)" if m == "plain" else "with attention")
+        ax.bar(x + (j - 1) * 0.28, vals, width=0.28, color=COLOURS[m], alpha=0.85, label=LABELS[m])
     ax.axvspan(which - 0.5, which + 0.5, color="0.9", zorder=0)
     ax.set_xticks(x)
     ax.set_xticklabels([f"{lo}-{hi}\n({n})" for lo, hi, n, _ in scores["plain"]], fontsize=8)
@@ -61,12 +61,12 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
     ax.set_ylabel("corpus BLEU-4")
     ax.set_ylim(0, 1.3)
     ax.set_yticks(np.arange(0, 1.01, 0.2))
-    ax.legend(fontsize=9, loc="upper center", ncol=2)
+    ax.legend(fontsize=9, loc="upper center", ncol=3)
     ax.set_title("the bottleneck measured: BLEU by source length (shaded: the example's bucket)", fontsize=10)
     layout(fig)
     lo, hi = buckets[which]
     parts = [f"<b>bucket {lo}-{hi} words:</b> plain {scores['plain'][which][3]:.3f}, "
-             f"attention {scores['attention'][which][3]:.3f}",
+             f"attention {scores['attention'][which][3]:.3f}, control {scores['control'][which][3]:.3f}",
              f"<b>English ({example_length} words):</b> {' '.join(example['source'])}",
              f"<b>reference:</b> {' '.join(example['reference'])}"]
     for m in MODELS:
@@ -95,4 +95,4 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
                                               description="bucket width"),
                 "example_length": widgets.IntSlider(value=example_length, min=min(lengths), max=max(lengths),
                                                     step=1, description="example")}
-    return TryPanel("BLEU by sentence length, one summary vs. attention", controls, draw)
+    return TryPanel("BLEU by sentence length: one summary, attention, same-size control", controls, draw)
