@@ -1,4 +1,8 @@
 """Every number chapter 9 (the LSTM) states, computed by lib and asserted."""
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -131,3 +135,31 @@ def test_pause_and_predict_after_review():
     assert round(float(sigmoid(1.0)), 4) == 0.7311 and round(float(sigmoid(1.0)) ** 20, 4) == 0.0019
     assert round(float(sigmoid(3.0)), 4) == 0.9526 and round(float(sigmoid(3.0)) ** 20, 4) == 0.3784
     assert round(float(sigmoid(3.0) / sigmoid(1.0)) ** 20) == 199
+
+
+def test_written_out_step_equals_lstm_step():
+    """The chapter's numpy step (f, i, o, c~ from W, U, b) is mwm's lstm_step, to within 1e-12."""
+    def step(h_prev, c_prev, x, w):
+        score = {k: w[f"W_{k}"] @ h_prev + w[f"U_{k}"] @ x + w[f"b_{k}"] for k in "fiog"}
+        f, i, o = sigmoid(score["f"]), sigmoid(score["i"]), sigmoid(score["o"])
+        c_tilde = np.tanh(score["g"])
+        c = f * c_prev + i * c_tilde
+        return o * np.tanh(c), c, f
+
+    weights = init_lstm(hidden_size=3, input_size=2, seed=0)
+    h_prev, c_prev, x = np.array([0.1, -0.2, 0.3]), np.array([0.5, -1.0, 0.2]), np.array([1.0, -0.5])
+    h, c, f = step(h_prev, c_prev, x, weights)
+    (h_lib, c_lib), cache = lstm_step(LSTMState(h_prev, c_prev), x, weights)
+    assert np.max(np.abs(h - h_lib)) < 1e-12 and np.max(np.abs(c - c_lib)) < 1e-12
+    assert np.allclose(f, cache["f"], rtol=0, atol=1e-15) and np.all(np.abs(f - 0.75) < 0.02)  # near sigma(1): b_f starts at 1
+
+
+def test_chapter_writes_the_candidate_c_tilde():
+    """Notation (intro's table): the candidate is c~ in the chapter's prose and maths, never g."""
+    nb = json.loads((Path(__file__).resolve().parents[1] / "chapters" / "09-the-lstm.ipynb").read_text(encoding="utf-8"))
+    prose = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert r"\tilde{\boldsymbol c}_t" in prose and r"\tilde c_t" in prose
+    # the maths never writes the candidate as g (the code may name mwm's key `W_g`, in backticks)
+    for pattern in (r"\\boldsymbol g(?![a-zA-Z])", r"(?<![\w\\])g_[tk]\b", r"\$g\s*=", r"\$[WU]_g\b",
+                    r"\bi(_[tk])?(\\,|\s)*g\b"):
+        assert not re.search(pattern, prose), pattern

@@ -86,6 +86,66 @@ def test_lstm_equals_torch_in_values_and_gradients(seed, hidden, inp, steps, bat
     assert max(diffs.values()) < 1e-12, diffs  # float64: far inside the 1e-6 the course asks for
 
 
+
+def _chapter_9_step(h_prev, c_prev, x, w):
+    """Chapter 9's LSTM step written out in numpy (W reads the note, U the word; "g" keys the candidate c~)."""
+    sig = lambda a: 1.0 / (1.0 + np.exp(-a))   # noqa: E731
+    score = {k: w[f"W_{k}"] @ h_prev + w[f"U_{k}"] @ x + w[f"b_{k}"] for k in "fiog"}
+    f, i, o = sig(score["f"]), sig(score["i"]), sig(score["o"])
+    c_tilde = np.tanh(score["g"])
+    c = f * c_prev + i * c_tilde
+    return o * np.tanh(c), c
+
+
+def test_chapter_9_weight_mapping_and_opening_the_forget_lane_in_torch():
+    """Chapter 9's folded PyTorch cell: weight_ih is U, weight_hh is W, bias_ih + bias_hh is b, order i, f, g, o."""
+    from mwm.lstm import LSTM_BLOCKS, init_lstm, lstm_step
+    assert LSTM_BLOCKS == ("i", "f", "g", "o")       # PyTorch's stacking order
+    H = 3
+    weights = init_lstm(hidden_size=H, input_size=2, seed=0)
+    h_prev, c_prev, x = np.array([0.1, -0.2, 0.3]), np.array([0.5, -1.0, 0.2]), np.array([1.0, -0.5])
+    h, c = _chapter_9_step(h_prev, c_prev, x, weights)
+    (h_lib, c_lib), _ = lstm_step(LSTMState(h_prev, c_prev), x, weights)
+    assert _maxdiff(h, h_lib) < 1e-12 and _maxdiff(c, c_lib) < 1e-12
+    module = torch.nn.LSTM(input_size=2, hidden_size=H).double()
+    with torch.no_grad():
+        for k, block in enumerate("ifgo"):
+            rows = slice(k * H, (k + 1) * H)
+            module.weight_ih_l0[rows] = torch.from_numpy(weights[f"U_{block}"])
+            module.weight_hh_l0[rows] = torch.from_numpy(weights[f"W_{block}"])
+            module.bias_ih_l0[rows] = torch.from_numpy(weights[f"b_{block}"])
+            module.bias_hh_l0[rows] = 0.0
+    # block by block is what lstm_weights_to_stacked writes
+    for name, ours in zip(("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"), lstm_weights_to_stacked(weights)):
+        assert np.array_equal(getattr(module, name).detach().numpy(), ours), name
+    _, (h_t, c_t) = module(_tensor(x)[None, None], (_tensor(h_prev)[None, None], _tensor(c_prev)[None, None]))
+    assert _maxdiff(h_t.detach().numpy().ravel(), h) < 1e-12 and _maxdiff(c_t.detach().numpy().ravel(), c) < 1e-12
+    # the shifts only count as a sum: moving b between bias_ih and bias_hh changes nothing
+    with torch.no_grad():
+        module.bias_hh_l0[:] = module.bias_ih_l0 / 2
+        module.bias_ih_l0[:] = module.bias_ih_l0 / 2
+    _, (h_t, _) = module(_tensor(x)[None, None], (_tensor(h_prev)[None, None], _tensor(c_prev)[None, None]))
+    assert _maxdiff(h_t.detach().numpy().ravel(), h) < 1e-12
+    # opening the lane: the forget block, entries H to 2H - 1, of the shifts
+    with torch.no_grad():
+        module.bias_ih_l0[H:2 * H] = 2.0
+        module.bias_hh_l0[H:2 * H] = 0.0
+    opened = lstm_weights_from_stacked(*(getattr(module, n).detach().numpy() for n in
+                                         ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")))
+    assert np.array_equal(opened["b_f"], [2.0, 2.0, 2.0])
+    assert all(np.allclose(opened[k], weights[k], rtol=0, atol=1e-15) for k in weights if k != "b_f")
+    # with every weight 0, the opened lane keeps sigma(2) = 0.8808 of the cell state per step in torch itself
+    with torch.no_grad():
+        for name in ("weight_ih_l0", "weight_hh_l0"):
+            getattr(module, name).zero_()
+        for name in ("bias_ih_l0", "bias_hh_l0"):
+            getattr(module, name)[:H].zero_()
+            getattr(module, name)[2 * H:].zero_()
+    _, (_, c_t) = module(torch.zeros(1, 1, 2, dtype=F64), (torch.zeros(1, 1, H, dtype=F64), torch.ones(1, 1, H, dtype=F64)))
+    assert np.allclose(c_t.detach().numpy().ravel(), 1 / (1 + np.exp(-2.0)), rtol=0, atol=1e-15)
+    assert round(float(c_t.detach()[0, 0, 0]), 4) == 0.8808
+
+
 # ---------------------------------------------------------------- GRU
 
 def _gru_module(w, hidden, inp):

@@ -209,3 +209,48 @@ def test_trained_lstm_remembers_through_the_candidate(stored):
     assert round(float(f_units.mean()), 2) == 0.89
     assert right(dict(weights, W_f=np.zeros_like(weights["W_f"])))[0] == 1.0
     assert round(100 * right(dict(weights, W_g=np.zeros_like(weights["W_g"])))[0], 1) == 51.1
+
+
+def _lab_inputs(s):
+    xs = np.stack([s.T, np.zeros_like(s.T)], axis=-1)   # (T, n, 2): word, marker
+    xs[0, :, 1] = 1.0
+    return xs
+
+
+def test_trained_lstm_rewrites_the_fact_at_every_word_chapter_9(stored):
+    """Chapter 9, "What the trained LSTM actually does": the fact is written again, not carried."""
+    weights, V, v0 = _trained_lstm(stored)
+    s = lab_sentences(4000, 50, noise=0.5, seed=9)
+    (hs, cs), caches = lstm_forward(_lab_inputs(s), weights)
+    lane = int(np.argmax(np.abs(V)))
+    assert lane == 3 and V[lane] > 0            # a positive cell state on this lane pushes the answer to chai
+    f, i, ct = (np.array([c[k][:, lane] for c in caches]) for k in ("f", "i", "g"))
+    c = cs[:, :, lane]
+    # the first test sentence, coffee
+    assert s[0, 0] == -1.0
+    assert f"{c[0, 0]:+.2f}" == "+0.26" and f"{c[-1, 0]:+.2f}" == "-14.82"     # word 1 wrote the wrong sign
+    assert round(float(f[1:, 0].mean()), 2) == 0.96 and round(float(i[1:, 0].mean()), 2) == 0.69
+    assert f"{ct[1:, 0].mean():+.2f}" == "-0.93" and np.all(ct[1:, 0] < 0)
+    assert round(float(np.prod(f[1:, 0])), 2) == 0.16
+    balance = np.mean(i[1:, 0] * ct[1:, 0]) / (1 - f[1:, 0].mean())
+    assert f"{balance:+.1f}" == "-17.5" and 1 < balance / c[-1, 0] < 1.25    # still climbing towards it
+    # every sentence: the candidate has the drink's sign at every filler, and word 1's own entry is a crumb
+    assert np.all(np.sign(ct[1:]) == s[:, 0])
+    left_of_word_1 = np.abs(np.prod(f[1:], axis=0) * c[0] / c[-1])
+    assert round(100 * float(left_of_word_1.max()), 1) == 0.3
+    # the same model before training (the script's seeding): forget gates already at 0.88, a small cell state
+    torch.manual_seed(1000 * 0 + 50)          # the script's seeding of run (seed 0, 50 words), as in train_one
+    rnn = memory_task.Reader("LSTM", 8, memory_task.MODELS["LSTM, lane open"][1]).rnn
+    before = lstm_weights_from_stacked(*(p.detach().numpy().astype(float) for p in
+                                         (rnn.weight_ih_l0, rnn.weight_hh_l0, rnn.bias_ih_l0, rnn.bias_hh_l0)))
+    (_, cs0), caches0 = lstm_forward(_lab_inputs(s), before)
+    assert round(float(np.mean([cc["f"] for cc in caches0[1:]])), 2) == 0.88
+    assert round(float(np.abs(cs0[-1]).max()), 1) == 1.8 and round(float(np.abs(cs[-1]).max()), 1) == 28.1
+
+
+def test_gates_with_the_lane_closed_did_no_better_than_no_gates_chapter_9(results):
+    """Chapter 9: runs learned at 20-50 words (four lengths x five seeds = 20 runs per model)."""
+    learned = {m: sum(r["right"] >= 0.95 * 4000 for r in results["runs"] if r["model"] == m and r["length"] >= 20)
+               for m in memory_task.MODELS}
+    assert learned == {"plain": 12, "GRU": 10, "LSTM": 0, "GRU, lane open": 20, "LSTM, lane open": 18}
+    assert all(sum(1 for r in results["runs"] if r["model"] == m and r["length"] >= 20) == 20 for m in learned)

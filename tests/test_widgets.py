@@ -319,27 +319,41 @@ def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
 
 
 def test_tank_readings_match_chapter_9():
-    assert W.draw_tank()[1] == ("f = 0.9000, i = 0.2000, g = 0.5000, o = 1.0000: c_t = 0.9000 + 0.1000 = 1.0000, "
+    assert W.draw_tank()[1] == ("f = 0.9000, i = 0.2000, c\u0303 = 0.5000, o = 1.0000: c_t = 0.9000 + 0.1000 = 1.0000, "
                                 "h_t = 1.0000 * tanh(1.0000) = 1.0000 * 0.7616 = 0.7616")
     scores = W.draw_tank(gates="from scores")[1]
-    assert scores.startswith("f = 0.8808, i = 0.5000, g = 0.7616, o = 0.7311: c_t = 0.8808 + 0.3808 = 1.2616")
+    assert scores.startswith("f = 0.8808, i = 0.5000, c\u0303 = 0.7616, o = 0.7311: c_t = 0.8808 + 0.3808 = 1.2616")
     assert scores.endswith("0.7311 * tanh(1.2616) = 0.7311 * 0.8515 = 0.6225")
     held = W.draw_tank(f=1.0, i=0.0, steps=10)[1]
     assert held.endswith("after 10 steps c = 1.0000, h = 0.7616")
     assert "= 0.0000 * 0.7616 = 0.0000" in W.draw_tank(o=0.0)[1]
-    plural = W.draw_tank(c_prev=1.0, f=0.95, i=0.05, g=-0.8, steps=5)[1]
+    plural = W.draw_tank(c_prev=1.0, f=0.95, i=0.05, c_tilde=-0.8, steps=5)[1]
     assert "c_t = 0.9500 - 0.0400 = 0.9100" in plural and "after 5 steps c = 0.5928" in plural
-    assert "c_t = 1.0000 - 0.4000 = 0.6000" in W.draw_tank(c_prev=2.0, f=0.5, i=1.0, g=-0.4)[1]
+    assert "c_t = 1.0000 - 0.4000 = 0.6000" in W.draw_tank(c_prev=2.0, f=0.5, i=1.0, c_tilde=-0.4)[1]
     with pytest.raises(ValueError, match="gates"):
         W.draw_tank(gates="sideways")
     with pytest.raises(ValueError, match="f must"):
         W.draw_tank(f=1.2)
 
 
+def test_tank_names_the_candidate_c_tilde():
+    """Notation (intro's table): the tank panel calls the candidate c~, never g."""
+    panel = W.tank_try()
+    assert "c_tilde" in panel.controls and "z_c" in panel.controls and "g" not in panel.controls
+    labels = [c.description for c in panel.controls.values()]
+    assert "candidate c\u0303" in labels and "score z_c\u0303" in labels
+    assert not any(label.endswith(" g") or label.endswith("z_g") for label in labels)
+    fig, text = W.draw_tank()
+    assert "c\u0303 = 0.5000" in text and " g = " not in text
+    tick_labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert "write\n$i\\,\\tilde{c}$" in tick_labels and not any("i·g" in t for t in tick_labels)
+    assert r"\tilde{c}_t" in fig.axes[0].get_title()
+
+
 def test_tank_scores_go_through_lstm_step():
     from mwm.widgets.ch09_lstm import gates_from_scores
     gates = gates_from_scores(2.0, 0.0, 1.0, 1.0)
-    assert gates == pytest.approx({"f": 0.8807970779778823, "i": 0.5, "g": 0.7615941559557649, "o": 0.7310585786300049})
+    assert gates == pytest.approx({"f": 0.8807970779778823, "i": 0.5, "c_tilde": 0.7615941559557649, "o": 0.7310585786300049})
 
 
 def test_memory_lab_readings_match_chapter_9():

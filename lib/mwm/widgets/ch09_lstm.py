@@ -1,12 +1,14 @@
 """Chapter 9's "Try" panels: the LSTM's tank, and the memory lab (seed §9).
 
 The tank is one number of cell state. Each step keeps ``f * c_{t-1}`` of the old level
-(the forget gate is the drain, left open by ``1 - f``), pours in ``i * g`` (the input
-gate is the inlet, the candidate what it pours) and shows ``h_t = o * tanh(c_t)``
+(the forget gate is the drain, left open by ``1 - f``), pours in ``i * c_tilde`` (the input
+gate is the inlet, the candidate c~_t what it pours) and shows ``h_t = o * tanh(c_t)``
 through the window ``o``. The gates are set by hand, or computed from four scores as
-in the unit's full step: ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``g = tanh(z_g)``,
+in the unit's full step: ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``,
 ``o = sigmoid(z_o)``; that step runs through :func:`mwm.lstm.lstm_step` with a
-one-unit LSTM whose shifts are the scores.
+one-unit LSTM whose shifts are the scores (``mwm.lstm`` keys the candidate's block "g").
+
+The candidate is written c~ (the course's tilde-c) in the panel's labels and readings.
 
 The memory lab draws :mod:`mwm.memory_lab`: accuracy against sentence length for the
 three hand-wired cells, and the blame that reaches the first word.
@@ -27,8 +29,10 @@ from .drawing import layout
 from .panel import TryPanel
 
 #: The unit's tiny example (by hand) and full step (from scores).
-TANK_DEFAULTS = {"c_prev": 1.0, "f": 0.9, "i": 0.2, "g": 0.5, "o": 1.0,
-                 "z_f": 2.0, "z_i": 0.0, "z_g": 1.0, "z_o": 1.0}
+TANK_DEFAULTS = {"c_prev": 1.0, "f": 0.9, "i": 0.2, "c_tilde": 0.5, "o": 1.0,
+                 "z_f": 2.0, "z_i": 0.0, "z_c": 1.0, "z_o": 1.0}
+#: The candidate's name in labels and readings: c with a tilde (the course's notation).
+C_TILDE = "c\u0303"
 GATE_MODES = ("by hand", "from scores")
 
 KEEP_COLOUR, WRITE_COLOUR, LEVEL_COLOUR, NOTE_COLOUR_ = "tab:blue", "tab:green", "tab:blue", "tab:purple"
@@ -43,67 +47,68 @@ def _unit(value, name):
     return value
 
 
-def gates_from_scores(z_f, z_i, z_g, z_o) -> dict:
-    """The four gate values of a one-unit LSTM whose scores are given (seed §9's full step).
+def gates_from_scores(z_f, z_i, z_c, z_o) -> dict:
+    """The three gates and the candidate of a one-unit LSTM whose scores are given (seed §9's full step).
 
     Runs :func:`mwm.lstm.lstm_step` with all weights 0 and the shifts set to the scores, so
-    ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``g = tanh(z_g)``, ``o = sigmoid(z_o)``.
+    ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``, ``o = sigmoid(z_o)``.
 
     Returns:
-        dict with keys "f", "i", "g", "o" (floats; g in (-1, 1), the others in (0, 1)).
-        Example: scores 2, 0, 1, 1 give f = 0.8808, i = 0.5, g = 0.7616, o = 0.7311.
+        dict with keys "f", "i", "c_tilde", "o" (floats; c_tilde in (-1, 1), the others in (0, 1)).
+        Example: scores 2, 0, 1, 1 give f = 0.8808, i = 0.5, c_tilde = 0.7616, o = 0.7311.
 
     Raises:
         ValueError: if a score is not a finite number.
     """
     scores = {"f": as_scalar(z_f, "z_f"), "i": as_scalar(z_i, "z_i"),
-              "g": as_scalar(z_g, "z_g"), "o": as_scalar(z_o, "z_o")}
+              "g": as_scalar(z_c, "z_c"), "o": as_scalar(z_o, "z_o")}   # "g": mwm.lstm's key for the candidate
     weights = {}
     for k in LSTM_BLOCKS:
         weights[f"W_{k}"] = np.zeros((1, 1))
         weights[f"U_{k}"] = np.zeros((1, 1))
         weights[f"b_{k}"] = np.array([scores[k]])
     _, cache = lstm_step(LSTMState(np.zeros(1), np.zeros(1)), np.zeros(1), weights)
-    return {k: float(cache[k][0]) for k in ("f", "i", "g", "o")}
+    return {"f": float(cache["f"][0]), "i": float(cache["i"][0]), "c_tilde": float(cache["g"][0]),
+            "o": float(cache["o"][0])}
 
 
-def tank_run(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1):
+def tank_run(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1):
     """Run the one-number cell-state update ``steps`` times with the gates held fixed (seed §9).
 
     Args:
         c_prev: the starting level c_0 (any finite number).
         f, i, o: forget, input and output gates, each in [0, 1].
-        g: the candidate, in [-1, 1].
+        c_tilde: the candidate c~, in [-1, 1].
         steps: how many steps, >= 1.
 
     Returns:
         (levels, notes): arrays (steps + 1,) with c_0..c_steps and (steps,) with
-        h_1..h_steps, where ``c_t = f c_{t-1} + i g`` and ``h_t = o tanh(c_t)``.
+        h_1..h_steps, where ``c_t = f c_{t-1} + i c_tilde`` and ``h_t = o tanh(c_t)``.
 
     Raises:
         ValueError: for a gate outside its range or steps < 1, naming it.
     """
     c = as_scalar(c_prev, "c_prev")
     f, i, o = _unit(f, "f"), _unit(i, "i"), _unit(o, "o")
-    g = as_scalar(g, "g")
-    if not -1.0 <= g <= 1.0:
-        raise ValueError(f"g must lie in [-1, 1], got {g}")
+    c_tilde = as_scalar(c_tilde, "c_tilde")
+    if not -1.0 <= c_tilde <= 1.0:
+        raise ValueError(f"c_tilde must lie in [-1, 1], got {c_tilde}")
     steps = positive_int(steps, "steps")
     levels, notes = [c], []
     for _ in range(steps):
-        c = f * c + i * g
+        c = f * c + i * c_tilde
         levels.append(c)
         notes.append(o * np.tanh(c))
     return np.array(levels), np.array(notes)
 
 
-def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0, z_g=1.0, z_o=1.0,
+def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0, z_c=1.0, z_o=1.0,
               gates="by hand"):
     """Figure: one LSTM step as a tank, the level over ``steps`` steps, and the score squeeze.
 
     Args:
-        c_prev, f, i, g, o, steps: as in :func:`tank_run` (used when ``gates="by hand"``).
-        z_f, z_i, z_g, z_o: the four scores (used when ``gates="from scores"``).
+        c_prev, f, i, c_tilde, o, steps: as in :func:`tank_run` (used when ``gates="by hand"``).
+        z_f, z_i, z_c, z_o: the four scores (used when ``gates="from scores"``).
         gates: "by hand" or "from scores".
 
     Returns:
@@ -115,10 +120,10 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     """
     if gates not in GATE_MODES:
         raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
-    from_scores = gates_from_scores(z_f, z_i, z_g, z_o)
-    gate = from_scores if gates == "from scores" else {"f": f, "i": i, "g": g, "o": o}
-    levels, notes = tank_run(c_prev, gate["f"], gate["i"], gate["g"], gate["o"], steps)
-    kept, written = gate["f"] * levels[0], gate["i"] * gate["g"]
+    from_scores = gates_from_scores(z_f, z_i, z_c, z_o)
+    gate = from_scores if gates == "from scores" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
+    levels, notes = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
+    kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
 
     fig = Figure(figsize=(10.5, 3.6))
     ax_tank, ax_time, ax_score = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.25, 1.0, 1.0]})
@@ -141,10 +146,10 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     ax_tank.axhline(0, color="0.6", lw=0.8)
     ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
     ax_tank.set_xticks(xs)
-    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", "write\ni·g", "new c", f"note h\no={gate['o']:.2f}"],
-                            fontsize=8)
+    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}$", "new c",
+                             f"note h\no={gate['o']:.2f}"], fontsize=8)
     ax_tank.set_ylim(-lim, lim)
-    ax_tank.set_title("c_t = f c_(t-1) + i g,  h_t = o tanh(c_t)", fontsize=9)
+    ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=9)
 
     # the level and the note over several steps with the same gates
     t = np.arange(len(levels))
@@ -162,12 +167,13 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     used = gates == "from scores"
     alpha = 1.0 if used else 0.3
     ax_score.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label="sigmoid (f, i, o)")
-    ax_score.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label="tanh (g)")
-    for name, score, value in (("f", z_f, from_scores["f"]), ("i", z_i, from_scores["i"]),
-                               ("g", z_g, from_scores["g"]), ("o", z_o, from_scores["o"])):
+    ax_score.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label=r"tanh ($\tilde{c}$)")
+    for name, label, score, value in (("f", "f", z_f, from_scores["f"]), ("i", "i", z_i, from_scores["i"]),
+                                      ("c_tilde", r"$\tilde{c}$", z_c, from_scores["c_tilde"]),
+                                      ("o", "o", z_o, from_scores["o"])):
         ax_score.plot([score], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
-        offset = {"f": (4, 4), "i": (4, -10), "g": (-52, 2), "o": (4, -10)}[name]
-        ax_score.annotate(f"{name}={value:.4f}", (score, value), textcoords="offset points",
+        offset = {"f": (4, 4), "i": (4, -10), "c_tilde": (-52, 2), "o": (4, -10)}[name]
+        ax_score.annotate(f"{label}={value:.4f}", (score, value), textcoords="offset points",
                           xytext=offset, fontsize=7, alpha=alpha)
     ax_score.axhline(0, color="0.85", lw=0.8)
     ax_score.set_xlim(-5, 5)
@@ -177,7 +183,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, g=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0,
     ax_score.set_title("from scores" + ("" if used else " (not in use)"), fontsize=9)
     layout(fig)
 
-    text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, g = {gate['g']:.4f}, o = {gate['o']:.4f}: "
+    text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, {C_TILDE} = {gate['c_tilde']:.4f}, o = {gate['o']:.4f}: "
             f"c_t = {kept:.4f} {'-' if written < 0 else '+'} {abs(written):.4f} = {levels[1]:.4f}, "
             f"h_t = {gate['o']:.4f} * tanh({levels[1]:.4f}) = {gate['o']:.4f} * {np.tanh(levels[1]):.4f} = {notes[0]:.4f}")
     if steps > 1:
@@ -193,8 +199,8 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
             controls named in :data:`TANK_DEFAULTS`.
 
     Returns:
-        TryPanel with sliders ``c_prev``, ``f``, ``i``, ``g``, ``o``, ``steps``, ``z_f``,
-        ``z_i``, ``z_g``, ``z_o`` and the toggle ``gates``.
+        TryPanel with sliders ``c_prev``, ``f``, ``i``, ``c_tilde``, ``o``, ``steps``, ``z_f``,
+        ``z_i``, ``z_c``, ``z_o`` and the toggle ``gates``.
 
     Raises:
         ValueError: for an unknown control name or ``gates`` mode, or a value out of range.
@@ -209,12 +215,13 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
         "c_prev": widgets.FloatSlider(value=v["c_prev"], min=-2.0, max=2.0, step=0.1, description="old c"),
         "f": widgets.FloatSlider(value=v["f"], min=0.0, max=1.0, step=0.05, description="forget f"),
         "i": widgets.FloatSlider(value=v["i"], min=0.0, max=1.0, step=0.05, description="input i"),
-        "g": widgets.FloatSlider(value=v["g"], min=-1.0, max=1.0, step=0.1, description="candidate g"),
+        "c_tilde": widgets.FloatSlider(value=v["c_tilde"], min=-1.0, max=1.0, step=0.1,
+                                       description=f"candidate {C_TILDE}"),
         "o": widgets.FloatSlider(value=v["o"], min=0.0, max=1.0, step=0.05, description="output o"),
         "steps": widgets.IntSlider(value=steps, min=1, max=10, description="steps"),
         "z_f": widgets.FloatSlider(value=v["z_f"], min=-4.0, max=4.0, step=0.5, description="score z_f"),
         "z_i": widgets.FloatSlider(value=v["z_i"], min=-4.0, max=4.0, step=0.5, description="score z_i"),
-        "z_g": widgets.FloatSlider(value=v["z_g"], min=-4.0, max=4.0, step=0.5, description="score z_g"),
+        "z_c": widgets.FloatSlider(value=v["z_c"], min=-4.0, max=4.0, step=0.5, description=f"score z_{C_TILDE}"),
         "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score z_o"),
         "gates": widgets.ToggleButtons(options=list(GATE_MODES), value=gates, description="gates"),
     }
