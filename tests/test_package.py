@@ -43,7 +43,8 @@ def _arrays(path):
     (files("mwm").joinpath("data/memory_task_weights.npz"), lambda p, a: save_npz(p, a)),     # train_memory_task.py
     (WEIGHT_FILES["plain"], save_weights),                                                     # train_translator.py
     (WEIGHT_FILES["attention"], save_weights),
-], ids=["char_lm", "memory_task", "translator_plain", "translator_attention"])
+    (WEIGHT_FILES["control"], save_weights),
+], ids=["char_lm", "memory_task", "translator_plain", "translator_attention", "translator_control"])
 def test_the_one_npz_writer_rebuilds_every_committed_weight_file(tmp_path, path, write):
     out = tmp_path / "rebuilt.npz"
     write(out, _arrays(path))
