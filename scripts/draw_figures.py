@@ -345,7 +345,7 @@ def encoder_decoder_attention() -> Figure:
                "h_t^dec from the word it wrote one step earlier. That note is scored against every encoder "
                "note, and the scores give weights alpha_{t,k} that sum to 1. A weighted sum of the encoder "
                "notes, s_t = sum over k of alpha_{t,k} h_k, is the summary read at this step. A combine layer, "
-               "tanh(W_c [h_t^dec ; s_t] + b_c), joins the decoder's note and the read, and the read-out V "
+               "tanh(W_s [h_t^dec ; s_t] + b_s), joins the decoder's note and the read, and the read-out V "
                "turns the result into probabilities for word t. The drawing shows the read of one step t; "
                "every step makes its own.")
     top = 400
@@ -383,8 +383,8 @@ def encoder_decoder_attention() -> Figure:
     f.line([(sx + 16, sy), (390, sy)])
     f.math(300, sy - 10, ("s", "v"), ("t", "sub"))
     f.box(390, 160, 250, 45, fill="#e4efe0")
-    f.math(515, 189, ("tanh(", "r"), ("W", "i"), ("c", "sub"), (" [", "r"), ("h", "v"), ("t", "sub"),
-           ("dec", "sup"), (" ; ", "r"), ("s", "v"), ("t", "sub"), ("] + ", "r"), ("b", "v"), ("c", "sub"),
+    f.math(515, 189, ("tanh(", "r"), ("W", "i"), ("s", "sub"), (" [", "r"), ("h", "v"), ("t", "sub"),
+           ("dec", "sup"), (" ; ", "r"), ("s", "v"), ("t", "sub"), ("] + ", "r"), ("b", "v"), ("s", "sub"),
            (")", "r"), size=16)
     f.words(395, 150, "combine", anchor="start", colour=COLOURS["grey"])
     f.line([(515, 160), (515, 108)], "v")
