@@ -1,4 +1,4 @@
-"""Chapter 7's "Try" panels: the whisper line across w = 1, and eigen-memory presets (seed §7)."""
+"""Chapter 7's "Try" panels: the whisper line across w = 1, and eigen-memory presets."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -17,7 +17,7 @@ LOG_TICKS = (1e-8, 1e-6, 1e-4, 1e-2, 1.0, 1e2, 1e4)
 #: How many steps the whisper panel shows, and the step whose bar the readings quote.
 WHISPER_STEPS, WHISPER_READ = 20, 10
 
-#: The eigen-memory presets: name -> 2x2 matrix. "keep" is the seed's worked matrix
+#: The eigen-memory presets: name -> 2x2 matrix. "keep" is the chapter's worked matrix
 #: (eigenvalues 1 and 0.5); "fade" and "explode" are it minus / plus 0.2 I, so they keep
 #: its eigen-directions (4, 1) and (1, -1) and only change the volume (eigenvalues 0.8, 0.3
 #: and 1.2, 0.7); "rotate" turns by about 36.87 degrees (eigenvalues 0.8 +- 0.6i).
@@ -137,8 +137,8 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax.axvline(0, color="0.85", lw=0.8)
     if np.isrealobj(values):
         for lam, d, colour in zip(values, directions, ("tab:blue", "tab:orange")):
-            unit = d / np.linalg.norm(d)
-            ax.plot([-2 * unit[0], 2 * unit[0]], [-2 * unit[1], 2 * unit[1]], color=colour, lw=1.5, alpha=0.7,
+            along = d / np.linalg.norm(d)
+            ax.plot([-2 * along[0], 2 * along[0]], [-2 * along[1], 2 * along[1]], color=colour, lw=1.5, alpha=0.7,
                     label=f"direction ({d[0]:g}, {d[1]:g}), lambda = {lam:g}")
     else:
         circle = np.linspace(0, 2 * np.pi, 200)
