@@ -33,7 +33,7 @@ def chapter():
     model = load_translator("plain")
     ns = {"np": np, "torch": torch, "nn": nn, "model": model, "train": load_pairs("train"),
           "E": model.params["src_embedding"].shape[1], "H": model.hidden_size}
-    for marker in ("class EncoderDecoder(", "def as_tensors(", "for mine, stored in"):
+    for marker in ("class EncoderDecoder(", "def as_tensors(", "for mine, stored in", "trained.load_state_dict("):
         exec("".join(_cell(marker)["source"]), ns)
     greedy = "".join(_cell("def greedy(")["source"])
     exec(greedy[:greedy.index("\n\n\n")], ns)                  # the def, without the check below it
