@@ -35,8 +35,7 @@ def chapter():
           "E": model.params["src_embedding"].shape[1], "H": model.hidden_size}
     for marker in ("class EncoderDecoder(", "def as_tensors(", "for mine, stored in", "trained.load_state_dict("):
         exec("".join(_cell(marker)["source"]), ns)
-    greedy = "".join(_cell("def greedy(")["source"])
-    exec(greedy[:greedy.index("\n\n\n")], ns)                  # the def, without the check below it
+    exec("".join(_cell("def greedy(")["source"]), ns)
     return ns
 
 
