@@ -121,11 +121,11 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
 
     Args:
         n_words: sentence length (>= 1); word_size: numbers per word; summary_size: numbers
-            in the summary; keep: the toy fraction a of the old summary kept per step (0 < a < 1).
+            in the summary; keep: the toy leak beta, the fraction of the old note kept per step (0 < beta < 1).
 
     Returns:
         (Figure, readings): readings give the numbers in, the squeeze ratio and word 1's
-        weight a^(n-1), e.g. "40 numbers into 8 (5 to 1); word 1 at 0.9^4 = 0.6561". The
+        weight beta^(T-1), e.g. "40 numbers into 8 (5 to 1); word 1 at 0.9^4 = 0.6561". The
         figure also writes word 1's weight above its (red) bar, "word 1: 0.6561", since
         the bar itself is too short to see on long sentences.
     """
@@ -151,7 +151,7 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
     ax2.set_xlim(0.4, 60.6)
     ax2.set_ylim(0, 1.25)
     ax2.set_xlabel("word k")
-    ax2.set_title(f"word k speaks at {keep}^(n-k); red = word 1", fontsize=10)
+    ax2.set_title(f"word k speaks at {keep}^(T-k); red = word 1", fontsize=10)
     layout(fig)
     text = (f"{n_words} words: {total} numbers into {summary_size} (a squeeze of {total / summary_size:g} to 1); "
             f"word 1 at {keep}^{n_words - 1} = {w1:.4f}")
