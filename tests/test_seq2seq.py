@@ -327,8 +327,8 @@ def test_chapter_12_the_subject_survives_but_later_clauses_are_lost(models):
     assert m.translate(a + more[:9])[:5] == "ladka platform par chai peeta".split()
 
 
-def test_chapter_12_teacher_forced_accuracy_with_the_look_back_control(models):
-    """Chapter 12's table and chapter 14's: by blocks of ten Hindi words, plain against attention."""
+def test_teacher_forced_accuracy_by_blocks_of_ten_words(models):
+    """Chapter 12's table (the plain model) and chapter 14's (plain against attention), by blocks of ten Hindi words."""
     long_pairs = [p for p in tc.load_pairs("test") if len(p[0]) >= 30]
     assert len(long_pairs) == 377
     blocks = {}
