@@ -71,10 +71,11 @@ def test_the_step_machine_as_a_1x1_matrix():
     assert round(float(dW[0, 0]), 4) == -0.4655
 
 
-def _descent(steps=8, eta=0.5):
+def _descent(updates=8, eta=0.5):
+    """The chapter's table: w, h_4, L and dL/dw after 0, 1, ..., ``updates`` updates."""
     xs = np.array([1.0, 0.0, 0.0, 0.0])
     w, rows = 0.5, []
-    for _ in range(steps):
+    for _ in range(updates + 1):
         hs = scalar_rnn(xs, w=w, u=1)
         L, dL_dh = last_note_loss(hs, 1.0)
         dL_dw = scalar_bptt(xs, hs, dL_dh, w=w, u=1).dw
@@ -85,11 +86,47 @@ def _descent(steps=8, eta=0.5):
 
 def test_eight_gradient_steps_on_the_step_machine():
     rows = _descent()
+    assert len(rows) == 9, "the state before any update and after each of the eight"
     w, h4, L, dL_dw = (np.array(col) for col in zip(*rows))
     assert round(L[0], 4) == 0.4144 and round(dL_dw[0], 4) == -0.4655
-    assert round(L[-1], 4) == 0.0117
-    assert round(w[-1], 4) == 1.4887 and round(h4[-1], 4) == 0.8469
-    assert np.all(np.diff(L) < 0), "every step lowers the loss"
+    # after eight updates (the chapter's last line and its prose)
+    assert round(L[-1], 4) == 0.0101
+    assert round(w[-1], 4) == 1.5184 and round(h4[-1], 4) == 0.8580
+    assert np.all(np.diff(L) < 0), "every update lowers the loss"
     assert np.all(dL_dw < 0) and np.all(np.diff(w) > 0), "every vote asks for a larger w"
-    # the chapter prints w, h_4, L and dL/dw at every step
-    assert [round(x, 4) for x in L] == [0.4144, 0.2779, 0.092, 0.0373, 0.0237, 0.0176, 0.014, 0.0117]
+    assert [round(x, 4) for x in L] == [0.4144, 0.2779, 0.092, 0.0373, 0.0237, 0.0176, 0.014, 0.0117, 0.0101]
+
+
+def test_the_chapter_runs_exactly_eight_updates():
+    """The chapter's loop prints the state after 0 to 8 updates."""
+    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
+    loop = next(c for c in cells if c["cell_type"] == "code" and "for updates in range(9)" in "".join(c["source"]))
+    lines = "".join(loop["outputs"][0]["text"]).splitlines()
+    assert len(lines) == 9 and lines[-1].startswith("after 8 updates: w = 1.5184  h_4 = 0.8580  L = 0.0101")
+
+
+def test_the_gradient_check_and_the_one_word_chunks():
+    """Full BPTT agrees with central differences entry by entry; chunks of one word are off by 0.21 to 0.28."""
+    from mwm import gradient_check, numerical_gradient, sequence_loss
+
+    rng = np.random.default_rng(0)
+    T, n_seq, H, d, K = 12, 4, 6, 3, 5
+    P = {"W": rng.normal(0, 0.5, (H, H)), "U": rng.normal(0, 0.7, (H, d)), "b": rng.normal(0, 0.2, H)}
+    xs = rng.normal(size=(T, n_seq, d))
+    V, b_V = rng.normal(size=(K, H)), np.zeros(K)
+    targets = rng.integers(0, K, size=T * n_seq)
+
+    def loss():
+        return sequence_loss(readout(rnn_forward(xs, P)[0], V, b_V).reshape(-1, K), targets)
+
+    hs = rnn_forward(xs, P)[0]
+    dL_dh = (readout_gradient(readout(hs, V, b_V).reshape(-1, K), targets) @ V).reshape(hs.shape)
+    full = rnn_bptt(xs, hs, dL_dh, P)
+    errors = gradient_check(loss, P, {"W": full.dW, "U": full.dU, "b": full.db})
+    assert max(errors.values()) < 1e-7 / 5, errors                     # the printed bound, with room to spare
+    cut = rnn_bptt(xs, hs, dL_dh, P, k=1)
+    off = {name: np.linalg.norm(c - numerical_gradient(loss, P[name], 1e-5)) / np.linalg.norm(f)
+           for name, c, f in zip("WUb", (cut.dW, cut.dU, cut.db), (full.dW, full.dU, full.db))}
+    assert {name: round(v, 2) for name, v in off.items()} == {"W": 0.28, "U": 0.21, "b": 0.24}
+    for v in off.values():                                             # far from the rounding edges
+        assert abs(v * 100 - np.floor(v * 100) - 0.5) > 0.05
