@@ -58,6 +58,30 @@ def surprise_per_char(model, sentences):
     return sum(text_surprise(model, s).sum() for s in sentences) / sum(map(len, sentences))
 
 
+def sentence_surprise(model, sentences):
+    """The chapter's batched scoring: every sentence's note stepped side by side."""
+    lengths = np.array([len(s) for s in sentences])
+    ids = np.array([encode(START + s.ljust(lengths.max(), ".")) for s in sentences])
+    h, nats = np.zeros((len(sentences), model.hidden_size)), np.zeros(len(sentences))
+    for t in range(lengths.max()):
+        h = np.tanh(h @ model.W.T + model.U.T[ids[:, t]] + model.b)
+        p = softmax(h @ model.V.T + model.b_V)
+        live = t < lengths
+        nats[live] -= np.log(p[live, ids[live, t + 1]])
+    return nats
+
+
+def test_the_batched_scoring_is_text_surprise(model, corpus):
+    held = load_corpus(HELDOUT_PATH)
+    rng = np.random.default_rng(0)
+    untrained = CharLM(W=orthogonal(48, 5, 0.9), U=rng.normal(0, 0.1, (48, K)), b=np.zeros(48),
+                       V=rng.normal(0, 0.1, (K, 48)), c=np.zeros(K))
+    for m in (model, untrained):
+        one_by_one = [text_surprise(m, s).sum() for s in corpus + held]
+        np.testing.assert_allclose(sentence_surprise(m, corpus + held), one_by_one, rtol=1e-12, atol=1e-12)
+    assert sentence_surprise(model, ["the train to pune is late."]).round(3).tolist() == [5.663]
+
+
 def test_the_loop_writes_what_talk_sample_writes(model):
     """200 talks: the same characters as talk_sample with the same Generator, the same probabilities as lm_forward."""
     for theta in (0.2, 0.5, 1, 2):
