@@ -20,7 +20,7 @@ sentence begins here".)
 
 Weights come from ``scripts/train_char_lm.py`` (teacher forcing, torch); everything
 here is numpy: reading a text, the next-character probabilities, greedy talk with
-loop detection, sampling with a fixed dice and a temperature, and the total surprise
+loop detection, sampling with a numbered die and a temperature, and the total surprise
 of a text. Temperatures are called ``temperature`` in code and theta in the course.
 """
 from __future__ import annotations
@@ -90,7 +90,7 @@ def decode(ids) -> str:
 
 
 def load_corpus(path=None) -> list[str]:
-    """The course's railway corpus, one sentence per list item (chapter 5: "its 300 sentences").
+    """The course's railway corpus, one sentence per list item (chapter 5).
 
     Args:
         path: a text file with one sentence per line; default :data:`CORPUS_PATH`.
@@ -108,13 +108,13 @@ def load_corpus(path=None) -> list[str]:
 
 
 def char_lm_param_count(hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHABET)) -> int:
-    """Numbers learned by the character model: the cell's ``h(h+d)+h`` plus the read-out's ``kh+k`` (chapter 5).
+    """Numbers learned by the character model: the cell's ``H(H+K)+H`` plus the read-out's ``KH+K`` (chapter 5).
 
     Args:
-        hidden_size: h, numbers in the note (>= 1). symbols: d = k, the number of symbols (>= 1).
+        hidden_size: H, numbers in the note (>= 1). symbols: K, the number of symbols (>= 1).
 
     Returns:
-        int; 5,068 for h = 48 and 28 symbols.
+        int; 5,068 for H = 48 and K = 28 symbols.
     """
     return cell_param_count(hidden_size, symbols) + readout_param_count(hidden_size, symbols)
 
@@ -124,8 +124,8 @@ class CharLM:
     """The weights of a character language model (chapter 5).
 
     Attributes:
-        W: recurrent matrix, (h, h). U: input matrix, (h, 28). b: shift, (h,).
-        V: read-out matrix, (28, h). c: read-out shift b_V, (28,) (also as :attr:`b_V`).
+        W: recurrent matrix, (H, H). U: input matrix, (H, 28). b: shift, (H,).
+        V: read-out matrix, (28, H). c: read-out shift b_V, (28,) (also as :attr:`b_V`).
         Each is the model's own read-only float copy of the array given.
 
     Raises:
@@ -151,7 +151,7 @@ class CharLM:
 
     @property
     def hidden_size(self) -> int:
-        """h, the number of numbers in the note."""
+        """H, the number of numbers in the note."""
         return self.W.shape[0]
 
     @property
@@ -200,12 +200,12 @@ def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
 
     Args:
         model: a :class:`CharLM`.
-        h_prev: the note before this symbol, shape (h,).
+        h_prev: the note before this symbol, shape (H,).
         symbol: index of the symbol read, in [0, 28).
         temperature: theta > 0 for ``softmax((V h + b_V) / theta)``.
 
     Returns:
-        (h, probs, cache): the new note, shape (h,); the next symbol's probabilities,
+        (h, probs, cache): the new note, shape (H,); the next symbol's probabilities,
         shape (28,); and the cell's cache (the dict h_prev, x, h of :func:`mwm.rnn_step`)
         for a backward step.
 
@@ -229,7 +229,7 @@ def lm_forward(model: CharLM, text: str, temperature=1.0):
     Returns:
         (probs, hs): ``probs`` has shape (len(text) + 1, 28); row t is the guess for
         ``text[t]`` made after reading START + text[:t], and the last row is the guess
-        for the character after the whole text. ``hs`` (same length, h numbers each)
+        for the character after the whole text. ``hs`` (same length, H numbers each)
         are the notes the guesses were read from.
 
     Raises:
@@ -383,7 +383,7 @@ def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: in
     Args:
         model: a :class:`CharLM`. seed: the text to start from.
         temperature: theta > 0.
-        dice: a seed (whole number >= 0) for ``numpy.random.default_rng``, or a Generator.
+        dice: the number (whole, >= 0) ``numpy.random.default_rng`` starts from, or a Generator.
         sentences: stop after this many full stops have been written (>= 1).
         max_chars: stop after this many characters in any case (>= 1).
 

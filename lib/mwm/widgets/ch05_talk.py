@@ -39,7 +39,7 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
             (roll a die weighted by softmax(y / theta), y the scores, two sentences).
         temperature: theta > 0, a number or its label ("0.2", "0.5", "1", "2"); it shapes
             the bars, and the die when sampling.
-        dice: the sampling seed (numpy Generator); ignored when greedy.
+        dice: the number the sampling generator (numpy) starts from; ignored when greedy.
         model: the weights; the trained model (:func:`mwm.charlm.load_char_lm`) if None.
 
     Returns:
