@@ -1,6 +1,7 @@
 """Every number chapter 9 (the LSTM) states, computed by lib and asserted."""
 import json
 import re
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +32,10 @@ def test_lane_blame_numbers():
         return whisper_line(f, steps)[1][steps]
 
     assert round(lane(0.9, 10), 3) == 0.349 and round(lane_keep(0.0, 10), 6) == 0.000977
-    assert round(lane(0.9, 10) / lane_keep(0.0, 10)) == 357
+    # against the lab's own plain cell (w = 0.9), median blame to word 1 at 10 words: about 8 times less
+    s = lab_sentences(40_000, 50, noise=0.5, seed=0)[:, :10]
+    plain, lstm = (float(np.median(lab_run(cell, s, **kw)[1][:, 9])) for cell, kw in (("plain", dict(w=0.9)), ("LSTM", dict(f=0.9))))
+    assert f"{plain:.3g}" == "0.0461" and f"{lstm:.3g}" == "0.387" and round(lstm / plain, 1) == 8.4
     assert round(lane(0.9, 50), 5) == 0.00515 and round(lane(0.99, 50), 3) == 0.605
     assert round(float(sigmoid(1.0)), 2) == 0.73 and round(float(sigmoid(2.0)), 2) == 0.88
     assert round(lane_keep(2.0, 10), 3) == 0.281 and round(lane_keep(0.0, 10), 3) == 0.001
@@ -163,3 +167,65 @@ def test_chapter_writes_the_candidate_c_tilde():
     for pattern in (r"\\boldsymbol g(?![a-zA-Z])", r"(?<![\w\\])g_[tk]\b", r"\$g\s*=", r"\$[WU]_g\b",
                     r"\bi(_[tk])?(\\,|\s)*g\b"):
         assert not re.search(pattern, prose), pattern
+
+
+def _wilson(k, n, z=1.96):
+    """Wilson's 95% interval, as chapter 9 writes it."""
+    centre, half = (k + z ** 2 / 2) / (n + z ** 2), z * np.sqrt(k * (n - k) / n + z ** 2 / 4) / (n + z ** 2)
+    return np.clip([centre - half, centre + half], 0, 1)
+
+
+def _fisher_p(k1, k2, n=20):
+    split = np.array([comb(n, a) * comb(n, k1 + k2 - a) for a in range(k1 + k2 + 1)]) / comb(2 * n, k1 + k2)
+    return split[split <= split[k1] * (1 + 1e-9)].sum()
+
+
+def test_training_counts_intervals_and_fisher_chapter_9():
+    """Chapter 9, "Does training find the lane?": Wilson intervals, Fisher's p, the narrow budget."""
+    results = json.loads((Path(__file__).resolve().parents[1] / "lib" / "mwm" / "data"
+                          / "memory_task_results.json").read_text(encoding="utf-8"))
+    runs = results["runs"]
+    learned = {m: sum(r["right"] >= 3800 for r in runs if r["model"] == m and r["length"] >= 20)
+               for m in results["setup"]["models"]}
+    assert learned == {"plain": 12, "GRU": 10, "GRU, lane open": 20, "LSTM": 0, "LSTM, lane open": 18}
+    assert learned["GRU, lane open"] + learned["LSTM, lane open"] == 38
+    got = {k: [round(float(v), 2) for v in _wilson(k, 20)] for k in (0, 10, 12)}
+    assert got == {0: [0.0, 0.16], 10: [0.30, 0.70], 12: [0.39, 0.78]}
+    # the interval agrees with the textbook form p +- ... around the shifted centre
+    k, n, z = 12, 20, 1.96
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert np.allclose(_wilson(k, n), [centre - half, centre + half], rtol=0, atol=1e-12)
+    # Fisher's exact test: 12/20 against 0/20 is not luck; the null distribution sums to 1
+    assert f"{_fisher_p(12, 0):.1e}" == "4.5e-05" and _fisher_p(6, 6) == pytest.approx(1.0)
+    assert comb(20, 12) * 2 / comb(40, 12) == pytest.approx(_fisher_p(12, 0), rel=1e-12)   # both tails, symmetric
+    # every failed run sits at ln 2; four plain wins came late, between steps 1152 and 1408 (cap 1500)
+    failed = [r["final_loss"] for r in runs if r["right"] < 0.52 * 4000]
+    assert len(failed) == 39 and f"{min(failed):.3f}" == "0.693" and f"{max(failed):.3f}" == "0.694"
+    assert round(float(np.log(2)), 3) == 0.693
+    late = sorted(r["steps"] for r in runs if r["model"] == "plain" and r["length"] >= 20 and r["right"] >= 3800)[-4:]
+    assert late == [1152, 1256, 1387, 1408] and results["setup"]["max_steps"] == 1500
+    # at 50 words: three of five lane-open LSTM runs learned, none of five at the default start
+    at50 = {m: sum(r["right"] >= 3800 for r in runs if r["model"] == m and r["length"] == 50) for m in ("LSTM", "LSTM, lane open")}
+    assert at50 == {"LSTM": 0, "LSTM, lane open": 3}
+
+
+def test_opening_the_lane_in_torch_gives_sigma_2():
+    """Chapter 9's folded PyTorch cell: after the forget block's shift is set to 2, a step shows f = sigma(2)."""
+    import torch
+
+    weights = init_lstm(hidden_size=3, input_size=2, seed=0)
+    lstm = torch.nn.LSTM(input_size=2, hidden_size=3).double()
+    with torch.no_grad():
+        for k, block in enumerate("ifgo"):
+            rows = slice(3 * k, 3 * k + 3)
+            lstm.weight_ih_l0[rows] = torch.from_numpy(weights[f"U_{block}"])
+            lstm.weight_hh_l0[rows] = torch.from_numpy(weights[f"W_{block}"])
+            lstm.bias_ih_l0[rows] = torch.from_numpy(weights[f"b_{block}"])
+            lstm.bias_hh_l0[rows] = 0.0
+        lstm.bias_ih_l0[3:6] = 2.0
+        zero_x, zero_h = torch.zeros(1, 1, 2, dtype=torch.float64), torch.zeros(1, 1, 3, dtype=torch.float64)
+        c = {c0: lstm(zero_x, (zero_h, zero_h + c0))[1][1].numpy().ravel() for c0 in (0.0, 1.0)}
+    assert np.allclose(c[1.0] - c[0.0], float(sigmoid(2.0)), rtol=0, atol=1e-12)
+    assert round(float(sigmoid(2.0)), 4) == 0.8808

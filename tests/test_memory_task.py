@@ -218,7 +218,7 @@ def _lab_inputs(s):
 
 
 def test_trained_lstm_rewrites_the_fact_at_every_word_chapter_9(stored):
-    """Chapter 9, "What the trained LSTM actually does": the fact is written again, not carried."""
+    """Chapter 9, "What one trained LSTM does": the drink is written in again at every word (and carried)."""
     weights, V, v0 = _trained_lstm(stored)
     s = lab_sentences(4000, 50, noise=0.5, seed=9)
     (hs, cs), caches = lstm_forward(_lab_inputs(s), weights)
@@ -239,8 +239,7 @@ def test_trained_lstm_rewrites_the_fact_at_every_word_chapter_9(stored):
     left_of_word_1 = np.abs(np.prod(f[1:], axis=0) * c[0] / c[-1])
     assert round(100 * float(left_of_word_1.max()), 1) == 0.3
     # the same model before training (the script's seeding): forget gates already at 0.88, a small cell state
-    torch.manual_seed(1000 * 0 + 50)          # the script's seeding of run (seed 0, 50 words), as in train_one
-    rnn = memory_task.Reader("LSTM", 8, memory_task.MODELS["LSTM, lane open"][1]).rnn
+    rnn = memory_task.untrained_reader("LSTM, lane open", seed=0, length=50).rnn
     before = lstm_weights_from_stacked(*(p.detach().numpy().astype(float) for p in
                                          (rnn.weight_ih_l0, rnn.weight_hh_l0, rnn.bias_ih_l0, rnn.bias_hh_l0)))
     (_, cs0), caches0 = lstm_forward(_lab_inputs(s), before)
@@ -254,3 +253,55 @@ def test_gates_with_the_lane_closed_did_no_better_than_no_gates_chapter_9(result
                for m in memory_task.MODELS}
     assert learned == {"plain": 12, "GRU": 10, "LSTM": 0, "GRU, lane open": 20, "LSTM, lane open": 18}
     assert all(sum(1 for r in results["runs"] if r["model"] == m and r["length"] >= 20) == 20 for m in learned)
+
+
+def test_untrained_reader_is_the_scripts_starting_model(script):
+    """Chapter 9 rebuilds run (seed 0, 50 words) with untrained_reader: the exact weights train_one starts from."""
+    for model, seed, length in (("LSTM, lane open", 0, 50), ("GRU", 3, 20), ("plain", 1, 5)):
+        torch.manual_seed(1000 * seed + length)          # train_one's seeding, then its Reader
+        cell, shift = script.MODELS[model]
+        expected = script.Reader(cell, script.SETUP["hidden_size"], shift).state_dict()
+        got = memory_task.untrained_reader(model, seed, length).state_dict()
+        assert expected.keys() == got.keys() and all(torch.equal(expected[k], got[k]) for k in got)
+    other = memory_task.untrained_reader("LSTM, lane open", seed=1, length=50).state_dict()
+    first = memory_task.untrained_reader("LSTM, lane open", 0, 50).state_dict()["rnn.weight_hh_l0"]
+    assert not torch.equal(first, other["rnn.weight_hh_l0"])
+    with pytest.raises(ValueError):
+        memory_task.untrained_reader("LSTM, lane shut", 0, 50)
+
+
+def test_trained_lstm_carries_and_rewrites_chapter_9(stored):
+    """Chapter 9: the lane's carrying is needed (forget gates held), the gates depend on the drink,
+    lane 3 gets the drink only through the loop, and word 1's own entry is a crumb on every lane."""
+    weights, V, v0 = _trained_lstm(stored)
+    s = lab_sentences(4000, 50, noise=0.5, seed=9)
+    xs = _lab_inputs(s)
+
+    def right(w):
+        (hs, _), _ = lstm_forward(xs, w)
+        return np.mean(np.sign(hs[-1] @ V + v0) == s[:, 0])
+
+    held = {}
+    for f_held, score in ((0.0, -50.0), (0.5, 0.0), (0.9, np.log(9.0)), (1.0, 50.0)):
+        assert abs(float(sigmoid(score)) - f_held) < 1e-15
+        w = dict(weights, W_f=np.zeros_like(weights["W_f"]), U_f=np.zeros_like(weights["U_f"]), b_f=np.full(8, score))
+        held[f_held] = round(100 * right(w), 1)
+    assert held == {0.0: 51.1, 0.5: 97.7, 0.9: 100.0, 1.0: 100.0}
+    (_, cs), caches = lstm_forward(xs, weights)
+    f = np.array([c["f"] for c in caches])
+    chai = s[:, 0] > 0
+    by_chai, by_coffee = f[1:, chai].mean(axis=(0, 1)).round(2), f[1:, ~chai].mean(axis=(0, 1)).round(2)
+    assert (by_chai[2], by_coffee[2]) == (0.95, 0.55) and (by_chai[7], by_coffee[7]) == (0.98, 0.56)
+    assert round(float(f[1:].mean()), 2) == 0.89
+    # word 1: lane 3 writes a positive entry for both drinks; lanes 0, 1, 4, 6 write opposite signs, >= 0.66 apart
+    c1_chai, c1_coffee = cs[0, chai].mean(axis=0), cs[0, ~chai].mean(axis=0)
+    assert f"{c1_chai[3]:+.3f}" == "+0.016" and f"{c1_coffee[3]:+.3f}" == "+0.261"
+    clear = [j for j in range(8) if np.sign(c1_chai[j]) != np.sign(c1_coffee[j]) and abs(c1_chai[j] - c1_coffee[j]) > 0.6]
+    assert clear == [0, 1, 4, 6]
+    # on the fillers lane 3's input (the filler, marker 0) carries no drink: its drink-signed candidate comes from h
+    assert np.all(xs[1:, :, 1] == 0)
+    # the first test sentence on lane 3: about 1 / (1 - f) = 27 words of writes pile up
+    assert round(1 / (1 - float(f[1:, 0, 3].mean()))) == 27
+    # word 1's own entry at word 50, as a share of the cell state: at most 0.3% on lane 3, 0.72% on any lane
+    left = np.abs(np.prod(f[1:], axis=0) * cs[0] / cs[-1])
+    assert round(100 * float(left[:, 3].max()), 1) == 0.3 and round(100 * float(left.max()), 2) == 0.72

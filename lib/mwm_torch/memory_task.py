@@ -3,7 +3,7 @@
 (Moved from ``mwm.memory_task``: the numpy package ``mwm`` imports no torch.)
 
 The task is the memory lab's (chapter 9, :mod:`mwm.memory_lab`) with nothing wired by
-hand: each word is the pair (s_t, m_t) — the drink (+1 chai, -1 coffee) or a filler
+hand: each word is the pair (x_t, m_t) — the drink (+1 chai, -1 coffee) or a filler
 uniform in [-noise, noise], and a marker that is 1 on the first word only — and one
 recurrent layer (plain tanh cell, GRU or LSTM) with a linear read-out of its last note
 must learn to say which drink came first.
@@ -29,7 +29,7 @@ SETUP = {"hidden_size": 8, "batch_size": 64, "learning_rate": 0.01, "noise": 0.5
 
 
 def sentences(generator: torch.Generator, n: int, length: int, noise: float):
-    """A batch of lab sentences: inputs (n, length, 2) = (word s_t, marker m_t) and targets (n,) in {0, 1}."""
+    """A batch of lab sentences: inputs (n, length, 2) = (word x_t, marker m_t) and targets (n,) in {0, 1}."""
     first = torch.randint(0, 2, (n,), generator=generator).float() * 2 - 1
     s = (torch.rand(n, length, generator=generator) * 2 - 1) * noise
     s[:, 0] = first
@@ -58,19 +58,41 @@ class Reader(torch.nn.Module):
         return self.out(notes[:, -1]).squeeze(-1)
 
 
+def untrained_reader(model: str, seed: int, length: int, hidden_size: int = 8) -> Reader:
+    """The model ``scripts/train_memory_task.py`` builds for one run, before any training (chapter 9).
+
+    The script seeds torch with ``1000 * seed + length`` and then builds its :class:`Reader`;
+    this does the same, so the returned weights are exactly that run's starting weights.
+
+    Args:
+        model: a key of :data:`MODELS`.
+        seed: the run's seed; length: the sentence length T it trains on; hidden_size: units.
+
+    Returns:
+        Reader (float32), untrained.
+
+    Raises:
+        ValueError: for an unknown model.
+    """
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    cell, lane_shift = MODELS[model]
+    torch.manual_seed(1000 * seed + length)
+    return Reader(cell, hidden_size, lane_shift)
+
 
 def starting_blame(model: str, seed: int, word_signs, length: int = 20, hidden_size: int = 8) -> float:
     """Blame reaching word 1 over blame reaching the last word, for one untrained run (chapters 7 and 9).
 
     Builds the model the training script builds for (``model``, ``length``, ``seed``)
     before any training (same seeding), runs it in float64 on the given sentences and
-    returns mean |d out / d s_1| / mean |d out / d s_length|.
+    returns mean |d y / d x_1| / mean |d y / d x_length| (y: the read-out score).
 
     Args:
         model: a key of :data:`MODELS`.
         seed: the run's seed (the script seeds it with ``1000 * seed + length``).
-        word_signs: array (n, length) of the words s_t (e.g. ``memory_lab.lab_sentences``).
-        length: sentence length L (>= 2); hidden_size: units in the layer.
+        word_signs: array (n, length) of the words x_t (e.g. ``memory_lab.lab_sentences``).
+        length: sentence length T (>= 2); hidden_size: units in the layer.
 
     Returns:
         float > 0.
@@ -83,9 +105,7 @@ def starting_blame(model: str, seed: int, word_signs, length: int = 20, hidden_s
     s = np.asarray(word_signs, dtype=float)
     if s.ndim != 2 or s.shape[1] != length:
         raise ValueError(f"word_signs must have shape (n, {length}), got {s.shape}")
-    cell, lane_shift = MODELS[model]
-    torch.manual_seed(1000 * seed + length)
-    reader = Reader(cell, hidden_size, lane_shift).double()
+    reader = untrained_reader(model, seed, length, hidden_size).double()
     marker = np.broadcast_to(np.arange(length) == 0, s.shape)
     x = torch.tensor(np.stack([s, marker], axis=-1), requires_grad=True)
     reader(x).sum().backward()

@@ -268,11 +268,11 @@ def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS[
 def _lab_curves(noise, w, f, n_trials, seed, lengths):
     """:func:`lab_curves`, remembered: a panel's settings that differ only in the marked length share one run."""
     lengths = np.asarray(lengths)
-    s = lab_sentences(n_trials, int(lengths.max()), noise, seed)
+    words = lab_sentences(n_trials, int(lengths.max()), noise, seed)   # the words x_1..x_T of each sentence
     out = {}
     for cell in LAB_CELLS:
-        memory, blame = lab_run(cell, s, w=w, f=f)
-        right = np.sign(memory[:, lengths - 1]) == np.sign(s[:, :1])
+        memory, blame = lab_run(cell, words, w=w, f=f)
+        right = np.sign(memory[:, lengths - 1]) == np.sign(words[:, :1])
         acc = right.mean(axis=0)
         out[cell] = {"accuracy": acc, "std_error": np.sqrt(acc * (1 - acc) / n_trials),
                      "blame": np.median(blame[:, lengths - 1], axis=0)}
