@@ -341,7 +341,7 @@ def test_tank_names_the_candidate_c_tilde():
     panel = W.tank_try()
     assert "c_tilde" in panel.controls and "z_c" in panel.controls and "g" not in panel.controls
     labels = [c.description for c in panel.controls.values()]
-    assert "candidate c\u0303" in labels and "score z_c\u0303" in labels
+    assert "candidate c\u0303" in labels and "score a_c\u0303" in labels
     assert not any(label.endswith(" g") or label.endswith("z_g") for label in labels)
     fig, text = W.draw_tank()
     assert "c\u0303 = 0.5000" in text and " g = " not in text

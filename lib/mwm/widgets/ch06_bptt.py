@@ -1,4 +1,4 @@
-"""Chapter 6's "Try" panel: the step machine of backprop through time, with truncation (seed §6).
+"""Chapter 6's "Try" panel: the step machine of backprop through time, with truncation.
 
 The machine is §2's one-number cell (w = 0.5, u = 1, b = 0, h0 = 0) reading four words
 x = (1, 0, 0, 0), with a loss on word 4 only, L = 1/2 (h_4 - 1)^2. The step slider walks
@@ -23,7 +23,7 @@ from ..cell import scalar_rnn
 from .drawing import INPUT_COLOUR, NOTE_COLOUR, WEIGHT_COLOUR, arrow, box
 from .panel import TryPanel
 
-#: The step machine's sentence, weights and target (seed §6).
+#: The step machine's sentence, weights and target (chapter 6).
 STEP_INPUTS = (1.0, 0.0, 0.0, 0.0)
 STEP_W, STEP_U, STEP_TARGET = 0.5, 1.0, 1.0
 #: Slider positions: 1 inputs, 2-5 the notes, 6 the loss and word 4's vote, 7-9 the walk back, 10 the sum.

@@ -1,4 +1,4 @@
-"""Chapter 8's "Try" panel: a ball rolling towards a cliff, with and without clipping (seed §8).
+"""Chapter 8's "Try" panel: a ball rolling towards a cliff, with and without clipping.
 
 The map's two weights are written w_1 (across) and w_2 (up), the clipping threshold gamma."""
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""Chapter 9's "Try" panels: the LSTM's tank, and the memory lab (seed §9).
+"""Chapter 9's "Try" panels: the LSTM's tank, and the memory lab.
 
 The tank is one number of cell state. Each step keeps ``f * c_{t-1}`` of the old level
 (the forget gate is the drain, left open by ``1 - f``), pours in ``i * c_tilde`` (the input
 gate is the inlet, the candidate c~_t what it pours) and shows ``h_t = o * tanh(c_t)``
 through the window ``o``. The gates are set by hand, or computed from four scores as
-in the unit's full step: ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``,
+in the full step of chapter 9: ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``,
 ``o = sigmoid(z_o)``; that step runs through :func:`mwm.lstm.lstm_step` with a
 one-unit LSTM whose shifts are the scores (``mwm.lstm`` keys the candidate's block "g").
 
@@ -28,7 +28,7 @@ from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_run, lab_sentences
 from .drawing import layout
 from .panel import TryPanel
 
-#: The unit's tiny example (by hand) and full step (from scores).
+#: The chapter's tiny example (by hand) and full step (from scores).
 TANK_DEFAULTS = {"c_prev": 1.0, "f": 0.9, "i": 0.2, "c_tilde": 0.5, "o": 1.0,
                  "z_f": 2.0, "z_i": 0.0, "z_c": 1.0, "z_o": 1.0}
 #: The candidate's name in labels and readings: c with a tilde (the course's notation).
@@ -48,7 +48,7 @@ def _unit(value, name):
 
 
 def gates_from_scores(z_f, z_i, z_c, z_o) -> dict:
-    """The three gates and the candidate of a one-unit LSTM whose scores are given (seed §9's full step).
+    """The three gates and the candidate of a one-unit LSTM whose scores are given (chapter 9's full step).
 
     Runs :func:`mwm.lstm.lstm_step` with all weights 0 and the shifts set to the scores, so
     ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``, ``o = sigmoid(z_o)``.
@@ -73,7 +73,7 @@ def gates_from_scores(z_f, z_i, z_c, z_o) -> dict:
 
 
 def tank_run(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1):
-    """Run the one-number cell-state update ``steps`` times with the gates held fixed (seed §9).
+    """Run the one-number cell-state update ``steps`` times with the gates held fixed (chapter 9).
 
     Args:
         c_prev: the starting level c_0 (any finite number).
@@ -178,7 +178,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
     ax_score.axhline(0, color="0.85", lw=0.8)
     ax_score.set_xlim(-5, 5)
     ax_score.set_ylim(-1.05, 1.05)
-    ax_score.set_xlabel("score z")
+    ax_score.set_xlabel("score (pre-activation) $a$")
     ax_score.legend(fontsize=7, loc="lower right")
     ax_score.set_title("from scores" + ("" if used else " (not in use)"), fontsize=9)
     layout(fig)
@@ -219,10 +219,10 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
                                        description=f"candidate {C_TILDE}"),
         "o": widgets.FloatSlider(value=v["o"], min=0.0, max=1.0, step=0.05, description="output o"),
         "steps": widgets.IntSlider(value=steps, min=1, max=10, description="steps"),
-        "z_f": widgets.FloatSlider(value=v["z_f"], min=-4.0, max=4.0, step=0.5, description="score z_f"),
-        "z_i": widgets.FloatSlider(value=v["z_i"], min=-4.0, max=4.0, step=0.5, description="score z_i"),
-        "z_c": widgets.FloatSlider(value=v["z_c"], min=-4.0, max=4.0, step=0.5, description=f"score z_{C_TILDE}"),
-        "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score z_o"),
+        "z_f": widgets.FloatSlider(value=v["z_f"], min=-4.0, max=4.0, step=0.5, description="score a_f"),
+        "z_i": widgets.FloatSlider(value=v["z_i"], min=-4.0, max=4.0, step=0.5, description="score a_i"),
+        "z_c": widgets.FloatSlider(value=v["z_c"], min=-4.0, max=4.0, step=0.5, description=f"score a_{C_TILDE}"),
+        "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score a_o"),
         "gates": widgets.ToggleButtons(options=list(GATE_MODES), value=gates, description="gates"),
     }
     return TryPanel("the LSTM's tank: keep, write, show", controls, lambda c: draw_tank(**c))
@@ -335,9 +335,9 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
 
 def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],
                    f=LAB_DEFAULTS["f"]) -> TryPanel:
-    """The memory lab panel (seed §9): sentence length, filler noise, the plain cell's w, the LSTM's f.
+    """The memory lab panel (chapter 9): sentence length, filler noise, the plain cell's w, the LSTM's f.
 
-    Set f = 0.9 for the unit's "honest LSTM".
+    Set f = 0.9 for the chapter's LSTM with its forget gate fixed at 0.9.
 
     Returns:
         TryPanel with controls ``length`` (5-50, step 5), ``noise`` (0-1, step 0.1),

@@ -1,10 +1,10 @@
-"""Chapter 10's "Try" panels: the GRU's blend dial, and ten steps with a small dial (seed §10).
+"""Chapter 10's "Try" panels: the GRU's blend dial, and ten steps with a small dial.
 
 The toy note has two numbers so it can be drawn as an arrow. The old note and the
-draft are chosen so that the blend passes through the unit's two points: (0.5, 0) at
+draft are chosen so that the blend passes through the chapter's two points: (0.5, 0) at
 z = 0.25 and (0.2, 0.2) at z = 0.5. Writing ``h = (1 - z) a + z c`` at both dials gives
 ``0.75 a + 0.25 c = (0.5, 0)`` and ``0.5 a + 0.5 c = (0.2, 0.2)``, whose only solution is
-the old note ``a = (0.8, -0.2)`` and the draft ``c = (-0.4, 0.6)`` (the unit's one-number
+the old note ``a = (0.8, -0.2)`` and the draft ``c = (-0.4, 0.6)`` (the chapter's one-number
 example, 0.8 and -0.4, is the first coordinate).
 
 The draft is a real GRU draft, ``h~ = tanh(W (r * h_prev) + p)``, with ``W`` the 2 x 2

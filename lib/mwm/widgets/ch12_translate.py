@@ -1,4 +1,4 @@
-"""Chapter 12's "Try" panels: translate through one summary, and the bottleneck in numbers (seed §12)."""
+"""Chapter 12's "Try" panels: translate through one summary, and the bottleneck in numbers."""
 from __future__ import annotations
 
 import ipywidgets as widgets
