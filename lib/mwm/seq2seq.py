@@ -1,4 +1,4 @@
-"""Chapters 12 and 14 (seed §12): the encoder-decoder translator, run in numpy.
+"""Chapters 12 and 14: the encoder-decoder translator, run in numpy.
 
 Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
 
@@ -7,7 +7,7 @@ Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
   (the context vector);
 * the **decoder** is a language model (chapter 5) whose first state is the summary.
   It reads the Hindi word it wrote last (``<start>`` at first) and gives
-  probabilities for the next one, ``softmax(V o_t + c)``, until it writes ``<end>``.
+  probabilities for the next one, ``softmax(V o_t + b_V)``, until it writes ``<end>``.
 
 For the plain model the read-out sees the decoder's note only, ``o_t = h_t``. The
 attention model of chapter 14 adds one read-out step (Luong, Pham & Manning 2015,
@@ -157,7 +157,7 @@ class DecoderState(NamedTuple):
 
 
 class Translator:
-    """An LSTM encoder-decoder loaded from a weight file (seed §12; chapter 14 for attention and the control).
+    """An LSTM encoder-decoder loaded from a weight file (chapter 12; chapter 14 for attention and the control).
 
     Args:
         weights: mapping name -> array, as stored by ``scripts/train_translator.py``.
@@ -225,7 +225,7 @@ class Translator:
         return ids
 
     def encode(self, source_words) -> Encoding:
-        """Read the English sentence and return every note and the summary (seed §12).
+        """Read the English sentence and return every note and the summary (chapter 12).
 
         Args:
             source_words: list of English words (or one string), all in the source vocabulary.
@@ -366,7 +366,7 @@ class Translator:
 
 # --------------------------------------------------------------------------- the bottleneck in numbers
 def numbers_in(n_words: int, word_size: int) -> int:
-    """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (seed §12).
+    """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (chapter 12).
 
     Example:
         >>> numbers_in(5, 8), numbers_in(50, 8), numbers_in(40, 100)
@@ -386,7 +386,7 @@ def _fraction(a, name="a"):
 
 
 def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
-    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (seed §12).
+    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (chapter 12).
 
     Args:
         word_vectors: e_1..e_n, shape (n, d) with n >= 1.
@@ -411,7 +411,7 @@ def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
 
 
 def first_word_weight(n_words: int, a=0.9) -> float:
-    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (seed §12).
+    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (chapter 12).
 
     Example (a = 0.9):
         >>> [round(first_word_weight(n), 4) for n in (5, 6, 20, 40, 50)]
@@ -427,7 +427,7 @@ def first_length_below(threshold=0.01, a=0.9) -> int:
     """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
 
     Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
-    is ``floor(ln threshold / ln a) + 2`` (seed §12). Example: ln 0.01 / ln 0.9 = 43.7;
+    is ``floor(ln threshold / ln a) + 2`` (chapter 12). Example: ln 0.01 / ln 0.9 = 43.7;
     0.9^43 = 0.0108, 0.9^44 = 0.0097:
 
         >>> first_length_below(0.01, 0.9)
