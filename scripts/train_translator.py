@@ -6,13 +6,13 @@ Usage (from the project root):
     .venv/bin/python scripts/train_translator.py --model control      # chapter 14's same-size control
     .venv/bin/python scripts/train_translator.py --model plain --quick --out /tmp/q.npz
 
-Both models: an LSTM encoder (one-way) reads the English words; its last note and
+All three models: an LSTM encoder (one-way) reads the English words; its last note and
 cell state start an LSTM decoder, which is trained with teacher forcing (it reads the
 true previous Hindi word) and the summed cross-entropy of its next-word guesses. The
 attention model adds a dot-product attention read-out over the encoder's notes
 (see ``mwm.seq2seq``); the control has the attention model's combine layer, fed
-the encoder's last note (the fixed summary) at every step instead of the attention
-read, so it has exactly as many numbers to learn. Adam, gradient-norm clipping at 1 (chapter 8), fixed seeds and
+the encoder's last note h^enc_T (part of the summary that already starts the decoder) at
+every step instead of the attention read, so it has exactly as many numbers to learn. Adam, gradient-norm clipping at 1 (chapter 8), fixed seeds and
 ``torch.set_num_threads(1)``, so a run rebuilds the committed weights bit for bit.
 
 The weights go to ``lib/mwm/data/translator_<model>.npz`` as float32 arrays (with the

@@ -505,3 +505,160 @@ def test_chapter_14_proof_check():
     np.testing.assert_allclose((b - a) / 1e-6, np.linalg.matrix_power(W, 6)[:, 0], atol=1e-8)
     rho = spectral_radius(W)
     assert round(rho, 4) == 0.9975 and rho < 1
+
+
+# --- chapter 14: training sample vs test set, teacher forcing with a baseline ------------
+
+def _translate_test_set_script():
+    from scripts import translate_test_set
+    return translate_test_set
+
+
+def test_sample_by_bucket_is_seeded_and_balanced():
+    from mwm.seq2seq import sample_by_bucket
+    lengths = [3, 4, 5, 12, 13, 14, 15, 20]
+    a = sample_by_bucket(lengths, [(3, 9), (10, 19), (20, 29)], 2, seed=14)
+    assert a == sample_by_bucket(lengths, [(3, 9), (10, 19), (20, 29)], 2, seed=14) == sorted(a)
+    assert sum(i < 3 for i in a) == 2 and sum(3 <= i < 7 for i in a) == 2 and 7 in a   # 2, 2 and all of the 1
+    with pytest.raises(ValueError):
+        sample_by_bucket(lengths, [(3, 9)], 0, seed=14)
+
+
+def test_committed_training_sample_is_what_numpy_inference_gives(models):
+    from mwm.seq2seq import load_train_outputs
+    script = _translate_test_set_script()
+    rows = load_train_outputs()
+    assert [r["row"] for r in rows] == script.train_sample()            # the seeded sample, 200 per bucket
+    pairs = tc.load_pairs("train")
+    lengths = [len(r["source"]) for r in rows]
+    assert [sum(lo <= n <= hi for n in lengths) for lo, hi in length_buckets(10)] == [200] * 5
+    assert all(r["source"] == list(pairs[r["row"]][0]) and r["reference"] == list(pairs[r["row"]][1]) for r in rows)
+    for r in rows[::50]:   # 20 training pairs, short and long, decoded again
+        for name in MODELS:
+            assert models[name].translate(r["source"]) == r[name]
+    assert script.train_lines([rows[7]["row"]])[1] == "\t".join(
+        [str(rows[7]["row"])] + [" ".join(rows[7][n]) for n in MODELS])
+
+
+def test_chapter_14_train_vs_test_bleu(outputs):
+    """Neither summary model fits long training sentences; the control's better fit barely carries to new ones."""
+    from mwm.seq2seq import load_train_outputs
+    train = load_train_outputs()
+    got = {}
+    for split, rows in (("train", train), ("test", outputs)):
+        refs, lengths = [r["reference"] for r in rows], [len(r["source"]) for r in rows]
+        for name in MODELS:
+            got[split, name] = [round(s, 3) for *_, s in bleu_by_length([r[name] for r in rows], refs, lengths,
+                                                                         length_buckets(10))]
+    assert got["train", "plain"] == [1.0, 0.887, 0.504, 0.328, 0.277]
+    assert got["train", "control"] == [1.0, 0.998, 0.88, 0.583, 0.42]
+    assert got["train", "attention"] == [1.0] * 5
+    assert got["test", "control"][2] == 0.37 and got["test", "plain"][2] == 0.348
+    for name in ("plain", "control"):      # the summary models do not fit the long training sentences either
+        assert got["train", name][-1] < 0.5
+    # the control's training-set lead over the plain model is far larger than its test-set lead (20-29 words)
+    assert got["train", "control"][2] - got["train", "plain"][2] > 10 * (got["test", "control"][2] - got["test", "plain"][2])
+
+
+def test_hits_by_position_sum_to_accuracy_by_position(models, outputs):
+    from mwm.seq2seq import hits_by_position
+    pairs = [(r["source"], r["reference"]) for r in outputs[:12]]
+    for name in ("plain", "attention"):
+        hits = [hits_by_position(models[name], s, h, 40) for s, h in pairs]
+        acc = accuracy_by_position(models[name], pairs, 40)
+        assert [sum(int(x[k]) for x in hits if len(x) > k) for k in range(40)] == acc[:, 0].tolist()
+        assert [sum(len(x) > k for x in hits) for k in range(40)] == acc[:, 1].tolist()
+
+
+def test_committed_teacher_forced_file(models, outputs):
+    """Chapter 14's teacher-forced blocks, with the control and the wrong-source baseline, and the bootstrap."""
+    from mwm.seq2seq import hits_by_position, load_teacher_forced
+    script = _translate_test_set_script()
+    tf = load_teacher_forced()
+    assert [(t["row"], t["other"]) for t in tf] == script.teacher_forced_rows()
+    assert len(tf) == 377 and all(t["row"] != t["other"] for t in tf)
+    for t in tf[::40]:   # decode 10 sentences again
+        src, ref = outputs[t["row"]]["source"], outputs[t["row"]]["reference"]
+        for name in MODELS:
+            assert hits_by_position(models[name], src, ref) == "".join(map(str, t[name]))
+        assert hits_by_position(models["plain"], outputs[t["other"]]["source"], ref) == "".join(
+            map(str, t["plain_other_source"]))
+    runs = MODELS + ("plain_other_source",)
+    right = {n: np.zeros((len(tf), 40)) for n in runs}
+    seen = np.zeros((len(tf), 40))
+    for i, t in enumerate(tf):
+        seen[i, :len(t["plain"])] = 1
+        for n in runs:
+            right[n][i, :len(t[n])] = t[n]
+    blocks = {n: [round(right[n][:, lo:lo + 10].sum() / seen[:, lo:lo + 10].sum(), 3) for lo in range(0, 40, 10)]
+              for n in runs}
+    assert blocks == {"plain": [0.806, 0.564, 0.559, 0.572], "attention": [0.999, 0.998, 0.991, 0.989],
+                      "control": [0.705, 0.585, 0.595, 0.64], "plain_other_source": [0.246, 0.31, 0.305, 0.323]}
+    assert seen.sum(0)[[0, 20, 29, 30, 39]].tolist() == [377, 377, 321, 299, 78]
+    assert round((right["attention"].sum(0) / seen.sum(0)).min(), 3) == 0.971
+    # the file covers exactly the test sentences of 30 or more English words
+    assert [t["row"] for t in tf] == [i for i, r in enumerate(outputs) if len(r["source"]) >= 30]
+    draws = np.random.default_rng(14).integers(0, len(tf), (2000, len(tf)))
+    got = {}
+    for n in runs:
+        r, s = right[n][:, 10:].sum(1), seen[:, 10:].sum(1)
+        low, high = np.percentile(r[draws].sum(1) / s[draws].sum(1), [2.5, 97.5])
+        got[n] = [round(r.sum() / s.sum(), 3), round(low, 3), round(high, 3)]
+    assert got["plain"] == [0.563, 0.553, 0.573] and got["control"] == [0.6, 0.59, 0.61]
+    assert got["control"][1] > got["plain"][2]                           # the control's edge survives resampling
+    assert got["plain_other_source"][2] < got["plain"][1]                 # both far above the no-information baseline
+
+
+def test_chapter_14_control_gain_on_shorter_sentences(outputs):
+    """The control - plain bootstrap on 10-19 words and the whole test set (seed 14, 2,000 draws)."""
+    from mwm.bleu import bleu_details
+    fields = ("matches", "totals", "candidate_length", "reference_length")
+    st = {}
+    for name in ("plain", "control"):
+        d = [bleu_details(r[name], [r["reference"]]) for r in outputs]
+        st[name] = [np.array([getattr(x, f) for x in d]) for f in fields]
+
+    def bleu_of(name, idx):
+        m, tot, c, r = (a[idx].sum(axis=0) for a in st[name])
+        return min(1.0, np.exp(1 - r / c)) * np.exp(np.log(m / tot).mean())
+
+    lengths = np.array([len(r["source"]) for r in outputs])
+    got = {}
+    for label, group in (("10-19", np.flatnonzero((lengths >= 10) & (lengths <= 19))), ("all", np.arange(len(outputs)))):
+        draws = group[np.random.default_rng(14).integers(0, len(group), (2000, len(group)))]
+        gain = np.array([bleu_of("control", i) - bleu_of("plain", i) for i in draws])
+        got[label] = np.percentile(gain, [2.5, 97.5]).round(3).tolist()
+    assert got == {"10-19": [0.073, 0.146], "all": [0.018, 0.04]}
+    assert got["10-19"][0] > 0 and got["all"][0] > 0
+
+
+def test_chapter_14_information_bound(models):
+    """A 48-word sentence over the 178 English words carries at most 48 log2 178 = 359 bits."""
+    n_english = len(models["plain"].source_vocab) - 4
+    assert n_english == len({w for e, _ in tc.load_pairs("train") for w in e}) == 178
+    assert round(48 * np.log2(n_english)) == 359 and numbers_in(48, 64) == 3072
+    assert models["plain"].summary_size == 256
+
+
+def test_attention_read_full_jacobian():
+    """Proof 2: with the weights' own dependence, d s_t / d h^enc_k = alpha_k (I + (h^enc_k - s_t) h_t^T);
+    in the worked example the extra terms strengthen one direction and partly cancel another for word 1."""
+    enc = np.array([[0.5, 0.5], [2.0, -1.0], [-1.0, 1.0]])
+    h_t = np.array([1.0, 0.0])
+
+    def read(notes):
+        a = softmax(notes @ h_t)
+        return a @ notes
+
+    alpha, s = softmax(enc @ h_t), read(enc)
+    for k in range(3):
+        numeric = np.zeros((2, 2))
+        for j in range(2):
+            up, down = enc.copy(), enc.copy()
+            up[k, j] += 1e-6
+            down[k, j] -= 1e-6
+            numeric[:, j] = (read(up) - read(down)) / 2e-6
+        closed = alpha[k] * (np.eye(2) + np.outer(enc[k] - s, h_t))
+        np.testing.assert_allclose(numeric, closed, atol=1e-8)
+    sv = np.linalg.svd(alpha[0] * (np.eye(2) + np.outer(enc[0] - s, h_t)), compute_uv=False)
+    assert round(alpha[0], 4) == 0.1753 and sv.round(3).tolist() == [0.269, 0.014]   # one up, one down from 0.1753

@@ -1,4 +1,4 @@
-"""Chapters 12 and 14 (seed §12): the encoder-decoder translator, run in numpy.
+"""Chapters 12 and 14: the encoder-decoder translator, run in numpy.
 
 Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
 
@@ -7,7 +7,7 @@ Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
   (the context vector);
 * the **decoder** is a language model (chapter 5) whose first state is the summary.
   It reads the Hindi word it wrote last (``<start>`` at first) and gives
-  probabilities for the next one, ``softmax(V o_t + c)``, until it writes ``<end>``.
+  probabilities for the next one, ``softmax(V o_t + b_V)``, until it writes ``<end>``.
 
 For the plain model the read-out sees the decoder's note only, ``o_t = h_t``. The
 attention model of chapter 14 adds one read-out step (Luong, Pham & Manning 2015,
@@ -51,6 +51,10 @@ WEIGHT_FILES = {"plain": DATA / "translator_plain.npz", "attention": DATA / "tra
                 "control": DATA / "translator_control.npz"}
 #: The committed greedy translations of the test set by the three models (scripts/translate_test_set.py).
 TEST_OUTPUTS_FILE = DATA / "translator_test_outputs.tsv"
+#: The same three models' greedy translations of a seeded sample of training pairs (chapter 14).
+TRAIN_OUTPUTS_FILE = DATA / "translator_train_outputs.tsv"
+#: Chapter 14's teacher-forced test: per long test sentence and model, which guesses were right.
+TEACHER_FORCED_FILE = DATA / "translator_teacher_forced.tsv"
 #: The key of each model's combine layer in its weight file (the plain model has none).
 COMBINE_KEYS = {"plain": None, "attention": "combine", "control": "summary_combine"}
 #: Special words, in the order of their ids in both vocabularies.
@@ -153,7 +157,7 @@ class DecoderState(NamedTuple):
 
 
 class Translator:
-    """An LSTM encoder-decoder loaded from a weight file (seed §12; chapter 14 for attention and the control).
+    """An LSTM encoder-decoder loaded from a weight file (chapter 12; chapter 14 for attention and the control).
 
     Args:
         weights: mapping name -> array, as stored by ``scripts/train_translator.py``.
@@ -221,7 +225,7 @@ class Translator:
         return ids
 
     def encode(self, source_words) -> Encoding:
-        """Read the English sentence and return every note and the summary (seed §12).
+        """Read the English sentence and return every note and the summary (chapter 12).
 
         Args:
             source_words: list of English words (or one string), all in the source vocabulary.
@@ -362,7 +366,7 @@ class Translator:
 
 # --------------------------------------------------------------------------- the bottleneck in numbers
 def numbers_in(n_words: int, word_size: int) -> int:
-    """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (seed §12).
+    """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (chapter 12).
 
     Example:
         >>> numbers_in(5, 8), numbers_in(50, 8), numbers_in(40, 100)
@@ -382,7 +386,7 @@ def _fraction(a, name="a"):
 
 
 def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
-    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (seed §12).
+    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (chapter 12).
 
     Args:
         word_vectors: e_1..e_n, shape (n, d) with n >= 1.
@@ -407,7 +411,7 @@ def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
 
 
 def first_word_weight(n_words: int, a=0.9) -> float:
-    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (seed §12).
+    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (chapter 12).
 
     Example (a = 0.9):
         >>> [round(first_word_weight(n), 4) for n in (5, 6, 20, 40, 50)]
@@ -423,7 +427,7 @@ def first_length_below(threshold=0.01, a=0.9) -> int:
     """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
 
     Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
-    is ``floor(ln threshold / ln a) + 2`` (seed §12). Example: ln 0.01 / ln 0.9 = 43.7;
+    is ``floor(ln threshold / ln a) + 2`` (chapter 12). Example: ln 0.01 / ln 0.9 = 43.7;
     0.9^43 = 0.0108, 0.9^44 = 0.0097:
 
         >>> first_length_below(0.01, 0.9)
@@ -491,6 +495,80 @@ def load_test_outputs(path=None):
     for line in lines[1:]:
         rows.append({k: v.split() for k, v in zip(header, line.split("\t"), strict=True)})  # a row with a missing or extra field: stop, do not misfile
     return rows
+
+
+def _read_tsv(path):
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, line.split("\t"), strict=True)) for line in lines[1:]]
+
+
+def load_train_outputs(path=None):
+    """Read the committed translations of a sample of training pairs (``data/translator_train_outputs.tsv``).
+
+    ``scripts/translate_test_set.py`` draws the sample with :func:`sample_by_bucket` and
+    translates it greedily with the three models, as it does the test set (chapter 14).
+
+    Returns:
+        list of dicts: "row" (int, the pair's index in ``load_pairs("train")``), "source",
+        "reference" (from the training corpus) and "plain", "attention", "control", each a list of words.
+    """
+    from .translation_corpus import load_pairs
+
+    pairs = load_pairs("train")
+    rows = []
+    for r in _read_tsv(TRAIN_OUTPUTS_FILE if path is None else path):
+        i = int(r.pop("row"))
+        rows.append({"row": i, "source": list(pairs[i][0]), "reference": list(pairs[i][1]),
+                     **{k: v.split() for k, v in r.items()}})
+    return rows
+
+
+def sample_by_bucket(lengths, buckets, per_bucket: int, seed: int) -> list[int]:
+    """A seeded sample of indices: ``per_bucket`` of them (or all, if fewer) from each length bucket.
+
+    Args:
+        lengths: the source length of every pair; buckets: (low, high) ranges, inclusive;
+        per_bucket: how many to draw from each (>= 1); seed: for ``np.random.default_rng``.
+
+    Returns:
+        the sorted list of drawn indices (each drawn once).
+    """
+    per_bucket = positive_int(per_bucket, "per_bucket")
+    rng = np.random.default_rng(seed)
+    lengths = np.asarray(lengths)
+    chosen = []
+    for low, high in buckets:
+        members = np.flatnonzero((lengths >= low) & (lengths <= high))
+        chosen += rng.choice(members, min(per_bucket, len(members)), replace=False).tolist()
+    return sorted(chosen)
+
+
+def load_teacher_forced(path=None):
+    """Read chapter 14's committed teacher-forced results (``data/translator_teacher_forced.tsv``).
+
+    One row per test sentence of 30 or more English words: "row" (its index in the test
+    set), "other" (the index of the sentence whose English the "plain_other_source" run
+    was given instead) and, per run, a string of 0s and 1s: whether the decoder's best
+    guess at each of the first 40 Hindi positions was the reference word.
+
+    Returns:
+        list of dicts with "row" and "other" as ints and each run as an int array.
+    """
+    rows = []
+    for r in _read_tsv(TEACHER_FORCED_FILE if path is None else path):
+        rows.append({k: int(v) if k in ("row", "other") else np.array([int(c) for c in v]) for k, v in r.items()})
+    return rows
+
+
+def hits_by_position(model: "Translator", source_words, target_words, n_positions: int = 40) -> str:
+    """One sentence's teacher-forced hits: "1" where the best guess is the reference word, else "0".
+
+    Covers the first ``n_positions`` positions of ``target_words`` (fewer for a shorter
+    reference); summed over sentences this is :func:`accuracy_by_position`.
+    """
+    guesses, _ = model.teacher_forced(source_words, target_words)
+    return "".join("1" if g == r else "0" for g, r in zip(guesses[:n_positions], target_words))
 
 
 # --------------------------------------------------------------------------- BLEU by sentence length

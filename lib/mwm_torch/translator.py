@@ -2,7 +2,9 @@
 
 Three kinds: "plain" (the decoder reads out from its own note), "attention" (a combine
 layer reads the decoder's note and the attention read s_t) and "control" (the same
-combine layer, same size, reading the fixed summary s = h_T at every step instead).
+combine layer, same size, reading the encoder's last note h^enc_T at every step instead;
+the summary that starts the decoder is s = [h^enc_T; c^enc_T], so the control adds numbers
+but no information the decoder lacked).
 
 :class:`mwm.seq2seq.Translator` runs the trained weights in numpy; ``tests/test_seq2seq.py``
 checks that the two agree.
@@ -22,7 +24,7 @@ COMBINE_KEYS = {"plain": None, "attention": "combine", "control": "summary_combi
 
 class Seq2Seq(nn.Module):
     """LSTM encoder -> summary -> LSTM decoder, read out plainly, through attention or through
-    the same combine layer fed the fixed summary (``kind``: "plain", "attention", "control")."""
+    the same combine layer fed the encoder's last note h^enc_T (``kind``: "plain", "attention", "control")."""
 
     def __init__(self, n_src: int, n_tgt: int, embed: int, hidden: int, kind: str):
         super().__init__()

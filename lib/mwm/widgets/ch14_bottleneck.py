@@ -1,4 +1,4 @@
-"""Chapter 14's "Try" panel: the bottleneck measured, BLEU by source length for the three models (seed §12, §14)."""
+"""Chapter 14's "Try" panel: test-set BLEU by source length for the three models."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -62,7 +62,7 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
     ax.set_ylim(0, 1.3)
     ax.set_yticks(np.arange(0, 1.01, 0.2))
     ax.legend(fontsize=9, loc="upper center", ncol=3)
-    ax.set_title("the bottleneck measured: BLEU by source length (shaded: the example's bucket)", fontsize=10)
+    ax.set_title("test-set BLEU by source length, three models (shaded: the example's bucket)", fontsize=10)
     layout(fig)
     lo, hi = buckets[which]
     parts = [f"<b>bucket {lo}-{hi} words:</b> plain {scores['plain'][which][3]:.3f}, "
