@@ -35,7 +35,7 @@ def main_prose(markdown):
     text = "\n".join(kept)
     text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
     text = re.sub(r"\]\([^)]*\)", "]", text)
-    text = re.sub(r"<[^>]+>", " ", text)
+    text = re.sub(r"</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>", " ", text)   # tags, not maths like word_{<t}
     return text
 
 

@@ -103,3 +103,12 @@ def test_main_prose_is_focused(chapter):
 
     n = prose.prose_words(chapter)
     assert n <= prose.LIMIT, f"{chapter.name}: {n} words of main prose (limit {prose.LIMIT}); fold or cut"
+
+
+def test_prose_counter_folds_maths_and_tags():
+    """Folded blocks and display maths are not main prose; inline maths like word_{<t} is not a tag."""
+    from scripts.prose_words import main_prose
+
+    text = main_prose('One two <img src="a.svg" alt="x"> $p(\\text{word}_t\\mid\\text{word}_{<t})$ three.\n'
+                      "```{dropdown} Answer\nhidden words here\n```\n$$\na>b\n$$\nfour five")
+    assert text.split() == ["One", "two", "$p(\\text{word}_t\\mid\\text{word}_{<t})$", "three.", "four", "five"]
