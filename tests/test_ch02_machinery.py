@@ -4,9 +4,6 @@ The chapter runs the one-line loop on "dog bites man" and prints whether it agre
 ``mwm.cell.rnn_forward``; here the very cell of the chapter is run again, its notes are
 checked against the library, and the same loop is checked on random sizes.
 """
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,14 +11,14 @@ from hypothesis import strategies as st
 
 import mwm
 from mwm.cell import rnn_forward
+from tests.chapter_cells import cells_with, chapter_path
 
-CHAPTER = Path(__file__).resolve().parents[1] / "chapters" / "02-the-recurrent-cell.ipynb"
+CHAPTER = chapter_path(2)
 LOOP_LINE = "h = np.tanh(W @ h + U @ x + b)"
 
 
 def _loop_cell():
-    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-    found = [c for c in cells if c["cell_type"] == "code" and LOOP_LINE in "".join(c["source"])]
+    found = cells_with(CHAPTER, LOOP_LINE)
     assert len(found) == 1, "chapter 2 shows the cell as one line inside a loop, in one code cell"
     return found[0]
 

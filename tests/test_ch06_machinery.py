@@ -2,26 +2,18 @@
 
 The loop is taken from the chapter's own code cell, so the test checks what the learner reads.
 """
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from mwm import last_note_loss, readout, readout_gradient, rnn_bptt, rnn_forward, scalar_bptt, scalar_rnn
+from tests.chapter_cells import cell_with, chapter_function, chapter_path
 
-CHAPTER = Path(__file__).resolve().parents[1] / "chapters" / "06-backprop-through-time.ipynb"
+CHAPTER = chapter_path(6)
 
 
 def _chapter_function(name):
-    """Run the chapter's code cell that defines ``name`` and return the function."""
-    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-    source = next("".join(c["source"]) for c in cells
-                  if c["cell_type"] == "code" and f"def {name}(" in "".join(c["source"]))
-    definition = source[:source.index("\n\n", source.index(f"def {name}("))]   # the def, without the check below it
-    namespace = {"np": np}
-    exec(definition, namespace)
-    return namespace[name]
+    """Run the chapter's code cell that defines ``name`` (the def, without the check below it) and return the function."""
+    return chapter_function(CHAPTER, name, {"np": np})
 
 
 def _chapter_example():
@@ -99,8 +91,7 @@ def test_eight_gradient_steps_on_the_step_machine():
 
 def test_the_chapter_runs_exactly_eight_updates():
     """The chapter's loop prints the state after 0 to 8 updates."""
-    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-    loop = next(c for c in cells if c["cell_type"] == "code" and "for updates in range(9)" in "".join(c["source"]))
+    loop = cell_with(CHAPTER, "for updates in range(9)")
     lines = "".join(loop["outputs"][0]["text"]).splitlines()
     assert len(lines) == 9 and lines[-1].startswith("after 8 updates: w = 1.5184  h_4 = 0.8580  L = 0.0101")
 

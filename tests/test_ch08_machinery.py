@@ -5,31 +5,27 @@ test checks what the learner reads: the clip line equals mwm's clip_by_global_no
 runs (plain, clipped at gamma = 2, plain at eta = 0.01; same start, same data) and the ten-run comparison
 give the numbers the chapter states, and those numbers sit far from their rounding edges.
 """
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import mwm
 from mwm import clip_by_global_norm
+from tests.chapter_cells import cell_with, chapter_path, definition, source_of
 
-CHAPTER = Path(__file__).resolve().parents[1] / "chapters" / "08-clipping-and-a-good-start.ipynb"
+CHAPTER = chapter_path(8)
 
 
-def _code_cells():
-    return ["".join(c["source"]) for c in json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-            if c["cell_type"] == "code"]
+def _code_cell(marker):
+    """The source of the chapter's first code cell containing ``marker``."""
+    return source_of(cell_with(CHAPTER, marker))
 
 
 @pytest.fixture(scope="module")
 def loop():
     """The namespace left by the chapter's cells that build the data, ``gradient`` and ``train``."""
-    cells = _code_cells()
-    task = next(c for c in cells if "def memory_task(" in c)
-    data = next(c for c in cells if "def gradient(" in c)
-    train = next(c for c in cells if "def train(" in c)
-    train = train[:train.index("\n\n", train.index("def train("))]     # the def, without the check below it
+    task = _code_cell("def memory_task(")
+    data = _code_cell("def gradient(")
+    train = definition(_code_cell("def train("), "train")     # the def, without the check below it
     namespace = {"np": np, **{name: getattr(mwm, name) for name in mwm.__all__}}
     for source in (task, data, train):
         exec(source, namespace)
@@ -46,7 +42,7 @@ def runs(loop):
 @pytest.fixture(scope="module")
 def ten_runs(loop):
     """The chapter's ten-run comparison, run by the chapter's own cell."""
-    sweep = next(c for c in _code_cells() if "def gaussian_W(" in c)
+    sweep = _code_cell("def gaussian_W(")
     namespace = dict(loop)
     namespace["print"] = lambda *args, **kwargs: None
     exec(sweep, namespace)
@@ -154,7 +150,7 @@ def test_seed_3_is_chaotic_as_the_fold_says(loop):
 def test_the_tanh_loop_slopes_match_autograd():
     """The chapter's chain-rule loop for d h_50 / dw of h_t = tanh(w h_(t-1)) equals torch autograd."""
     torch = pytest.importorskip("torch")
-    cell = next(c for c in _code_cells() if "for w_loop in" in c)
+    cell = _code_cell("for w_loop in")
     printed = []
     exec(cell, {"np": np, "print": lambda *a, **k: printed.append(" ".join(map(str, a)))})
     slopes = [float(line.rsplit("= ", 1)[1]) for line in printed]

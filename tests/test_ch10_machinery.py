@@ -2,28 +2,19 @@
 
 The step is taken from the chapter's own code cell, so the test checks what the learner reads.
 """
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 import torch
 
 from mwm import gru_step, gru_weights_from_torch, init_gru, sigmoid
+from tests.chapter_cells import chapter_function, chapter_path
 
-CHAPTER = Path(__file__).resolve().parents[1] / "chapters" / "10-the-gru.ipynb"
+CHAPTER = chapter_path(10)
 
 
 def _chapter_function(name):
     """Run the chapter's code cell that defines ``name`` (the def alone) and return the function."""
-    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-    source = next("".join(c["source"]) for c in cells
-                  if c["cell_type"] == "code" and f"def {name}(" in "".join(c["source"]))
-    start = source.index(f"def {name}(")
-    definition = source[start:source.index("\n\n", start)]
-    namespace = {"np": np, "sigmoid": sigmoid}
-    exec(definition, namespace)
-    return namespace[name]
+    return chapter_function(CHAPTER, name, {"np": np, "sigmoid": sigmoid})
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -5,9 +5,7 @@ The code is taken from the chapter's own cells, so the test checks what the lear
 """
 import contextlib
 import io
-import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,14 +15,14 @@ from torch import nn
 from mwm.decoding import greedy_decode
 from mwm.seq2seq import load_translator
 from mwm.translation_corpus import load_pairs
+from tests.chapter_cells import cell_with, chapter_path
 
-CHAPTER = Path(__file__).resolve().parents[1] / "chapters" / "12-encoder-decoder.ipynb"
-CELLS = [c for c in json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+CHAPTER = chapter_path(12)
 
 
 def _cell(marker):
     """The code cell of the chapter whose source contains ``marker``."""
-    return next(c for c in CELLS if marker in "".join(c["source"]))
+    return cell_with(CHAPTER, marker)
 
 
 @pytest.fixture(scope="module")

@@ -40,9 +40,7 @@ def test_by_hand_stops_early_and_prefers_the_empty_output_with_the_plain_sum(bea
 
 
 def test_by_hand_is_at_most_fifteen_lines():
+    from tests.chapter_cells import cell_with, definition, source_of
     from tests.test_ch13_translator import CHAPTER
-    import json
-    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-    source = next("".join(c["source"]) for c in cells if "def beam_by_hand(" in "".join(c["source"]))
-    body = source[source.index("def beam_by_hand("):].split("\n\n")[0]
+    body = definition(source_of(cell_with(CHAPTER, "def beam_by_hand(")), "beam_by_hand")
     assert len(body.splitlines()) <= 15

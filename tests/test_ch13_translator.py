@@ -5,9 +5,6 @@ The outputs come from ``lib/mwm/data/translator_test_beam.tsv``, written by
 ``scripts/translate_test_set.py``; these tests decode a sample again, rerun a shortened
 script, and check every number the chapter states about them.
 """
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 import sacrebleu
@@ -16,9 +13,9 @@ from mwm import beam_search, bleu_details, corpus_bleu, greedy_decode, sentence_
 from mwm.seq2seq import DATA, load_test_outputs, load_translator
 from mwm.translation_corpus import load_pairs
 from scripts import translate_test_set as script
+from tests.chapter_cells import chapter_function as _chapter_function, chapter_path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHAPTER = ROOT / "chapters" / "13-choosing-and-grading-words.ipynb"
+CHAPTER = chapter_path(13)
 SYSTEMS = ("greedy", "beam4")
 
 
@@ -34,13 +31,7 @@ def translator():
 
 def chapter_function(name):
     """The source of a function defined in one of the chapter's code cells, executed: the chapter's own code."""
-    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
-    source = next("".join(c["source"]) for c in cells if c["cell_type"] == "code" and f"def {name}(" in "".join(c["source"]))
-    start = source.index(f"def {name}(")
-    end = source.find("\n\n", start)
-    namespace = {"np": np, "bleu_details": bleu_details}
-    exec(source[start:end if end != -1 else None], namespace)
-    return namespace[name]
+    return _chapter_function(CHAPTER, name, {"np": np, "bleu_details": bleu_details})
 
 
 def test_the_file_is_what_the_script_writes(rows, translator):
