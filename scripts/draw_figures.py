@@ -169,7 +169,7 @@ def lstm_cell() -> Figure:
     f.words(360, 28, "the cell state c runs along the top; four boxes below read the old note and the word")
     f.math(14, lane - 12, ("c", "v"), ("t−1", "sub"), anchor="start")
     f.line([(20, lane), (177, lane)])
-    f.node(190, lane, "×")
+    f.node(190, lane, "⊙")
     f.line([(203, lane), (317, lane)])
     f.node(330, lane, "+")
     f.line([(343, lane), (706, lane)])
@@ -186,7 +186,7 @@ def lstm_cell() -> Figure:
         f.line([(x, bus), (x, row + 20)])
         f.box(x - 30, row - 20, 60, 40, fill="#fbe3cf" if fn == "σ" else "#e4efe0")
         f.words(x, row + 6, fn, size=17)
-    # forget gate to the lane's ×
+    # forget gate to the lane's ⊙
     f.line([(190, row - 20), (190, lane + 13)], "gate")
     f.math(180, 190, ("f", "v"), ("t", "sub"), anchor="end")
     # input gate and candidate meet at ⊙, then go up to +
@@ -208,7 +208,7 @@ def lstm_cell() -> Figure:
     f.line([(583, 200), (706, 200)])
     f.math(700, 188, ("h", "v"), ("t", "sub"), anchor="end")
     f.words(200, 410, "σ: a gate, each entry between 0 and 1", anchor="start", colour=COLOURS["grey"])
-    f.words(200, 432, "⊙ and ×: entry-by-entry product", anchor="start", colour=COLOURS["grey"])
+    f.words(200, 432, "⊙: entry-by-entry product", anchor="start", colour=COLOURS["grey"])
     f.words(600, 270, "every box has its", size=SMALL, colour=COLOURS["grey"])
     f.words(600, 290, "own W, U and b", size=SMALL, colour=COLOURS["grey"])
     return f
