@@ -267,23 +267,6 @@ def test_gradient_check_passes_for_a_readout_loss(seed, B):
     assert max(errors.values()) < 1e-6, errors
 
 
-def test_gradient_check_of_chapter_6_below_1e_7():
-    # the chapter's set-up: note of 6, words of 3, 5 answers, 12 steps, batch of 4, seed 0
-    rng = np.random.default_rng(0)
-    T, B, n_h, n_in, n_out = 12, 4, 6, 3, 5
-    P = {"W": rng.normal(0, 0.5, (n_h, n_h)), "U": rng.normal(0, 0.7, (n_h, n_in)), "b": rng.normal(0, 0.2, n_h)}
-    xs = rng.normal(size=(T, B, n_in))
-    V, c = rng.normal(size=(n_out, n_h)), np.zeros(n_out)
-    targets = rng.integers(0, n_out, size=T * B)
-
-    def loss():
-        return sequence_loss(readout(rnn_forward(xs, P)[0], V, c).reshape(-1, n_out), targets)
-
-    hs = rnn_forward(xs, P)[0]
-    dL_dh = (readout_gradient(readout(hs, V, c).reshape(-1, n_out), targets) @ V).reshape(hs.shape)
-    g = rnn_bptt(xs, hs, dL_dh, P)
-    assert max(gradient_check(loss, P, {"W": g.dW, "U": g.dU, "b": g.db}).values()) < 1e-7
-
 
 def test_gradient_check_catches_a_wrong_gradient():
     P, xs, hs, dL_dh, loss = _readout_problem(0)

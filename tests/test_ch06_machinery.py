@@ -16,16 +16,25 @@ def _chapter_function(name):
     return chapter_function(CHAPTER, name, {"np": np})
 
 
-def _chapter_example():
-    """The chapter's vector example: 4 sequences of 12 words, a read-out at every word."""
+def _chapter_setup():
+    """The chapter's vector example: 4 sequences of 12 words (H=6, d=3), a read-out of K=5 classes at every word.
+
+    Returns xs (12, 4, 3), the weights P, the read-out V (5, 6) and b_V (5,), and the targets (48,).
+    """
     rng = np.random.default_rng(0)
     T, n_seq, H, d, K = 12, 4, 6, 3, 5
     P = {"W": rng.normal(0, 0.5, (H, H)), "U": rng.normal(0, 0.7, (H, d)), "b": rng.normal(0, 0.2, H)}
     xs = rng.normal(size=(T, n_seq, d))
     V, b_V = rng.normal(size=(K, H)), np.zeros(K)
     targets = rng.integers(0, K, size=T * n_seq)
+    return xs, P, V, b_V, targets
+
+
+def _chapter_example():
+    """The chapter's example run forward: xs, the notes hs, the blame dL/dh on each note, and P."""
+    xs, P, V, b_V, targets = _chapter_setup()
     hs = rnn_forward(xs, P)[0]
-    dL_dh = (readout_gradient(readout(hs, V, b_V).reshape(-1, K), targets) @ V).reshape(hs.shape)
+    dL_dh = (readout_gradient(readout(hs, V, b_V).reshape(-1, len(b_V)), targets) @ V).reshape(hs.shape)
     return xs, hs, dL_dh, P
 
 
@@ -100,18 +109,12 @@ def test_the_gradient_check_and_the_one_word_chunks():
     """Full BPTT agrees with central differences entry by entry; chunks of one word are off by 0.21 to 0.28."""
     from mwm import gradient_check, numerical_gradient, sequence_loss
 
-    rng = np.random.default_rng(0)
-    T, n_seq, H, d, K = 12, 4, 6, 3, 5
-    P = {"W": rng.normal(0, 0.5, (H, H)), "U": rng.normal(0, 0.7, (H, d)), "b": rng.normal(0, 0.2, H)}
-    xs = rng.normal(size=(T, n_seq, d))
-    V, b_V = rng.normal(size=(K, H)), np.zeros(K)
-    targets = rng.integers(0, K, size=T * n_seq)
+    _, P, V, b_V, targets = _chapter_setup()
+    xs, hs, dL_dh, P = _chapter_example()
 
     def loss():
-        return sequence_loss(readout(rnn_forward(xs, P)[0], V, b_V).reshape(-1, K), targets)
+        return sequence_loss(readout(rnn_forward(xs, P)[0], V, b_V).reshape(-1, len(b_V)), targets)
 
-    hs = rnn_forward(xs, P)[0]
-    dL_dh = (readout_gradient(readout(hs, V, b_V).reshape(-1, K), targets) @ V).reshape(hs.shape)
     full = rnn_bptt(xs, hs, dL_dh, P)
     errors = gradient_check(loss, P, {"W": full.dW, "U": full.dU, "b": full.db})
     assert max(errors.values()) < 1e-7 / 5, errors                     # the printed bound, with room to spare
