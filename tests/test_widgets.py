@@ -277,10 +277,10 @@ def test_step_machine_has_a_play_button_outside_the_static_controls():
 
 
 def test_blend_dial_names_its_arrows_in_a_legend():
-    for z, r, extra in [(0.25, 1.0, []), (1.0, 0.0, ["draft at r = 1"])]:
+    for z, r, extra in [(0.25, 1.0, []), (1.0, 0.0, ["draft at $r$ = 1"])]:
         fig = W.draw_blend_dial(z, r)[0]
         legend = fig.axes[0].get_legend()
-        assert [t.get_text() for t in legend.get_texts()] == ["old note", "draft h~", "new note"] + extra
+        assert [t.get_text() for t in legend.get_texts()] == ["old note", r"draft $\tilde{h}$", "new note"] + extra
         assert all(not t.get_text() for t in fig.axes[0].texts)  # no labels at the tips to collide
 
 

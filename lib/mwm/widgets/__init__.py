@@ -21,6 +21,7 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 14 the bottleneck | :func:`bottleneck_bleu_try` |
 | 5 a language model that talks | :func:`talk_try` |
 """
+from .drawing import COLUMN_PX, COURSE_STYLE, DPI, MIN_TEXT_PX, smallest_text_px, use_course_style
 from .panel import TryPanel, figure_png
 from .ch01_order import draw_running_note, draw_window, running_note_try, window_try
 from .ch02_cell import draw_scalar_cell, draw_six_note, scalar_cell_try, six_note_try, six_note_weights
@@ -39,6 +40,7 @@ from .ch05_talk import draw_talk, talk_try
 
 __all__ = [
     "TryPanel", "figure_png",
+    "DPI", "COLUMN_PX", "MIN_TEXT_PX", "COURSE_STYLE", "use_course_style", "smallest_text_px",
     "running_note_try", "window_try", "draw_running_note", "draw_window",
     "scalar_cell_try", "six_note_try", "draw_scalar_cell", "draw_six_note", "six_note_weights",
     "unroll_try", "draw_unroll",

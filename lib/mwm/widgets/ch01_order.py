@@ -32,7 +32,7 @@ def draw_running_note(angle: float = 90, keep: float = 1.0, sentence_b: str = "m
         (Figure, readings): the readings give both final notes and whether they differ.
     """
     W = keep * turn_matrix(angle)
-    fig = Figure(figsize=(8.0, 4.0))
+    fig = Figure(figsize=(7.0, 4.0))
     finals = {}
     for panel, (sentence, colour) in enumerate(((SENTENCE_A, "tab:blue"), (sentence_b, "tab:orange"))):
         ax = fig.add_subplot(1, 2, panel + 1)
@@ -45,7 +45,7 @@ def draw_running_note(angle: float = 90, keep: float = 1.0, sentence_b: str = "m
                 ax.annotate("", turned, old, arrowprops=dict(arrowstyle="->", ls="--", color="0.55"))
             ax.annotate("", new, turned, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2))
             ax.annotate(f"{step + 1}. +{word}", new, textcoords="offset points",
-                        xytext=(5, 5 + 9 * (step % 2)), color=colour, fontsize=9)
+                        xytext=(5, 5 + 11 * (step % 2)), color=colour, fontsize=11)
         ax.plot(*notes[-1], "o", color=colour, ms=8)
         ax.plot(*bag_of_words(sentence), marker="*", ms=13, color="0.5", ls="none")
         ax.axhline(0, color="0.88", lw=1, zorder=0)
@@ -53,9 +53,9 @@ def draw_running_note(angle: float = 90, keep: float = 1.0, sentence_b: str = "m
         ax.set_xlim(-3.3, 3.3)
         ax.set_ylim(-3.3, 3.3)
         ax.set_aspect("equal")
-        ax.set_title(f'"{sentence}" ends at {_fmt(notes[-1])}', fontsize=10, color=colour)
-    fig.suptitle(f"W = {keep:g} x turn by {angle:g} degrees  (dashed: turn the old note; solid: add the word; "
-                 "star: plain sum)", fontsize=9)
+        ax.set_title(f'"{sentence}" ends at {_fmt(notes[-1])}', fontsize=11, color=colour)
+    fig.suptitle(f"$W$ = {keep:g} × turn by {angle:g}°   dashed: turn; solid: add the word; star: plain sum",
+                 fontsize=11)
     layout(fig)
     a, b = finals[SENTENCE_A], finals[sentence_b]
     same = np.allclose(a, b)
@@ -98,7 +98,7 @@ def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"
     words = words_of(sentence)
     seen = window(words, m)
     start = len(words) - len(seen)
-    fig = Figure(figsize=(7.5, 1.9))
+    fig = Figure(figsize=(6.4, 1.9))
     ax = fig.add_subplot(1, 1, 1)
     for i, word in enumerate(words):
         inside = i >= start
@@ -109,7 +109,7 @@ def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"
     ax.set_xlim(-0.1, len(words) + 0.1)
     ax.set_ylim(-0.2, 1.3)
     ax.axis("off")
-    ax.set_title(f'window of m = {m}: what the reader holds when "{words[-1]}" arrives', fontsize=10)
+    ax.set_title(f'window of $m$ = {m}: what the reader holds at "{words[-1]}"', fontsize=11)
     layout(fig)
     held = keyword in seen
     text = (f"window: {' '.join(seen)}. "

@@ -21,12 +21,12 @@ def draw_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3):
     """
     xs = np.array(SCALAR_INPUTS[:steps])
     hs = scalar_rnn(xs, w=w, u=u)
-    fig = Figure(figsize=(7.0, 3.0))
+    fig = Figure(figsize=(6.4, 3.0))
     ax = fig.add_subplot(1, 1, 1)
-    value_bars(ax, hs, [f"h{t + 1}\nx={x:g}" for t, x in enumerate(xs)])
+    value_bars(ax, hs, [f"$h_{{{t + 1}}}$\n$x$={x:g}" for t, x in enumerate(xs)], digits=2)
     ax.set_xlim(-0.6, len(SCALAR_INPUTS) - 0.4)
-    ax.set_ylabel("note h_t")
-    ax.set_title(f"h_t = tanh({w:g} h_(t-1) + {u:g} x_t): one word, then blanks", fontsize=10)
+    ax.set_ylabel("note $h_t$")
+    ax.set_title(rf"$h_t = \tanh({w:g}\,h_{{t-1}} + {u:g}\,x_t)$: one word, then blanks", fontsize=11)
     layout(fig)
     return fig, "notes: " + ", ".join(f"{h:.4f}" for h in hs)
 
@@ -79,18 +79,19 @@ def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
     hs, _ = rnn_forward(SIX_INPUTS[:, None], {"W": W, "U": U, "b": b})
     shown = np.full_like(hs, np.nan)
     shown[:steps] = hs[:steps]
-    fig = Figure(figsize=(7.0, 3.2))
+    fig = Figure(figsize=(7.0, 3.4))
     ax = fig.add_subplot(1, 1, 1)
     im = ax.imshow(shown.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
     for t in range(steps):
         for i in range(hs.shape[1]):
-            ax.text(t, i, f"{hs[t, i]:.2f}", ha="center", va="center", fontsize=7)
+            if abs(hs[t, i]) >= 0.05:  # only the slots that hold something are written
+                ax.text(t, i, f"{hs[t, i]:.1f}", ha="center", va="center", fontsize=10)
     ax.set_xticks(range(len(SIX_INPUTS)))
-    ax.set_xticklabels([f"{t + 1}\nx={x:g}" for t, x in enumerate(SIX_INPUTS)], fontsize=8)
+    ax.set_xticklabels([f"{t + 1}\n{x:g}" for t, x in enumerate(SIX_INPUTS)], fontsize=10)
     ax.set_yticks(range(hs.shape[1]))
-    ax.set_yticklabels([f"slot {i + 1}" for i in range(hs.shape[1])], fontsize=8)
-    ax.set_xlabel("word t (x = the word's strength)")
-    ax.set_title(f"a note of six numbers, W = {mode} x {fade:g}", fontsize=10)
+    ax.set_yticklabels([f"slot {i + 1}" for i in range(hs.shape[1])], fontsize=10)
+    ax.set_xlabel("word $t$ (below it, its strength $x_t$)")
+    ax.set_title(f"a note of six numbers, $W$ = {mode} × {fade:g}", fontsize=11)
     fig.colorbar(im, ax=ax, fraction=0.03)
     layout(fig)
     top = ", ".join(f"{v:.4f}" for v in hs[:steps, 0])

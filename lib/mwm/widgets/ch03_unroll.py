@@ -23,36 +23,36 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     unshared = unshared_param_count(HIDDEN, INPUT, length)
     w_colour = "red" if light_up_w else WEIGHT_COLOUR
     w_lw = 3.5 if light_up_w else 2.0
-    fig = Figure(figsize=(8.5, 3.6))
-    ax = fig.add_axes((0.02, 0.05, 0.66, 0.85))
-    bars = fig.add_axes((0.76, 0.18, 0.22, 0.62))
+    fig = Figure(figsize=(7.2, 3.6))
+    ax = fig.add_axes((0.02, 0.05, 0.64, 0.82))
+    bars = fig.add_axes((0.77, 0.12, 0.21, 0.62))
     if view == "folded":
-        box(ax, 3.5, 1.0, 1.2, 1.0, "cell\nW, U, b")
+        box(ax, 3.5, 1.0, 1.2, 1.0, "cell\n$W, U, \\mathbf{b}$", fontsize=11)
         arrow(ax, (4.5, 2.0), (3.7, 2.0), color=w_colour, lw=w_lw, rad=1.8)
-        ax.text(4.1, 2.85, "W: the note goes round the loop", ha="center", fontsize=9, color=w_colour)
+        ax.text(4.1, 2.85, "$W$: the note goes round the loop", ha="center", fontsize=11, color=w_colour)
         arrow(ax, (4.1, -0.2), (4.1, 1.0), color=INPUT_COLOUR, label="")
-        ax.text(4.1, -0.35, "x_t, one word at a time", ha="center", va="top", fontsize=9, color=INPUT_COLOUR)
+        ax.text(4.1, -0.35, r"$\mathbf{x}_t$, one word at a time", ha="center", va="top", fontsize=11, color=INPUT_COLOUR)
         ax.set_xlim(0, 8.4)
     else:
         for t in range(length):
             x0 = 0.6 + t * 1.0
-            box(ax, x0, 1.0, 0.7, 0.8, f"h{t + 1}", fc="#e8f5e9", fontsize=9)
+            box(ax, x0, 1.0, 0.7, 0.8, rf"$\mathbf{{h}}_{{{t + 1}}}$", fc="#e8f5e9", fontsize=11)
             arrow(ax, (x0 + 0.35, 0.1), (x0 + 0.35, 1.0), color=INPUT_COLOUR)
-            ax.text(x0 + 0.35, 0.0, f"x{t + 1}", ha="center", va="top", fontsize=8, color=INPUT_COLOUR)
+            ax.text(x0 + 0.35, 0.0, rf"$\mathbf{{x}}_{{{t + 1}}}$", ha="center", va="top", fontsize=11, color=INPUT_COLOUR)
             arrow(ax, (x0 - 0.3 if t else 0.15, 1.4), (x0, 1.4), color=w_colour, lw=w_lw)
-        ax.text(0.05, 1.4, "h0", ha="right", va="center", fontsize=8, color=NOTE_COLOUR)
+        ax.text(0.05, 1.4, r"$\mathbf{h}_0$", ha="right", va="center", fontsize=11, color=NOTE_COLOUR)
         ax.set_xlim(-0.3, 8.4)
     ax.set_ylim(-0.6, 3.2)
     ax.axis("off")
-    title = "the loop, folded" if view == "folded" else f"unrolled over {length} words: {length} copies, one W"
-    ax.set_title(title + ("  (every red arrow is the same W)" if light_up_w else ""), fontsize=10)
+    title = "the loop, folded" if view == "folded" else f"unrolled over {length} words: {length} copies, one $W$"
+    ax.set_title(title + ("\n(every red arrow is the same $W$)" if light_up_w else ""), fontsize=11)
     bars.bar([0, 1], [shared, unshared], color=[WEIGHT_COLOUR, "0.6"])
     bars.set_xticks([0, 1])
-    bars.set_xticklabels(["shared", "unshared"], fontsize=8)
+    bars.set_xticklabels(["shared", "unshared"], fontsize=10, rotation=20)
     for i, v in enumerate((shared, unshared)):
-        bars.text(i, v, str(v), ha="center", va="bottom", fontsize=9)
+        bars.text(i, v, str(v), ha="center", va="bottom", fontsize=10)
     bars.set_ylim(0, unshared_param_count(HIDDEN, INPUT, 8) * 1.15)
-    bars.set_title(f"numbers to learn\n(H={HIDDEN}, d={INPUT})", fontsize=9)
+    bars.set_title(f"numbers to learn\n($H$={HIDDEN}, $d$={INPUT})", fontsize=11)
     text = (f"{length} words: the shared cell learns {shared} numbers; "
             f"{length} unshared copies would need {unshared}.")
     return fig, text

@@ -33,13 +33,13 @@ def draw_shape(shape: str = "many -> one"):
         raise ValueError(f"shape must be one of {list(SHAPES)}, got {shape!r}")
     ins, outs, example = SHAPES[shape]
     two_cells = shape.endswith("(different length)")
-    fig = Figure(figsize=(8.0, 3.0))
+    fig = Figure(figsize=(7.0, 3.0))
     ax = fig.add_subplot(1, 1, 1)
     for t, (i, o) in enumerate(zip(ins, outs)):
         x0 = 0.5 + 1.2 * t
         writer = two_cells and t >= 3
         box(ax, x0, 1.0, 0.8, 0.8, "writer" if writer else "cell", fc="#fff3e0" if writer else "#e8f5e9",
-            fontsize=8)
+            fontsize=10)
         if t:
             arrow(ax, (x0 - 0.4, 1.4), (x0, 1.4), color="0.35")
         if i:
@@ -51,8 +51,8 @@ def draw_shape(shape: str = "many -> one"):
     ax.set_xlim(0, 0.5 + 1.2 * len(ins) + 0.2)
     ax.set_ylim(0, 3.0)
     ax.axis("off")
-    extra = "; dashed = when talking, each guess is fed back in" if shape == "language model" else ""
-    ax.set_title(f"{shape}: blue = input, cyan = read-out{extra}", fontsize=10)
+    extra = "\ndashed: when talking, each guess is fed back in" if shape == "language model" else ""
+    ax.set_title(f"{shape}: blue = input, cyan = read-out{extra}", fontsize=11)
     layout(fig)
     text = f"{sum(ins)} input(s), {sum(outs)} read-out(s): {example}."
     return fig, text
@@ -90,11 +90,11 @@ def draw_next_word(step: int = 3):
     probs = softmax(SCORES[:step])
     truth = [VOCAB.index(w) for w in SENTENCE[1:step + 1]]
     losses = surprise(probs, truth)
-    fig = Figure(figsize=(7.0, 3.0))
+    fig = Figure(figsize=(6.4, 3.0))
     ax = fig.add_subplot(1, 1, 1)
     value_bars(ax, probs[-1], VOCAB, color=OUTPUT_COLOUR, ylim=(0, 1.05), digits=3, highlight=truth[-1])
     prefix = " ".join(SENTENCE[:step])
-    ax.set_title(f'after "{prefix}": what comes next? (red = the true next word)', fontsize=10)
+    ax.set_title(f'after "{prefix}": what comes next? (red = the truth)', fontsize=11)
     layout(fig)
     text = (f'true next word "{SENTENCE[step]}": p = {probs[-1][truth[-1]]:.3f}, surprise -ln p = {losses[-1]:.3f}; '
             f"loss so far (sum of {step} surprises) = {losses.sum():.3f}")

@@ -59,31 +59,31 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
     else:
         talk = talk_sample(model, seed, theta, dice)
 
-    fig = Figure(figsize=(9.0, 5.2))
+    fig = Figure(figsize=(7.2, 5.2))
     ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.0, 1.3]})
     ax_text.axis("off")
-    how = "greedy" if mode == "greedy" else f"sampled at θ = {theta:g} with dice #{dice}"
-    lines = textwrap.wrap(f"{seed}[{talk.generated}]", 78, drop_whitespace=False) or [""]
-    ax_text.text(0.0, 1.0, f"seed {_shown(seed)}; the model's words in [ ], {how}:", fontsize=9,
+    how = "greedy" if mode == "greedy" else rf"sampled at $\theta$ = {theta:g} with dice #{dice}"
+    lines = textwrap.wrap(f"{seed}[{talk.generated}]", 64, drop_whitespace=False) or [""]
+    ax_text.text(0.0, 1.0, f"seed {_shown(seed)}; the model's words in [ ], {how}:", fontsize=10,
                  va="top", transform=ax_text.transAxes)
-    ax_text.text(0.0, 0.8, "\n".join(lines[:6]), family="monospace", fontsize=9, va="top",
+    ax_text.text(0.0, 0.8, "\n".join(lines[:6]), family="monospace", fontsize=10, va="top",
                  transform=ax_text.transAxes, color="0.1")
     if talk.looped:
         block = talk.text[talk.loop_start:talk.loop_start + talk.loop_period]
         ax_text.text(0.0, 0.0, f'loop: "{block.strip()}" ({talk.loop_period} characters) came twice in a row',
-                     fontsize=9, color="tab:red", va="bottom", transform=ax_text.transAxes)
+                     fontsize=10, color="tab:red", va="bottom", transform=ax_text.transAxes)
 
     top = int(np.argmax(probs))
     colours = [OUTPUT_COLOUR] * len(probs)
     colours[top] = "tab:red"
     ax_bars.bar(range(len(probs)), probs, color=colours, alpha=0.85)
     for i in np.argsort(probs)[::-1][:3]:
-        ax_bars.text(i, probs[i] + 0.01, f"{probs[i]:.3f}", ha="center", va="bottom", fontsize=8)
+        ax_bars.text(i, probs[i] + 0.01, f"{probs[i]:.2f}", ha="center", va="bottom", fontsize=10)
     ax_bars.set_xticks(range(len(probs)))
-    ax_bars.set_xticklabels(LABELS, fontsize=9)
+    ax_bars.set_xticklabels(LABELS, fontsize=10)
     ax_bars.set_ylim(0, min(1.0, probs.max() * 1.25 + 0.02))
     ax_bars.set_ylabel("probability")
-    ax_bars.set_title(f"guess for the next character after {_shown(seed)}, θ = {theta:g} (red = top)", fontsize=10)
+    ax_bars.set_title(rf"next character after {_shown(seed)}, $\theta$ = {theta:g} (red = top)", fontsize=11)
     layout(fig)
 
     readings = (f'top guess after {_shown(seed)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (θ = {theta:g}); '

@@ -74,56 +74,60 @@ def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
     # a word's blame is "reached" if it lies in the last word's chunk
     first_in_chunk = 1 if tau is None else ((T - 1) // tau) * tau + 1
 
-    fig = Figure(figsize=(8.4, 4.6))
+    fig = Figure(figsize=(7.4, 4.8))
     top = fig.add_axes((0.02, 0.42, 0.96, 0.52))
-    bottom = fig.add_axes((0.09, 0.08, 0.88, 0.26))
+    bottom = fig.add_axes((0.12, 0.08, 0.86, 0.26))
     for t in range(1, T + 1):
         x0 = 1.4 * t
-        box(top, x0 - 0.35, 0.9, 0.7, 0.6, "cell\nw=0.5", fc="#f5f5f5", fontsize=7)
+        box(top, x0 - 0.4, 0.9, 0.8, 0.6, "$w$ = 0.5", fc="#f5f5f5", fontsize=10)
         arrow(top, (x0, 0.25), (x0, 0.9), color=INPUT_COLOUR)
-        top.text(x0, 0.18, f"x{t} = {STEP_INPUTS[t - 1]:g}", ha="center", va="top", fontsize=8, color=INPUT_COLOUR)
-        arrow(top, (x0 - 1.05, 1.2), (x0 - 0.35, 1.2), color="0.5")
+        top.text(x0, 0.18, f"$x_{t}$ = {STEP_INPUTS[t - 1]:g}", ha="center", va="top", fontsize=10, color=INPUT_COLOUR)
+        arrow(top, (x0 - 1.0, 1.2), (x0 - 0.4, 1.2), color="0.5")
         if t <= notes:
             h = hs[t - 1]
             top.scatter([x0], [1.88], s=(6 + 28 * abs(h)) ** 2, color=NOTE_COLOUR, alpha=0.75)
-            top.text(x0, 2.28, f"h{t} = {h:.4f}", ha="center", fontsize=8, color="darkgreen")
+            top.text(x0, 2.28, f"{h:.4f}", ha="center", fontsize=10, color="darkgreen")
         if t >= back_to:
             reached = t >= first_in_chunk
             d = g.dh[t - 1]
             if reached:
                 top.scatter([x0], [2.88], s=(4 + 26 * np.sqrt(abs(d))) ** 2, color="tab:red", alpha=0.7)
-            top.text(x0, 3.35, f"dL/dh{t} = {d:.4f}" if reached else "no blame (cut)", ha="center",
-                     fontsize=8, color="tab:red" if reached else "0.5")
-    top.text(0.3, 1.2, "h0 = 0", ha="right", va="center", fontsize=8)
+            top.text(x0, 3.35, f"{d:.4f}" if reached else "no blame\n(cut)", ha="center",
+                     fontsize=10, color="tab:red" if reached else "0.35")
+    top.text(0.35, 1.2, "$h_0$ = 0", ha="right", va="center", fontsize=10)
+    if notes:
+        top.text(0.5, 2.32, "$h_t$", ha="right", va="bottom", fontsize=11, color="darkgreen")
+    if back_to <= T:
+        top.text(0.5, 3.4, r"$\partial L / \partial h_t$", ha="right", va="bottom", fontsize=11, color="tab:red")
     if step >= T + 2:
-        top.text(1.4 * T + 0.55, 2.85, f"L = 1/2 (h4 - 1)^2\n= {loss:.4f}", fontsize=8, va="center", color="tab:red")
+        top.text(1.4 * T + 0.5, 2.85, f"$L = (h_4 - 1)^2/2$\n= {loss:.4f}", fontsize=10, va="center", color="tab:red")
     for m in cut_after:
         xc = 1.4 * m + 0.7
         top.plot([xc, xc], [0.0, 3.6], ls="--", color="0.3", lw=1.2)
-        top.text(xc, 3.62, "cut", ha="center", va="bottom", fontsize=8)
-    top.set_xlim(-0.4, 1.4 * T + 1.6)
+        top.text(xc, 3.62, "cut", ha="center", va="bottom", fontsize=10)
+    top.set_xlim(-0.9, 1.4 * T + 2.0)
     top.set_ylim(-0.1, 3.9)
     top.axis("off")
     phase = ("forward: the notes flow" if step <= T + 1 else
              "backward: the blame walks back" if not summed else "add up the votes")
-    top.set_title(f"step {step} / {N_STEPS}: {phase}" + ("" if tau is None else f"  (chunks of τ = {tau})"),
-                  fontsize=10)
+    top.set_title(f"step {step} / {N_STEPS}: {phase}" + ("" if tau is None else rf"  (chunks of $\tau$ = {tau})"),
+                  fontsize=11)
 
     shown = [t for t in range(1, T + 1) if t >= back_to]
     votes = [g.votes[t - 1] if t in shown else 0.0 for t in range(1, T + 1)]
-    labels = [f"word {t}" for t in range(1, T + 1)] + ["sum = dL/dw"]
+    labels = [f"word {t}" for t in range(1, T + 1)] + [r"sum $= \partial L / \partial w$"]
     values = votes + [g.dw if summed else 0.0]
     colours = [WEIGHT_COLOUR if (t + 1) in shown and t + 1 >= first_in_chunk else "0.8" for t in range(T)]
     colours.append("tab:red")
     bottom.bar(range(T + 1), values, color=colours)
     for i, v in enumerate(values):
         if i < T and (i + 1) in shown or (i == T and summed):
-            bottom.text(i, v - 0.02, f"{v:.4f}", ha="center", va="top", fontsize=8)
+            bottom.text(i, v - 0.02, f"{v:.4f}", ha="center", va="top", fontsize=10)
     bottom.set_xticks(range(T + 1))
-    bottom.set_xticklabels(labels, fontsize=8)
+    bottom.set_xticklabels(labels, fontsize=10)
     bottom.set_ylim(-0.62, 0.08)
     bottom.axhline(0, color="0.6", lw=0.8)
-    bottom.set_ylabel("vote for w", fontsize=8)
+    bottom.set_ylabel("vote for $w$", fontsize=10)
 
     parts = []
     if notes:

@@ -44,8 +44,8 @@ def _log_bars(ax, values, outline, highlight, title):
     ax.bar(t, np.maximum(sizes, floor) - floor, bottom=floor, color=colours, alpha=0.85)
     if outline is not None:
         ax.bar(t, np.abs(outline) - floor, bottom=floor, fill=False, edgecolor="0.25", ls="--", lw=1.0,
-               label="plain powers |w|^t (no tanh)")
-        ax.legend(fontsize=8, loc="upper left")
+               label=r"$|w|^t$, no $\tanh$")
+        ax.legend(fontsize=10, loc="upper left")
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 1e4)
     # plain-text tick labels: the default 10^k labels go through mathtext, which is slow to lay out
@@ -58,8 +58,8 @@ def _log_bars(ax, values, outline, highlight, title):
         if tick == highlight:  # the step the readings quote, in the bar's colour
             label.set_color(HIGHLIGHT)
             label.set_fontweight("bold")
-    ax.set_xlabel("step t")
-    ax.set_title(title, fontsize=10, y=1.0)  # a fixed title position skips a costly layout pass
+    ax.set_xlabel("step $t$")
+    ax.set_title(title, fontsize=11, y=1.0)  # a fixed title position skips a costly layout pass
 
 
 def draw_whisper(w: float = 0.5, tanh: bool = False, steps: int = WHISPER_STEPS):
@@ -75,12 +75,12 @@ def draw_whisper(w: float = 0.5, tanh: bool = False, steps: int = WHISPER_STEPS)
     w = round(float(w), 4)
     notes, blame = whisper_line(w, steps, h0=1.0, squash=tanh)
     plain = whisper_line(w, steps, h0=1.0)[1] if tanh else None
-    fig = Figure(figsize=(9.0, 3.4))
+    fig = Figure(figsize=(7.4, 3.4))
     ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
-    rule = f"tanh({w:g} h)" if tanh else f"{w:g} h"
-    _log_bars(ax1, notes[1:], plain[1:] if tanh else None, WHISPER_READ, f"forward: the note |h_t|, h_t = {rule}")
-    _log_bars(ax2, blame[1:], plain[1:] if tanh else None, WHISPER_READ, "backward: the blame |dh_t / dh_0|")
-    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.9, wspace=0.22)  # fixed: no extra layout pass
+    rule = rf"\tanh({w:g}\,h_{{t-1}})" if tanh else rf"{w:g}\,h_{{t-1}}"
+    _log_bars(ax1, notes[1:], plain[1:] if tanh else None, WHISPER_READ, f"note $|h_t|$, $h_t = {rule}$")
+    _log_bars(ax2, blame[1:], plain[1:] if tanh else None, WHISPER_READ, r"blame $|\partial h_t / \partial h_0|$")
+    fig.subplots_adjust(left=0.09, right=0.98, bottom=0.16, top=0.9, wspace=0.3)  # fixed: no extra layout pass
     k = WHISPER_READ
     text = (f"w = {w:g}{' with tanh' if tanh else ''}: at t = {k} the note is {notes[k]:.6g} "
             f"and the blame {blame[k]:.6g}; at t = {steps} they are {notes[steps]:.6g} and {blame[steps]:.6g}")
@@ -128,7 +128,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     path = matrix_powers(W, START, steps)
     lengths = np.linalg.norm(path, axis=1)
     values, directions, coefficients = eigen_split(W, START)
-    fig = Figure(figsize=(9.0, 3.8))
+    fig = Figure(figsize=(7.4, 4.0))
     ax = fig.add_subplot(1, 2, 1)
     ax.set_xlim(-MAP, MAP)
     ax.set_ylim(-MAP, MAP)
@@ -139,10 +139,10 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
         for lam, d, colour in zip(values, directions, ("tab:blue", "tab:orange")):
             along = d / np.linalg.norm(d)
             ax.plot([-2 * along[0], 2 * along[0]], [-2 * along[1], 2 * along[1]], color=colour, lw=1.5, alpha=0.7,
-                    label=f"direction ({d[0]:g}, {d[1]:g}), lambda = {lam:g}")
+                    label=rf"({d[0]:g}, {d[1]:g}), $\lambda$ = {lam:g}")
     else:
         circle = np.linspace(0, 2 * np.pi, 200)
-        ax.plot(np.cos(circle), np.sin(circle), color="0.7", ls=":", lw=1, label="no real eigen-direction: it turns")
+        ax.plot(np.cos(circle), np.sin(circle), color="0.7", ls=":", lw=1, label="no real direction: it turns")
     if np.isrealobj(values):
         # the note after the last step, as its two eigen-parts: a lambda1^t e1 (blue), then b lambda2^t e2 (orange)
         first = coefficients[0] * values[0] ** steps * directions[0]
@@ -154,19 +154,19 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     inside = np.all(np.abs(path) <= MAP, axis=1)
     ax.plot(path[inside, 0], path[inside, 1], "o-", color="tab:green", ms=3.5, lw=0.8)
     ax.plot(*path[0], "ks", ms=6, label="start (1, 0)")
-    ax.legend(fontsize=7, loc="lower left")
-    ax.set_title(f"{preset}: W = {W.tolist()}", fontsize=9, y=1.0)
+    ax.legend(fontsize=9, loc="lower left")
+    ax.set_title(f"$W$ = {W.tolist()}", fontsize=11, y=1.0)
     if not inside.all():
         ax.text(0, MAP * 0.88, f"ran off the map at step {int(np.argmin(inside))}", ha="center",
-                fontsize=9, color="tab:red")
+                fontsize=10, color="tab:red")
     ax2 = fig.add_subplot(1, 2, 2)
     ax2.bar(np.arange(steps + 1), lengths, color=GOLD, alpha=0.85)
     ax2.axhline(1.0, color="0.5", lw=0.8, ls="--")
     ax2.set_xlim(-0.6, max(steps, 10) + 0.6)
     ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax2.set_xlabel("step t")
-    ax2.set_title("the note's length ||W^t (1, 0)||", fontsize=10, y=1.0)
-    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
+    ax2.set_xlabel("step $t$")
+    ax2.set_title(r"the note's length $\|W^t (1, 0)\|$", fontsize=11, y=1.0)
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.93, wspace=0.22)
     lams = ", ".join(f"{v:.4g}" for v in np.atleast_1d(values))
     text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} "
             f"step{'' if steps == 1 else 's'} the note is "

@@ -66,14 +66,14 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     clip = gamma is not None
     run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=gamma)
     path, norms, left = run["path"], run["grad_norms"], run["left_map_at"]
-    fig = Figure(figsize=(9.5, 3.8))
+    fig = Figure(figsize=(7.4, 3.8))
     ax = fig.add_subplot(1, 2, 1)
     xs, ys = np.linspace(-MAP_X, MAP_X, 161), np.linspace(-MAP_Y, MAP_Y, 121)
     grid = cliff_loss(np.stack(np.meshgrid(xs, ys), axis=-1))
     ax.imshow(grid, origin="lower", extent=(-MAP_X, MAP_X, -MAP_Y, MAP_Y), cmap="Greens_r", vmin=0, vmax=11,
               alpha=0.85, interpolation="bilinear")
     ax.contour(xs, ys, grid, levels=np.linspace(0.5, 10.5, 11), colors="0.3", linewidths=0.5)
-    ax.plot(2.0, 0.0, "*", color="gold", ms=12, mec="k", label="bottom of the valley, near (2, 0)")
+    ax.plot(2.0, 0.0, "*", color="gold", ms=12, mec="k", label="valley floor, near (2, 0)")
     shown = path if left is None else path[:-1]
     colour = "tab:blue" if clip else "tab:red"
     ax.plot(shown[:, 0], shown[:, 1], "o-", color=colour, ms=3, lw=1)
@@ -83,30 +83,30 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
         edge = map_exit(last, landing)
         ax.annotate("", xy=edge, xytext=last, arrowprops={"arrowstyle": "-|>", "color": "tab:red", "lw": 2})
         ax.text(*(edge - 0.15 * np.sign(edge)), f"→ ({landing[0]:.2f}, {landing[1]:.2f})", color="tab:red",
-                fontsize=8, ha="right" if edge[0] > 0 else "left", va="bottom" if edge[1] < 0 else "top",
+                fontsize=10, ha="right" if edge[0] > 0 else "left", va="bottom" if edge[1] < 0 else "top",
                 bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
-        ax.text(0, -MAP_Y * 0.85, f"flung off the map at step {left}", ha="center", color="tab:red", fontsize=9,
+        ax.text(0, -MAP_Y * 0.85, f"flung off the map at step {left}", ha="center", color="tab:red", fontsize=10,
                 bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
     ax.set_xlim(-MAP_X, MAP_X)
     ax.set_ylim(-MAP_Y, MAP_Y)
     ax.set_aspect("equal")
-    ax.legend(fontsize=7, loc="upper right")
-    ax.set_title(r"plateau (left), wall at $w_1 = 0$, valley (right)", fontsize=9, y=1.0)
-    ax.set_xlabel(r"$w_1$", fontsize=9)
-    ax.set_ylabel(r"$w_2$", fontsize=9)
+    ax.legend(fontsize=9, loc="upper right")
+    ax.set_title(r"plateau, wall at $w_1 = 0$, valley", fontsize=11, y=1.0)
+    ax.set_xlabel(r"$w_1$", fontsize=11)
+    ax.set_ylabel(r"$w_2$", fontsize=11)
     ax2 = fig.add_subplot(1, 2, 2)
     t = np.arange(1, len(norms) + 1)
     ax2.bar(t, norms, color=colour, alpha=0.75, label=r"$\|\mathbf{g}\|$ before clipping")
     if clip:
         ax2.bar(t, np.minimum(norms, gamma), color="tab:cyan", alpha=0.9,
-                label=r"the step uses $\min(\|\mathbf{g}\|, \gamma)$, $\gamma$ = " + f"{gamma:g}")
+                label=r"step uses $\min(\|\mathbf{g}\|, \gamma)$, $\gamma$ = " + f"{gamma:g}")
         ax2.axhline(gamma, color="k", ls="--", lw=1)
     ax2.set_xlim(0, CLIFF_STEPS + 1)
     ax2.set_ylim(0, 16)
     ax2.set_xlabel("step")
-    ax2.set_title("the gradient's length at each step", fontsize=10, y=1.0)
-    ax2.legend(fontsize=7, loc="upper right")
-    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.15)  # fixed: no extra layout pass
+    ax2.set_title("the gradient's length at each step", fontsize=11, y=1.0)
+    ax2.legend(fontsize=9, loc="upper right")
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.93, wspace=0.18)  # fixed: no extra layout pass
     mode = f"clipped at γ = {gamma:g}" if clip else "no clipping"
     if left is not None:
         text = (f"{mode}: at step {left} the ball felt a gradient of length {norms[-1]:.2f} on the wall, "

@@ -125,8 +125,9 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
     levels, notes = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
     kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
 
-    fig = Figure(figsize=(10.5, 3.6))
-    ax_tank, ax_time, ax_score = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.25, 1.0, 1.0]})
+    fig = Figure(figsize=(6.8, 6.2))
+    grid = fig.add_gridspec(2, 2)
+    ax_tank, ax_time, ax_score = fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
     lim = max(2.2, 1.15 * np.max(np.abs(levels)))
 
     # one step as a waterfall: old level, what the drain keeps, what the inlet adds, new level, note
@@ -140,47 +141,47 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
                          (2, kept + written, f"{written:+.4f}"), (3, levels[1], f"{levels[1]:.4f}"),
                          (4, notes[0], f"{notes[0]:.4f}")):
         ax_tank.text(x, top + (0.06 if top >= 0 else -0.06) * lim, text, ha="center",
-                     va="bottom" if top >= 0 else "top", fontsize=8)
+                     va="bottom" if top >= 0 else "top", fontsize=10)
     for x in (-0.4, 2.6):  # the two tanks' walls
         ax_tank.plot([x, x, x + 0.8, x + 0.8], [lim * 0.95, -lim * 0.95, -lim * 0.95, lim * 0.95], color="0.4", lw=1)
     ax_tank.axhline(0, color="0.6", lw=0.8)
     ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
     ax_tank.set_xticks(xs)
-    ax_tank.set_xticklabels(["old c", f"keep\nf={gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}$", "new c",
-                             f"note h\no={gate['o']:.2f}"], fontsize=8)
+    ax_tank.set_xticklabels([r"old $c_{t-1}$", f"keep\n$f$ = {gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}_t$",
+                             r"new $c_t$", f"note $h_t$\n$o$ = {gate['o']:.2f}"], fontsize=10)
     ax_tank.set_ylim(-lim, lim)
-    ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=9)
+    ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=11)
 
     # the level and the note over several steps with the same gates
     t = np.arange(len(levels))
-    ax_time.plot(t, levels, "o-", color=LEVEL_COLOUR, label="tank c_t")
-    ax_time.plot(t[1:], notes, "s--", color=NOTE_COLOUR_, label="note h_t", ms=4)
+    ax_time.plot(t, levels, "o-", color=LEVEL_COLOUR, label="tank $c_t$")
+    ax_time.plot(t[1:], notes, "s--", color=NOTE_COLOUR_, label="note $h_t$", ms=4)
     ax_time.axhline(0, color="0.6", lw=0.8)
     ax_time.set_xlim(-0.3, 10.3)
     ax_time.set_ylim(-lim, lim)
-    ax_time.set_xlabel("step")
-    ax_time.legend(fontsize=8, loc="lower left")
-    ax_time.set_title(f"{steps} step(s), same gates: c = {levels[-1]:.4f}", fontsize=9)
+    ax_time.set_xlabel("step $t$")
+    ax_time.legend(fontsize=10, loc="lower left")
+    ax_time.set_title(f"{steps} step(s): $c$ = {levels[-1]:.4f}", fontsize=11)
 
     # the scores squeezed into gates
     z = np.linspace(-5, 5, 201)
     used = gates == "from scores"
     alpha = 1.0 if used else 0.3
-    ax_score.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label="sigmoid (f, i, o)")
-    ax_score.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label=r"tanh ($\tilde{c}$)")
-    for name, label, score, value in (("f", "f", z_f, from_scores["f"]), ("i", "i", z_i, from_scores["i"]),
+    ax_score.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label=r"$\sigma$ ($f, i, o$)")
+    ax_score.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label=r"$\tanh$ ($\tilde{c}$)")
+    for name, label, score, value in (("f", "$f$", z_f, from_scores["f"]), ("i", "$i$", z_i, from_scores["i"]),
                                       ("c_tilde", r"$\tilde{c}$", z_c, from_scores["c_tilde"]),
-                                      ("o", "o", z_o, from_scores["o"])):
+                                      ("o", "$o$", z_o, from_scores["o"])):
         ax_score.plot([score], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
-        offset = {"f": (4, 4), "i": (4, -10), "c_tilde": (-52, 2), "o": (4, -10)}[name]
-        ax_score.annotate(f"{label}={value:.4f}", (score, value), textcoords="offset points",
-                          xytext=offset, fontsize=7, alpha=alpha)
+        offset = {"f": (4, 4), "i": (5, -12), "c_tilde": (-48, 2), "o": (5, -12)}[name]
+        ax_score.annotate(f"{label}={value:.2f}", (score, value), textcoords="offset points",
+                          xytext=offset, fontsize=10, alpha=alpha)
     ax_score.axhline(0, color="0.85", lw=0.8)
     ax_score.set_xlim(-5, 5)
     ax_score.set_ylim(-1.05, 1.05)
-    ax_score.set_xlabel("score (pre-activation) $a$")
-    ax_score.legend(fontsize=7, loc="lower right")
-    ax_score.set_title("from scores" + ("" if used else " (not in use)"), fontsize=9)
+    ax_score.set_xlabel("score $a$")
+    ax_score.legend(fontsize=10, loc="lower right")
+    ax_score.set_title("from scores" + ("" if used else " (unused)"), fontsize=11)
     layout(fig)
 
     text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, {C_TILDE} = {gate['c_tilde']:.4f}, o = {gate['o']:.4f}: "
@@ -299,9 +300,10 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     length = int(length)
     curves = lab_curves(noise, w, f, n_trials)
     k = int(np.searchsorted(LAB_LENGTHS, length))
-    fig = Figure(figsize=(10.0, 3.6))
+    fig = Figure(figsize=(7.4, 3.8))
     ax_acc, ax_blame = fig.subplots(1, 2)
-    labels = {"plain": f"plain, w = {w:g}", "LSTM": f"LSTM, f = {f:g}", "GRU": "GRU"}
+    labels = {"plain": f"plain, $w$ = {w:g}", "LSTM": f"LSTM, $f$ = {f:g}", "GRU": "GRU"}
+    blame_labels = {"plain": r"$\prod w(1-h_t^2)$, median", "LSTM": r"$\prod f$", "GRU": r"$\prod (1-z)$"}
     for cell in LAB_CELLS:
         c = curves[cell]
         ax_acc.plot(LAB_LENGTHS, 100 * c["accuracy"], CELL_STYLES[cell], color=CELL_COLOURS[cell], lw=2,
@@ -310,20 +312,20 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
                             100 * (c["accuracy"] + 1.96 * c["std_error"]), color=CELL_COLOURS[cell], alpha=0.2)
         ax_acc.plot([length], [100 * c["accuracy"][k]], "o", color=CELL_COLOURS[cell])
         ax_blame.semilogy(LAB_LENGTHS, np.maximum(c["blame"], 1e-300), CELL_STYLES[cell], color=CELL_COLOURS[cell],
-                          lw=2, label=labels[cell])
+                          lw=2, label=blame_labels[cell])
         ax_blame.plot([length], [max(c["blame"][k], 1e-300)], "o", color=CELL_COLOURS[cell])
     ax_acc.axvline(length, color="0.7", lw=0.8)
     ax_acc.axhline(50, color="0.7", lw=0.8, ls=":")
     ax_acc.set_ylim(40, 102)
     ax_acc.set_xlabel("sentence length (words)")
     ax_acc.set_ylabel("right answers (%)")
-    ax_acc.set_title(f"chai or coffee? filler noise {noise:g}", fontsize=9)
-    ax_acc.legend(fontsize=8, loc="lower left")
+    ax_acc.set_title(f"chai or coffee? noise {noise:g}", fontsize=11)
+    ax_acc.legend(fontsize=9, loc="lower left")
     ax_blame.axvline(length, color="0.7", lw=0.8)
     ax_blame.set_ylim(1e-12, 2)
     ax_blame.set_xlabel("sentence length (words)")
-    ax_blame.set_ylabel("blame reaching word 1")
-    ax_blame.set_title("prod w(1-h^2) (median), prod f, prod (1-z)", fontsize=9)
+    ax_blame.set_title("blame reaching word 1", fontsize=11)
+    ax_blame.legend(fontsize=9, loc="lower left")
     layout(fig)
     parts = [f"{cell} {100 * curves[cell]['accuracy'][k]:.1f}% ± {100 * curves[cell]['std_error'][k]:.1f}"
              for cell in LAB_CELLS]

@@ -109,7 +109,7 @@ def _plane(ax, title):
     ax.set_aspect("equal")
     ax.set_xlabel("note number 1")
     ax.set_ylabel("note number 2")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title, fontsize=11)
 
 
 def _arrow(ax, end, colour, label, lw=2.0):
@@ -126,27 +126,27 @@ def draw_blend_dial(z: float = 0.25, r: float = 1.0):
     """
     draft, new = dial_step(z, r)
     full_draft = dial_step(z, 1.0)[0]
-    fig = Figure(figsize=(7.6, 4.0))
+    fig = Figure(figsize=(7.0, 4.0))
     ax = fig.add_subplot(1, 2, 1)
-    _plane(ax, f"z = {z:.2f}, r = {r:.2f}")
+    _plane(ax, f"$z$ = {z:.2f}, $r$ = {r:.2f}")
     ax.plot(*np.c_[OLD_NOTE, draft], color="0.7", ls="--", lw=1)
     _arrow(ax, OLD_NOTE, OLD_COLOUR, "old note")
-    _arrow(ax, draft, DRAFT_COLOUR, "draft h~")
+    _arrow(ax, draft, DRAFT_COLOUR, r"draft $\tilde{h}$")
     _arrow(ax, new, NOTE_COLOUR, "new note", lw=2.5)
     ax.plot(*new, "o", color=NOTE_COLOUR, ms=7)
     if r < 1:
-        ax.plot(*full_draft, "o", mfc="none", color=DRAFT_COLOUR, alpha=0.6, label="draft at r = 1")
+        ax.plot(*full_draft, "o", mfc="none", color=DRAFT_COLOUR, alpha=0.6, label="draft at $r$ = 1")
     # the lower-left quarter stays empty for every z and r: old note, drafts and blends lie elsewhere
-    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+    ax.legend(loc="lower left", fontsize=10, framealpha=0.9)
     bars = fig.add_subplot(1, 2, 2)
     parts = [1 - z, z]
     bars.bar([0, 1], parts, color=[OLD_COLOUR, DRAFT_COLOUR], alpha=0.85)
     for i, p in enumerate(parts):
-        bars.text(i, p + 0.02, f"{p:.2f}", ha="center", fontsize=9)
+        bars.text(i, p + 0.02, f"{p:.2f}", ha="center", fontsize=10)
     bars.set_xticks([0, 1])
-    bars.set_xticklabels(["keep old\n1 - z", "pour in draft\nz"], fontsize=9)
+    bars.set_xticklabels(["keep old\n$1 - z$", "pour in draft\n$z$"], fontsize=10)
     bars.set_ylim(0, 1.12)
-    bars.set_title("the blend's two shares", fontsize=10)
+    bars.set_title("the blend's two shares", fontsize=11)
     layout(fig)
     text = (f"old note {_fmt(OLD_NOTE)}, draft {_fmt(draft)}; new note = {1 - z:.2f} x old + {z:.2f} x draft "
             f"= <b>{_fmt(new)}</b>")
@@ -180,24 +180,24 @@ def draw_ten_steps(z: float = 0.1, r: float = 1.0):
     """
     notes, share = ten_steps(z, r)
     whole = np.array([np.diag(j) for j in ten_steps_jacobian(z, r)])
-    fig = Figure(figsize=(7.6, 4.0))
+    fig = Figure(figsize=(7.0, 4.0))
     ax = fig.add_subplot(1, 2, 1)
-    _plane(ax, f"ten steps, z = {z:.2f}, r = {r:.2f}")
+    _plane(ax, f"ten steps, $z$ = {z:.2f}, $r$ = {r:.2f}")
     ax.plot(notes[:, 0], notes[:, 1], "-o", color=NOTE_COLOUR, ms=4, lw=1.5)
     _arrow(ax, OLD_NOTE, OLD_COLOUR, "start")
     ax.plot(*notes[-1], "D", color=NOTE_COLOUR, ms=6, label="after 10 steps")
-    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+    ax.legend(loc="lower left", fontsize=10, framealpha=0.9)
     right = fig.add_subplot(1, 2, 2)
     t = np.arange(11)
-    right.bar(t, (1 - z) ** t, color=NOTE_COLOUR, alpha=0.8, label=f"direct lane (1 - z)^t, 1 - z = {1 - z:.2f}")
-    right.plot(t, whole[:, 0], "x", color="k", ms=6, label="whole dh_t/dh_0, number 1")
-    right.plot(t, whole[:, 1], "+", color="0.4", ms=7, label="whole dh_t/dh_0, number 2")
-    right.plot(t, 0.5 ** t, "s", color="tab:red", ms=4, label="lane at z = 0.5, for comparison")
-    right.set_ylim(0, 1.5)                       # headroom for the legend above the bars
+    right.bar(t, (1 - z) ** t, color=NOTE_COLOUR, alpha=0.8, label=f"lane $(1 - z)^t$, $1 - z$ = {1 - z:.2f}")
+    right.plot(t, whole[:, 0], "x", color="k", ms=6, label=r"whole $\partial h_t / \partial h_0$, no. 1")
+    right.plot(t, whole[:, 1], "+", color="0.4", ms=7, label=r"whole $\partial h_t / \partial h_0$, no. 2")
+    right.plot(t, 0.5 ** t, "s", color="tab:red", ms=4, label="lane at $z$ = 0.5")
+    right.set_ylim(0, 1.7)                       # headroom for the legend above the bars
     right.set_yticks(np.linspace(0, 1, 6))
-    right.set_xlabel("steps")
-    right.set_title("how much of the start still counts", fontsize=10)
-    right.legend(fontsize=7, loc="upper right")
+    right.set_xlabel("step $t$")
+    right.set_title("what of the start still counts", fontsize=11)
+    right.legend(fontsize=9, loc="upper right")
     layout(fig)
     moved = np.linalg.norm(notes[-1] - notes[0])
     text = (f"after 10 steps the note is {_fmt(notes[-1])} (moved {moved:.4f} from the start); "

@@ -126,7 +126,7 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
     """
     words, notes, reach, t = notes_and_reach(sentence, mode, word)
     T = len(words)
-    fig = Figure(figsize=(8.6, 2.0 + 1.3 * sum(1 + n.shape[1] / 3 for n in notes)))
+    fig = Figure(figsize=(7.2, 2.0 + 1.3 * sum(1 + n.shape[1] / 3 for n in notes)))
     heights = [1.3] + [0.6 + 0.35 * n.shape[1] for n in notes]
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
     ax = fig.add_subplot(grid[0])
@@ -135,15 +135,15 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
         shade = reach[k] / strongest
         fc = (1.0, 0.85 - 0.25 * shade, 0.3 * (1 - shade)) if reach[k] > 0 else "white"
         box(ax, k + 0.05, 0.1, 0.9, 0.8, w, fc=fc, ec="tab:red" if k == t else "0.4",
-            lw=3 if k == t else 1, fontsize=8)
+            lw=3 if k == t else 1, fontsize=10)
         if reach[k] > 0:
-            ax.text(k + 0.5, 0.22, f"reach {reach[k]:.4f}", ha="center", va="center", fontsize=7, color="0.25")
+            ax.text(k + 0.5, 0.22, f"{reach[k]:.2f}", ha="center", va="center", fontsize=9, color="0.15")
     ax.set_xlim(0, max(T, 3))
     ax.set_ylim(0, 1)
     ax.axis("off")
     reached = [k + 1 for k in range(T) if reach[k] > 0]
-    ax.set_title(f"{mode}: gold words reach the note of word {t + 1} (red frame)\n"
-                 "deeper gold: the note moves more per small nudge to that word", fontsize=10)
+    ax.set_title(f"{mode}: gold words reach word {t + 1}'s note (red frame)\n"
+                 "deeper gold (and the number): the note moves more per nudge", fontsize=11)
     heat_axes = []
     for n, floor_notes in enumerate(notes):
         hax = fig.add_subplot(grid[n + 1])
@@ -153,22 +153,22 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
         for k in range(T):
             for i in range(floor_notes.shape[1]):
                 value = floor_notes[k, i]
-                hax.text(k + 0.5, i + 0.5, f"{value:.4f}", ha="center", va="center", fontsize=7,
+                hax.text(k + 0.5, i + 0.5, f"{value:.2f}", ha="center", va="center", fontsize=9,
                          color="white" if abs(value) > 0.6 else "black")
         hax.set_xlim(0, max(T, 3))
         hax.set_xticks([])
         hax.set_yticks(np.arange(floor_notes.shape[1]) + 0.5)
-        hax.set_yticklabels(_row_labels(mode, floor_notes.shape[1]), fontsize=7)
+        hax.set_yticklabels(_row_labels(mode, floor_notes.shape[1]), fontsize=9)
         name = f"floor {n + 1} notes" if mode == "two floors" else "notes"
-        hax.set_ylabel(name, fontsize=8)
+        hax.set_ylabel(name, fontsize=10)
     layout(fig)
     # the colour key, to the right of the heat-maps (all rows shrink alike, so words and notes stay aligned)
     fig.subplots_adjust(right=0.88)
     low, high = heat_axes[-1].get_position().y0, heat_axes[0].get_position().y1
     key = fig.add_axes((0.905, low, 0.018, high - low))
     fig.colorbar(image, cax=key, ticks=[-1, 0, 1])
-    key.set_ylabel("note value: red > 0, blue < 0", fontsize=7)
-    key.tick_params(labelsize=7)
+    key.set_ylabel("red > 0, blue < 0", fontsize=9)
+    key.tick_params(labelsize=9)
     top_note = notes[-1][t]
     text = f'word {t + 1} ("{words[t]}"): note {_fmt(top_note)}; reached by words {reached}'
     text += "; reach per word " + ", ".join(f"{r:.4f}" for r in reach)

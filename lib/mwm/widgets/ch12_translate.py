@@ -67,30 +67,30 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     n = max(len(words), len(ref))
     right = [i < len(words) and i < len(ref) and words[i] == ref[i] for i in range(n)]
 
-    fig = Figure(figsize=(9.0, 4.2))
+    fig = Figure(figsize=(7.2, 4.6))
     ax = fig.add_subplot(2, 1, 1)
     H = model.hidden_size
     # h_T = o * tanh(c_T) stays in (-1, 1); the cell state is not squashed and grows with the sentence
-    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"note h_T ({H}, each in (-1, 1))")
+    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"note $h_T$ ({H}, in $(-1, 1)$)")
     ax.bar(np.arange(H, 2 * H), summary[H:], color="goldenrod", width=1.0,
-           label=f"cell state c_T ({H}, not squashed)")
+           label=f"cell state $c_T$ ({H}, not squashed)")
     ax.axhline(0, color="0.5", lw=0.6)
     ax.set_xlim(-1, 2 * H)
     ax.set_xticks([])
-    ax.legend(fontsize=8, loc="upper right", ncol=2)
-    ax.set_title(f"the summary of a {len(src)}-word sentence: always {2 * H} numbers", fontsize=10)
+    ax.legend(fontsize=9, loc="upper right", ncol=2)
+    ax.set_title(f"the summary of a {len(src)}-word sentence: always {2 * H} numbers", fontsize=11)
     ax2 = fig.add_subplot(2, 1, 2)
     colours = ["tab:green" if r else "tab:red" for r in right]
     ax2.bar(np.arange(1, n + 1), np.ones(n), color=colours, width=0.9)
     for i in range(n):  # the model's word, written up the bar ("-" where it wrote nothing)
         ax2.text(i + 1, 0.5, words[i] if i < len(words) else "-", rotation=90, ha="center", va="center",
-                 fontsize=7, color="white")
+                 fontsize=9, color="white")
     ax2.set_xlim(0.4, max(n, 12) + 0.6)
     ax2.set_yticks([])
     ax2.set_xlabel("position in the Hindi sentence")
-    fed = "its own previous word" if mode == "free running" else "the reference's previous word"
-    ax2.set_title(f"{mode}: the decoder reads {fed}; its words, green where they match the reference",
-                  fontsize=10)
+    fed = "its own last word" if mode == "free running" else "the reference's last word"
+    ax2.set_title(f"{mode}: fed {fed}; green = matches the reference",
+                  fontsize=11)
     layout(fig)
     n_right = sum(right)
     text = (f"<b>English ({len(src)} words):</b> {' '.join(src)}<br>"
@@ -131,27 +131,27 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
     """
     total = numbers_in(n_words, word_size)
     w1 = first_word_weight(n_words, keep)
-    fig = Figure(figsize=(9.0, 3.2))
+    fig = Figure(figsize=(7.2, 3.4))
     ax = fig.add_subplot(1, 2, 1)
     ax.bar([0, 1], [total, summary_size], color=["tab:blue", "tab:green"])
     ax.set_xticks([0, 1])
-    ax.set_xticklabels([f"numbers in\n({n_words} words x {word_size})", "summary"], fontsize=9)
+    ax.set_xticklabels([f"numbers in\n({n_words} words × {word_size})", "summary"], fontsize=10)
     for x, v in ((0, total), (1, summary_size)):
-        ax.text(x, v, str(v), ha="center", va="bottom", fontsize=9)
+        ax.text(x, v, str(v), ha="center", va="bottom", fontsize=10)
     ax.set_ylim(0, max(numbers_in(60, word_size), summary_size) * 1.1)
-    ax.set_title("in: grows with the sentence; out: fixed", fontsize=10)
+    ax.set_title("in: grows; summary: fixed", fontsize=11)
     ax2 = fig.add_subplot(1, 2, 2)
     k = np.arange(1, n_words + 1)
     weights = keep ** (n_words - k)
     colours = ["tab:red"] + ["goldenrod"] * (n_words - 1)
     ax2.bar(k, weights, color=colours, width=0.8)
     # word 1's bar soon becomes too short to see on this axis, so its value is written above it
-    ax2.annotate(f"word 1: {w1:.4f}", xy=(1, w1), xytext=(3, min(w1, 1.0) + 0.12), fontsize=9, color="tab:red",
+    ax2.annotate(f"word 1: {w1:.4f}", xy=(1, w1), xytext=(3, min(w1, 1.0) + 0.12), fontsize=10, color="tab:red",
                  arrowprops={"arrowstyle": "-", "color": "tab:red", "lw": 0.8})
     ax2.set_xlim(0.4, 60.6)
     ax2.set_ylim(0, 1.25)
-    ax2.set_xlabel("word k")
-    ax2.set_title(f"word k speaks at {keep}^(T-k); red = word 1", fontsize=10)
+    ax2.set_xlabel("word $k$")
+    ax2.set_title(f"word $k$ speaks at ${keep}^{{T-k}}$; red = word 1", fontsize=11)
     layout(fig)
     text = (f"{n_words} words: {total} numbers into {summary_size} (a squeeze of {total / summary_size:g} to 1); "
             f"word 1 at {keep}^{n_words - 1} = {w1:.4f}")

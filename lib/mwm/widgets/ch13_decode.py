@@ -62,7 +62,7 @@ def draw_beam(width: int = 2, step: int = 3):
             status[tuple(tree.words(c.tokens).split())] = "kept" if c.kept else "pruned"
     winner = tuple(tree.words(result.best.tokens).split())
 
-    fig = Figure(figsize=(8.0, 4.2))
+    fig = Figure(figsize=(7.0, 5.8))
     ax = fig.add_subplot(1, 1, 1)
     w, h = 0.62, 0.62
     for prefix, (x, y) in pos.items():
@@ -72,29 +72,30 @@ def draw_beam(width: int = 2, step: int = 3):
             on_path = step == 3 and winner[:len(prefix)] == prefix
             ax.plot([px + w / 2, x - w / 2], [py, y], color="#e69500" if on_path else "0.6",
                     lw=3 if on_path else 1, zorder=1)
-            ax.text((px + x) / 2, (py + y) / 2 + 0.12, f"{p:g}", fontsize=8, ha="center", color="0.25")
+            ax.text((px + x) / 2, (py + y) / 2 + 0.12, f"{p:g}", fontsize=10, ha="center", color="0.2")
     for prefix, (x, y) in pos.items():
         if not prefix:
-            box(ax, x - w / 2, y - h / 2, w, h, "start", fc="white", fontsize=8)
+            box(ax, x - w / 2, y - h / 2, w, h, "start", fc="white", fontsize=11)
             continue
         prob = math.exp(sum(math.log(tree.tree[prefix[:i]][prefix[i]]) for i in range(len(prefix))))
         state = status.get(prefix)
         fc = {"kept": KEPT, "pruned": PRUNED}.get(state, UNSEEN)
         if step == 3 and prefix == winner:
             fc = WINNER
-        ec = "0.3" if state else "0.8"
-        box(ax, x - w / 2, y - h / 2, w, h, "", fc=fc, ec=ec, fontsize=8)
-        colour = "black" if state else "0.6"
-        ax.text(x, y + 0.1, prefix[-1], ha="center", va="center", fontsize=9, color=colour)
-        ax.text(x, y - 0.15, f"{prob:.2f}", ha="center", va="center", fontsize=8, color=colour)
+        ec = "0.3" if state else "0.6"
+        box(ax, x - w / 2, y - h / 2, w, h, "", fc=fc, ec=ec)
+        # never grown: dark grey italic on the pale box (contrast above 7:1), not pale grey on grey
+        colour, style = ("black", "normal") if state else ("0.25", "italic")
+        ax.text(x, y + 0.12, prefix[-1], ha="center", va="center", fontsize=11, color=colour, style=style)
+        ax.text(x, y - 0.16, f"{prob:.2f}", ha="center", va="center", fontsize=10, color=colour, style=style)
         if state == "pruned":
             ax.plot([x - w / 2, x + w / 2], [y - h / 2, y + h / 2], color="tab:red", lw=1)
     ax.set_xlim(-0.5, 2.6)
     ax.set_ylim(-6.6, 0.6)
     ax.axis("off")
     names = {1: "after the first word", 2: "after the second word", 3: "done"}
-    ax.set_title(f"beam width B = {width}, {names[step]}: green = kept, red = pruned, grey = never grown"
-                 + (", gold = winner" if step == 3 else ""), fontsize=9)
+    ax.set_title(f"beam width $B$ = {width}, {names[step]}\ngreen = kept, red = pruned, grey = never grown"
+                 + (", gold = winner" if step == 3 else ""), fontsize=11)
     layout(fig)
 
     def fmt(c):
@@ -146,16 +147,16 @@ CANDIDATES = {
 
 def _piece_row(ax, y, pieces, marks, label):
     """Draw one row of word boxes (green if matched, red if not, white if marks is None); return its right end."""
-    ax.text(-0.2, y, label, ha="right", va="center", fontsize=9)
+    ax.text(-0.2, y, label, ha="right", va="center", fontsize=10)
     x = 0.0
     for i, piece in enumerate(pieces):
         text = " ".join(piece)
         width = 0.25 + 0.13 * len(text)
         fc = "white" if marks is None else (KEPT if marks[i] else PRUNED)
-        box(ax, x, y - 0.25, width, 0.5, text, fc=fc, fontsize=9)
+        box(ax, x, y - 0.25, width, 0.5, text, fc=fc, fontsize=10)
         x += width + 0.15
     if not pieces:
-        ax.text(0.0, y, "(none)", va="center", fontsize=9, color="0.4")
+        ax.text(0.0, y, "(none)", va="center", fontsize=10, color="0.3")
     return x
 
 
@@ -175,8 +176,8 @@ def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     """
     cand = tokens_of(candidate, "candidate")
     d = bleu_details(cand, reference, max_n=2)
-    fig = Figure(figsize=(9.0, 4.0))
-    ax = fig.add_subplot(1, 2, 1)
+    fig = Figure(figsize=(7.0, 5.4))
+    ax = fig.add_subplot(2, 1, 1)
     ref = tokens_of(reference, "reference")
     right = max(_piece_row(ax, 3, [(w,) for w in ref], None, "reference"),
                 _piece_row(ax, 2, [(w,) for w in cand], matched_positions(cand, reference, 1), "words"),
@@ -185,11 +186,11 @@ def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     ax.set_xlim(-1.6, max(6.2, right))
     ax.set_ylim(0.4, 3.6)
     ax.axis("off")
-    ax.set_title("green = matches the reference (clipped), red = does not", fontsize=9)
-    bars = fig.add_subplot(1, 2, 2)
+    ax.set_title("green = matches the reference (clipped), red = does not", fontsize=11)
+    bars = fig.add_subplot(2, 1, 2)
     value_bars(bars, [d.precisions[0], d.precisions[1], d.brevity_penalty, d.score],
                [r"$\pi_1$", r"$\pi_2$", "BP", "BLEU-2"], color="tab:cyan", ylim=(0, 1.12), digits=3)
-    bars.set_title(f'candidate "{" ".join(cand)}"', fontsize=9)
+    bars.set_title(f'candidate "{" ".join(cand)}"', fontsize=11)
     layout(fig)
     c, r = d.candidate_length, d.reference_length
     bp = ("1 (not shorter)" if c >= r and c else

@@ -48,7 +48,7 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
         raise ValueError(f"example_length: no test sentence has {example_length} words")
     which = next(i for i, (lo, hi) in enumerate(buckets) if lo <= example_length <= hi)
 
-    fig = Figure(figsize=(9.0, 3.6))
+    fig = Figure(figsize=(7.2, 3.8))
     ax = fig.add_subplot(1, 1, 1)
     x = np.arange(len(buckets))
     for j, m in enumerate(MODELS):
@@ -56,13 +56,13 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
         ax.bar(x + (j - 1) * 0.28, vals, width=0.28, color=COLOURS[m], alpha=0.85, label=LABELS[m])
     ax.axvspan(which - 0.5, which + 0.5, color="0.9", zorder=0)
     ax.set_xticks(x)
-    ax.set_xticklabels([f"{lo}-{hi}\n({n})" for lo, hi, n, _ in scores["plain"]], fontsize=8)
-    ax.set_xlabel("English sentence length in words (number of test sentences)")
+    ax.set_xticklabels([f"{lo}-{hi}\n({n})" for lo, hi, n, _ in scores["plain"]], fontsize=10)
+    ax.set_xlabel("English length in words (number of test sentences)")
     ax.set_ylabel("corpus BLEU-4")
     ax.set_ylim(0, 1.3)
     ax.set_yticks(np.arange(0, 1.01, 0.2))
-    ax.legend(fontsize=9, loc="upper center", ncol=3)
-    ax.set_title("test-set BLEU by source length, three models (shaded: the example's bucket)", fontsize=10)
+    ax.legend(fontsize=10, loc="upper center", ncol=3)
+    ax.set_title("test-set BLEU by length (shaded: the example's bucket)", fontsize=11)
     layout(fig)
     lo, hi = buckets[which]
     parts = [f"<b>bucket {lo}-{hi} words:</b> plain {scores['plain'][which][3]:.3f}, "

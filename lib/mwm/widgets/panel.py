@@ -25,10 +25,10 @@ from typing import Callable, Mapping
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
+from .drawing import DPI, in_course_style
 from .static import static_enabled, static_html
 
-#: Resolution of every panel's figure, in dots per inch.
-DPI = 100
+#: DPI: resolution of every panel's picture, in dots per inch (defined in drawing.py; static.py reads it here).
 
 
 def figure_png(fig: Figure) -> bytes:
@@ -62,7 +62,7 @@ class TryPanel(widgets.VBox):
         self.title = title
         self.controls = dict(controls)
         self.live_only: str | None = None
-        self._draw = draw
+        self._draw = in_course_style(draw)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.readings = widgets.HTML()
         header = widgets.HTML(f"<b>Try:</b> {title}")
