@@ -171,3 +171,34 @@ def test_chapters_that_plot_use_the_course_style():
         styled = [i for i, s in enumerate(code) if re.search(r"^use_course_style\(\)", s, re.M)]
         assert styled and styled[0] < draws[0], f"{path.name} draws before applying the course style"
 
+
+
+def _luminance(rgb) -> float:
+    """WCAG relative luminance of an sRGB colour (components in [0, 1])."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a, b) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("width,step", [(1, 1), (2, 2), (2, 3), (3, 3)])
+def test_beam_tree_text_stands_out_from_its_box(width, step):
+    from matplotlib.colors import to_rgb
+    from matplotlib.patches import FancyBboxPatch
+    with course_style():
+        fig, _ = W.draw_beam(width, step)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    boxes = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
+    checked = 0
+    for text in ax.texts:
+        where = ax.transData.transform(text.get_position())
+        behind = [p for p in boxes if p.contains_point(where)]
+        background = to_rgb(behind[-1].get_facecolor()) if behind else (1.0, 1.0, 1.0)
+        assert _contrast(to_rgb(text.get_color()), background) >= 4.5, text.get_text()
+        checked += 1
+    assert checked >= 20
+    assert smallest_text_px(fig)[0] >= MIN_TEXT_PX

@@ -147,7 +147,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
     ax_tank.axhline(0, color="0.6", lw=0.8)
     ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
     ax_tank.set_xticks(xs)
-    ax_tank.set_xticklabels([r"old $c_{t-1}$", f"keep\n$f$ = {gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}_t$",
+    ax_tank.set_xticklabels([r"old $c_{t-1}$", f"keep\n$f$ = {gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}$",
                              r"new $c_t$", f"note $h_t$\n$o$ = {gate['o']:.2f}"], fontsize=10)
     ax_tank.set_ylim(-lim, lim)
     ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=11)
