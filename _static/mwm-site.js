@@ -1,6 +1,6 @@
 /* The site's own script (added to every page by Jupyter Book), for what the theme's templates
-   cannot reach: names for two kinds of folding widget, and keyboard access to formulas too wide
-   for the screen. */
+   cannot reach: names for two kinds of folding widget, and the scrolling of formulas and tables
+   too wide for the screen (edge fades, keyboard access). */
 (function () {
   "use strict";
 
@@ -20,16 +20,27 @@
     });
   }
 
-  /** Mark display formulas wider than their box; only those are Tab stops (to scroll them by keyboard). */
-  function markWideFormulas() {
-    document.querySelectorAll("div.math").forEach(function (box) {
+  /** Show at which edges a scrolling box hides more (the CSS fades those edges). */
+  function markEdges(box) {
+    var wide = box.classList.contains("mwm-scrolls");
+    box.classList.toggle("mwm-more-left", wide && box.scrollLeft > 1);
+    box.classList.toggle("mwm-more-right", wide && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  }
+
+  /** Mark formulas and tables wider than their box; a wide formula becomes a Tab stop
+      (the theme does the same for tables), so the keyboard can scroll it. */
+  function markWideBoxes() {
+    document.querySelectorAll("div.math, .pst-scrollable-table-container").forEach(function (box) {
       var wide = box.scrollWidth > box.clientWidth + 1;
       box.classList.toggle("mwm-scrolls", wide);
-      if (wide) {
-        box.tabIndex = 0;
-      } else {
-        box.removeAttribute("tabindex");
+      if (box.matches("div.math")) {
+        if (wide) {
+          box.tabIndex = 0;
+        } else {
+          box.removeAttribute("tabindex");
+        }
       }
+      markEdges(box);
     });
   }
 
@@ -46,7 +57,7 @@
   var pending = null;
   window.addEventListener("resize", function () {
     clearTimeout(pending);
-    pending = setTimeout(markWideFormulas, 200);
+    pending = setTimeout(markWideBoxes, 200);
   });
   // Browsers without ::details-content open the folds for printing here.
   var opened = [];
@@ -60,9 +71,14 @@
     opened.forEach(function (d) { d.open = false; });
     opened = [];
   });
+  // scroll events do not bubble: listen while they go down to the box
+  document.addEventListener("scroll", function (event) {
+    var box = event.target;
+    if (box.classList && box.classList.contains("mwm-scrolls")) markEdges(box);
+  }, true);
   window.addEventListener("load", function () {
     nameDisclosures();
-    afterMaths(markWideFormulas);
-    if (document.fonts && document.fonts.ready) document.fonts.ready.then(markWideFormulas);
+    afterMaths(markWideBoxes);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(markWideBoxes);
   });
 })();

@@ -342,7 +342,7 @@ MAX_BYTES = 2_000_000   # transferred on first load, cache off
 
 # Every display formula and table of the article wider than the article's content column.
 # At the phone width, one inside a box that scrolls sideways, can be reached by Tab and shows a
-# cue (a shadow, drawn as a background gradient) is allowed; the list names the others.
+# cue (its hidden edge fades out: a gradient mask) is allowed; the list names the others.
 _TOO_WIDE = """(phone) => {
   const column = document.querySelector('article.bd-article');
   const cs = getComputedStyle(column);
@@ -362,7 +362,7 @@ _TOO_WIDE = """(phone) => {
     if (w <= width + 1) continue;
     const box = scroller(e);
     const fine = phone && box && box.getBoundingClientRect().width <= width + 1 && box.tabIndex >= 0
-                 && getComputedStyle(box).backgroundImage.includes('gradient');
+                 && getComputedStyle(box).maskImage.includes('gradient');
     if (!fine) bad.push(`${e.tagName.toLowerCase()} ${Math.round(w)} px > ${Math.round(width)} px` +
                         (box ? ' (its box lacks Tab access or a cue)' : ' (no scrolling box)') +
                         `: "${(e.textContent || '').trim().slice(0, 50)}"`);
