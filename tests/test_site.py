@@ -371,14 +371,17 @@ _TOO_WIDE = """(phone) => {
 }"""
 
 
-def _axe_violations(page):
-    """axe-core's WCAG 2.1 A/AA violations on the page, one line each: rule, impact, targets."""
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""async (tags) => {
-        const r = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+def _axe_violations(page, rules=None):
+    """axe-core's WCAG 2.1 A/AA violations on the page (or those of the named ``rules`` alone),
+    one line each: rule, impact, how many elements, the first targets."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
+    found = page.evaluate("""async (only) => {
+        const r = await axe.run(document, {runOnly: only, resultTypes: ['violations']});
         return r.violations.map(v => `${v.id} (${v.impact}, ${v.nodes.length}): ` +
                                      v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
-    }""", AXE_TAGS)
+    }""", only)
     return found
 
 
@@ -416,6 +419,8 @@ def test_page_as_readers_meet_it(browser, server, doc):
         page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
         page.wait_for_timeout(400)   # the theme's and the site's resize handlers wait 200-300 ms
         failures += [f"phone: {w}" for w in page.evaluate(_TOO_WIDE, True)]
+        if not no_axe:   # what the phone layout changes: boxes that now scroll must be reachable by keyboard
+            failures += [f"phone axe: {v}" for v in _axe_violations(page, ["scrollable-region-focusable"])]
 
         page.emulate_media(color_scheme="dark")
         try:
