@@ -6,7 +6,10 @@ Chromium from Debian's packages, driven by Playwright with its executable path s
 Every request that is not to the local server is blocked and counted as a failure.
 
 The first tests read the built files (every page of the table of contents, maths,
-figures, the practice pages); the others open pages in the browser.
+figures, the practice pages); the others open pages in the browser. The last one meets every
+page as a reader does: axe-core (``node_modules``, installed by ``make test`` with npm), formulas
+and tables at desktop and phone widths, the weight of a first load (the local server compresses
+text with gzip, as static hosts do), the Tab order, dark mode and print.
 
 Screenshots of each chapter are written to ``test-artifacts/screenshots/`` (not
 committed). Without Chromium these tests skip with a message, unless
