@@ -1,6 +1,6 @@
 # Machines with Memory: the two jobs a fresh machine runs (see README.md).
 #   make book   set up .venv, execute every chapter and build the site into _build/html
-#   make test   set up .venv and run the whole test suite (what CI runs)
+#   make test   set up .venv and node_modules (axe-core, for the browser tests), run the whole test suite (what CI runs)
 #   make test-fast   the unit tests and torch checks alone (no book, browser, nbval or grading)
 #   make exercises   rebuild the practice problems from lib/mwm/practice/problems.py (README, "For teachers")
 #   make key STUDENT=id, make keys ROSTER=roster.csv OUT=keys.html   answer keys for students' own numbers
@@ -58,9 +58,20 @@ book: system-packages $(STAMP)
 	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
 
+# The browser tests' JavaScript: axe-core, pinned in package-lock.json, from the npm registry
+# (Debian's nodejs and npm). `make book` does not need it. Without npm only a note is printed
+# and the accessibility checks skip (CI's .ci/run installs npm and makes that an error).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund && touch $(NODE_STAMP); \
+	else \
+	  echo "Note: the accessibility checks of the browser tests need npm (sudo apt-get install npm) to install axe-core"; \
+	fi
+
 # Everything: the linter, then every test (tests/test_notebooks_portable.py runs the
 # notebook checks a second time on other numerical kernels, overlapping the rest).
-test: system-packages $(STAMP)
+test: system-packages $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(PYTEST)
 
