@@ -36,8 +36,13 @@ def site(tmp_path_factory):
 
     Under pytest-xdist the test files that read it may sit in different workers: the
     first to ask builds it into the run's shared temporary folder, holding a lock, and
-    the others wait for it and read the same site.
+    the others wait for it and read the same site. ``MWM_BUILT_SITE=path/_build/html``
+    tests a site already built instead (while working on the site's tests).
     """
+    if os.environ.get("MWM_BUILT_SITE"):
+        built = Path(os.environ["MWM_BUILT_SITE"])
+        assert (built / "intro.html").is_file(), f"MWM_BUILT_SITE={built} holds no built site"
+        return built
     if os.environ.get("PYTEST_XDIST_WORKER"):
         import fcntl
 

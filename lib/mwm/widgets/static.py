@@ -444,9 +444,10 @@ _SCRIPT = r"""
 
 _STYLE = """
 <style>
-.mwm-try{--mwm-fg:#1f2328;--mwm-muted:#57606a;--mwm-line:#6e7781;--mwm-btn:#ffffff;--mwm-on:#0550ae;--mwm-on-fg:#ffffff;--mwm-focus:#0550ae;
- color:var(--mwm-fg);border:1px solid var(--mwm-line);border-radius:6px;padding:.6em .8em;margin:.5em 0;background:transparent}
-html[data-theme="dark"] .mwm-try{--mwm-fg:#e6edf3;--mwm-muted:#b1bac4;--mwm-line:#8b949e;--mwm-btn:#21262d;--mwm-on:#79c0ff;--mwm-on-fg:#0d1117;--mwm-focus:#79c0ff}
+.mwm-try{--mwm-bg:#ffffff;--mwm-fg:#1f2328;--mwm-muted:#57606a;--mwm-line:#6e7781;--mwm-btn:#ffffff;--mwm-on:#0550ae;--mwm-on-fg:#ffffff;--mwm-focus:#0550ae;
+ color:var(--mwm-fg);border:1px solid var(--mwm-line);border-radius:6px;padding:.6em .8em;margin:.5em 0;background:var(--mwm-bg)}
+html[data-theme="dark"] .mwm-try{--mwm-bg:#15191f;--mwm-fg:#e6edf3;--mwm-muted:#b1bac4;--mwm-line:#8b949e;--mwm-btn:#262c34;--mwm-on:#79c0ff;--mwm-on-fg:#0d1117;--mwm-focus:#79c0ff}
+html[data-theme="dark"] .mwm-try .mwm-try-figure{filter:none!important}
 .mwm-try-controls{display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.4em 0}
 .mwm-try-control{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.3em;font-size:.9em}
 .mwm-try-control button{min-height:28px;min-width:28px;border:1px solid var(--mwm-line);background:var(--mwm-btn);color:var(--mwm-fg);border-radius:4px;padding:.1em .5em;cursor:pointer}
@@ -528,10 +529,9 @@ def static_html(panel) -> str:
     hit = data["states"][start_key]
     notes = []
     if data["mode"] == "single":
-        named = [s["name"] for s in data["named"]]
         notes.append("Not every combination of these controls was drawn for this page: moving a control keeps the"
                      " others when that combination was drawn" +
-                     (f" (as for the settings the chapter names: {'; '.join(named)})" if named else "") +
+                     (" (every setting the chapter names was)" if data["named"] else "") +
                      ", and otherwise moves them back, saying so next to the controls."
                      " Run the chapter in Jupyter to combine them freely.")
     fixed = [c for c in data["controls"] if c["kind"] == "fixed"]
