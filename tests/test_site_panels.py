@@ -66,6 +66,17 @@ def _set(panel, listed, k, target):
         assert button.get_attribute("aria-pressed") == "true"
 
 
+def _shows_state(panel, data, key):
+    """Wait until the panel's picture is the one drawn for state ``key``, loaded from its file."""
+    src = data["images"][data["states"][key][0]]
+    assert not src.startswith("data:") and "_static/panels/" in src, src[:60]
+    panel.locator("img.mwm-try-figure").evaluate(
+        "(img, src) => new Promise((ok, no) => { const t = Date.now(); (function wait() {"
+        " if (img.getAttribute('src') === src && img.complete && img.naturalWidth > 0) { ok(true); }"
+        " else if (Date.now() - t > 10000) { no(new Error('picture ' + src + ' not shown')); }"
+        " else { setTimeout(wait, 20); } })(); })", src)
+
+
 def _picture_loaded(panel):
     return panel.locator("img.mwm-try-figure").evaluate(
         "img => new Promise(ok => img.complete ? ok(img.naturalWidth > 0) : (img.onload = () => ok(img.naturalWidth > 0),"
@@ -101,11 +112,9 @@ def test_panels_reach_the_settings_their_chapter_names(browser, server, doc):  #
                         assert panel.locator(".mwm-try-status").text_content() == "", \
                             f"{where}: a control jumped back: {panel.locator('.mwm-try-status').text_content()}"
                 assert _index(panel, listed) == target, where
+                _shows_state(panel, data, named["key"])
                 readings = panel.locator(".mwm-try-readings").inner_text()
                 alt = img.get_attribute("alt")
-                src = img.get_attribute("src")
-                assert not src.startswith("data:") and "_static/panels/" in src, f"{where}: {src[:60]}"
-                assert _picture_loaded(panel), f"{where}: the picture did not load"
                 for expected in named["expect"]:
                     assert expected in readings, f"{where}: {expected!r} not in the readings {readings!r}"
                     assert expected in alt, f"{where}: {expected!r} not in the alt text {alt!r}"
@@ -134,7 +143,7 @@ def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # 
         assert "went back to" in status.text_content() and status.is_visible()
         index = _index(panel, listed)
         assert index[u] == len(listed[u]["options"]) - 1 and ",".join(map(str, index)) in data["states"]
-        assert _picture_loaded(panel)
+        _shows_state(panel, data, ",".join(map(str, index)))
         assert not visit.problems, visit.problems
     finally:
         visit.close()

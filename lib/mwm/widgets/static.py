@@ -378,13 +378,23 @@ _SCRIPT = r"""
     var parts = listed.map(function (c, j) { return c.label + " " + c.options[index[j]]; });
     return data.title + ". Settings: " + parts.join(", ") + ". " + plain(data.readings[hit[1]]);
   }
+  var pictures = {}, wanted = null;
+  function picture(src, done) {  // each picture is fetched once, by an Image kept here, so no fetch is ever cut off
+    var p = pictures[src];
+    if (!p) { p = pictures[src] = new Image(); p.src = src; }
+    if (p.complete) { done(); } else { p.addEventListener("load", done); p.addEventListener("error", done); }
+  }
   function show() {
     var hit = data.states[key(index)];
     if (!hit) { return; }
-    var src = data.images[hit[0]];
-    if (img.getAttribute("src") !== src) { img.src = src; }
-    img.alt = alt(hit);
+    var src = data.images[hit[0]], text = alt(hit);
     out.innerHTML = data.readings[hit[1]];
+    wanted = src;
+    picture(src, function () {
+      if (wanted !== src) { return; }
+      if (img.getAttribute("src") !== src) { img.src = src; }
+      img.alt = text;
+    });
   }
   function choose(k, i, step) {
     var want = index.slice(); want[k] = i;
