@@ -1,6 +1,8 @@
 """Sphinx extension of the course: a "run it yourself" note on every chapter page.
 
-It also removes a duplicated script tag that this Jupyter Book version emits.
+It also removes a duplicated script tag that this Jupyter Book version emits, and, once
+the site is written, moves every "Try" panel picture out of the pages into files of
+their own (:func:`move_panel_pictures`).
 
 Each page under ``chapters/`` gets, right under its title, a short note with a link that
 downloads the chapter's notebook (Sphinx copies the file into the site's ``_downloads``)
@@ -9,6 +11,13 @@ interactive.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
+import io
+import json
+import os
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -62,8 +71,90 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> Non
     context["script_files"] = unique
 
 
+#: Where the panel pictures go, under the site's folder.
+PANEL_DIR = Path("_static") / "panels"
+_PANEL_DATA = re.compile(r'(<script type="application/json" class="mwm-try-data">)(.*?)(</script>)', re.S)
+_DATA_URI = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
+
+
+def smallest_picture(png: bytes) -> tuple[bytes, str]:
+    """The smaller of the PNG as given and the same picture as lossless WebP: (bytes, "png" or "webp").
+
+    Both encodings are deterministic, so the same picture always gives the same file.
+
+    Raises:
+        ValueError: if ``png`` is not a PNG.
+    """
+    from PIL import Image
+
+    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("png must be the bytes of a PNG file")
+    image = Image.open(io.BytesIO(png))
+    out = io.BytesIO()
+    image.save(out, format="WEBP", lossless=True, quality=50, method=4)
+    webp = out.getvalue()
+    return (webp, "webp") if len(webp) < len(png) else (png, "png")
+
+
+def _picture_file(uri: str, site: Path, made: dict) -> Path:
+    """Write the picture of a ``data:`` URI once, named by its content; return its path."""
+    if uri not in made:
+        png = base64.b64decode(uri.split(",", 1)[1], validate=True)
+        data, ext = smallest_picture(png)
+        path = site / PANEL_DIR / f"{hashlib.sha256(data).hexdigest()[:20]}.{ext}"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        made[uri] = path
+    return made[uri]
+
+
+def move_panel_pictures_in_page(page: Path, site: Path, made: dict) -> int:
+    """Replace the ``data:`` pictures of every "Try" panel in one built page with files.
+
+    The panel's JSON then lists file URLs (relative to the page) and its first picture is
+    an ordinary ``<img src>``. Returns how many pictures the page referred to.
+    """
+    text = page.read_text(encoding="utf-8")
+    if "mwm-try-data" not in text:
+        return 0
+    urls = {}
+
+    def url(uri):
+        if uri not in urls:
+            urls[uri] = os.path.relpath(_picture_file(uri, site, made), page.parent).replace(os.sep, "/")
+        return urls[uri]
+
+    def fix_data(match):
+        data = json.loads(match.group(2))
+        data["images"] = [url(u) if u.startswith("data:image/png;base64,") else u for u in data["images"]]
+        payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+        return match.group(1) + payload + match.group(3)
+
+    text = _PANEL_DATA.sub(fix_data, text)
+
+    def fix_img(match):  # the panels' first pictures (every other data: picture is left alone)
+        tag = match.group(0)
+        return _DATA_URI.sub(lambda m: html.escape(url(m.group(0))) if m.group(0) in urls else m.group(0), tag)
+
+    text = re.sub(r'<img class="mwm-try-figure"[^>]*>', fix_img, text)
+    page.write_text(text, encoding="utf-8")
+    return len(urls)
+
+
+def move_panel_pictures(app, exception) -> None:
+    """After an HTML build, move every panel picture out of the pages into ``_static/panels/``."""
+    if exception is not None or app.builder.format != "html":
+        return
+    site = Path(app.outdir)
+    made = {}
+    for page in sorted(site.rglob("*.html")):
+        move_panel_pictures_in_page(page, site, made)
+
+
 def setup(app):
     app.connect("html-page-context", drop_duplicate_scripts)
+    app.connect("build-finished", move_panel_pictures)
     # Run before Sphinx's own collectors (priority 500) so the download link is registered.
     app.connect("doctree-read", add_run_note, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

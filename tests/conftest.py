@@ -1,8 +1,8 @@
 """Shared fixtures: the website, built once per test session as ``make book`` builds it.
 
-Only ``test_site.py`` reads it; ``make test`` runs pytest-xdist with ``--dist loadfile``,
-so that file (like each notebook nbval checks) stays in one worker and the site is built
-once.
+``test_site.py`` and ``test_site_panels.py`` read it; ``make test`` runs pytest-xdist
+with ``--dist loadfile``, so each file stays in one worker, and the workers share one
+build (see :func:`site`).
 """
 import os
 import subprocess
@@ -32,7 +32,30 @@ def build_site(out: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The built website's folder (``.../_build/html``), built once per session."""
+    """The built website's folder (``.../_build/html``), built once per test run.
+
+    Under pytest-xdist the test files that read it may sit in different workers: the
+    first to ask builds it into the run's shared temporary folder, holding a lock, and
+    the others wait for it and read the same site. ``MWM_BUILT_SITE=path/_build/html``
+    tests a site already built instead (while working on the site's tests).
+    """
+    if os.environ.get("MWM_BUILT_SITE"):
+        built = Path(os.environ["MWM_BUILT_SITE"])
+        assert (built / "intro.html").is_file(), f"MWM_BUILT_SITE={built} holds no built site"
+        return built
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import fcntl
+
+        out = tmp_path_factory.getbasetemp().parent / "site"
+        out.mkdir(exist_ok=True)
+        with open(out / "build.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            done = out / "built"
+            if not done.exists():
+                result = build_site(out)
+                assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+                done.write_text("ok\n")
+        return out / "_build" / "html"
     out = tmp_path_factory.mktemp("site")
     result = build_site(out)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]

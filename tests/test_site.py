@@ -253,7 +253,9 @@ def test_every_panel_moves_without_a_kernel(browser, server, doc):
             figure = panel.locator("img.mwm-try-figure")
             before = figure.get_attribute("src")
             _move_a_control(panel)
-            assert figure.get_attribute("src") != before, f"panel {n + 1}: the figure did not change"
+            # the new picture is fetched first, then shown: wait for it (a timeout fails the test)
+            page.wait_for_function("([img, before]) => img.getAttribute('src') !== before && img.complete",
+                                   arg=[figure.element_handle(), before], timeout=10000)
         assert not visit.problems, visit.problems
     finally:
         visit.close()

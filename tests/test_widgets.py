@@ -609,3 +609,172 @@ def test_lab_curves_are_remembered_but_handed_out_as_copies():
     assert np.all(again["plain"]["accuracy"] >= 0), "a caller's change does not reach the cache"
     with pytest.raises(ValueError, match="n_trials"):
         lab_curves(n_trials=2.5)
+
+
+# --- the settings each chapter names: drawn, reachable on the page, read as the text says ---
+
+import hashlib  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+NAMED = [W.running_note_try, W.scalar_cell_try, W.next_word_try, W.talk_try, W.cliff_try, W.tank_try, W.memory_lab_try,
+         W.ten_steps_try, W.bottleneck_try, W.beam_try]
+
+
+def _fake_png(fig):
+    """A stand-in for rendering: a figure's "picture" is a hash of its texts (the readings stay real)."""
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts + [ax.title]]
+    return b"\x89PNG" + hashlib.sha256(repr(texts).encode()).digest()
+
+
+@pytest.fixture
+def cheap_pictures(monkeypatch):
+    """static_states without rendering the pictures, in this process."""
+    from mwm.widgets import static
+    monkeypatch.setattr(static, "_small_png", _fake_png)
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+
+
+@pytest.fixture(scope="module")
+def named_states():
+    """builder name -> (panel, static_states(panel)) for the panels that name settings.
+
+    Only the named settings are really drawn (their readings are what the tests read);
+    every other setting the website would draw is listed with an empty stand-in.
+    """
+    from matplotlib.figure import Figure
+
+    from mwm.widgets import static
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(static, "_small_png", _fake_png)
+        mp.setenv(static.WORKERS_ENV, "1")
+        out = {}
+        for build in NAMED:
+            panel = build()
+            named = [dict(panel.values(), **s["values"]) for s in panel.named_settings]
+            real = panel._draw
+            panel._draw = lambda v, real=real, named=named: real(v) if v in named else (Figure(), "(not drawn here)")
+            out[build.__name__] = (panel, static.static_states(panel))
+    return out
+
+
+def _listed(data):
+    return [c for c in data["controls"] if c["kind"] != "fixed"]
+
+
+@pytest.mark.parametrize("build", NAMED, ids=lambda b: b.__name__)
+def test_named_settings_are_drawn_and_read_as_the_chapter_says(build, named_states):
+    from mwm.widgets.static import alt_text
+    panel, data = named_states[build.__name__]
+    assert len(data["named"]) == len(panel.named_settings) >= 1
+    listed = _listed(data)
+    for named in data["named"]:
+        assert named["key"] in data["states"], named["name"]
+        readings = data["readings"][data["states"][named["key"]][1]]
+        alt = alt_text(data, named["key"])
+        index = [int(x) for x in named["key"].split(",")]
+        assert alt.startswith(panel.title), named["name"]
+        for c, i in zip(listed, index):
+            assert f'{c["label"]} {c["options"][i]}' in alt
+        for expected in named["expect"]:
+            assert expected in readings, (named["name"], expected, readings)
+            assert expected in alt, (named["name"], expected)
+
+
+@pytest.mark.parametrize("build", NAMED, ids=lambda b: b.__name__)
+def test_named_settings_are_reached_control_by_control_in_any_order(build, named_states):
+    """A reader moving the named controls one notch at a time (sliders) or by one click, first
+    to last or last to first, never sees another control jump back, and ends on the setting."""
+    from mwm.widgets.static import move
+    data = named_states[build.__name__][1]
+    listed = _listed(data)
+    start = [c["start"] for c in listed]
+    for named in data["named"]:
+        target = [int(x) for x in named["key"].split(",")]
+        changed = [k for k in range(len(listed)) if target[k] != start[k]]
+        for order in (changed, changed[::-1]):
+            index = list(start)
+            for k in order:
+                while index[k] != target[k]:
+                    if listed[k]["kind"] == "range":
+                        step = 1 if target[k] > index[k] else -1
+                        index, moved = move(data, index, k, index[k] + step, step=True)
+                    else:
+                        index, moved = move(data, index, k, target[k])
+                    assert moved == [], (named["name"], listed[k]["name"])
+                    assert ",".join(map(str, index)) in data["states"]
+            assert index == target, named["name"]
+
+
+def test_a_control_moved_out_of_the_drawn_settings_moves_the_others_back_and_says_which(cheap_pictures):
+    from mwm.widgets.static import move, static_states
+    data = static_states(W.scalar_cell_try())
+    names = [c["name"] for c in _listed(data)]
+    w, u, steps = (names.index(n) for n in ("w", "u", "steps"))
+    index = [int(x) for x in next(n["key"] for n in data["named"] if n["name"] == "three steps with w = 1").split(",")]
+    kept, moved = move(data, index, steps, index[steps] - 1, step=True)   # 2 steps at w = 1 was not drawn...
+    assert moved == [] and kept[w] == index[w] and kept[steps] == 0       # ...so the slider goes on to 1 step
+    start_u = _listed(data)[u]["start"]
+    after, moved = move(data, index, u, start_u + 3)                      # u moved away from the drawn corners
+    assert after[u] == start_u + 3 and ",".join(map(str, after)) in data["states"]
+    assert moved and set(moved) <= {w, steps}
+    with pytest.raises(ValueError, match="option index"):
+        move(data, index, u, 99)
+
+
+def test_a_bad_named_setting_is_refused(cheap_pictures):
+    from mwm.widgets.static import static_states
+    panel = W.window_try()
+    panel.named_settings = [{"name": "nine", "values": {"nope": 1}}]
+    with pytest.raises(ValueError, match="nope"):
+        static_states(panel)
+    panel.named_settings = [{"name": "too wide", "values": {"m": 99}}]
+    with pytest.raises(ValueError, match="m=99"):
+        static_states(panel)
+
+
+def test_static_twin_controls_are_named_and_expose_their_state(cheap_pictures):
+    html = static_html(W.talk_try())   # a menu, two toggle groups, a slider
+    assert "<label" not in html.split("mwm-try-data")[0].replace('<label for="', "")  # no label wraps a control
+    groups = re.findall(r'<div class="mwm-try-control" data-k="\d+" role="group" aria-labelledby="([^"]+)">'
+                        r'<span class="mwm-try-label" id="([^"]+)">([^<]+)</span>', html)
+    assert [g[2] for g in groups] == ["talk", "θ"] and all(a == b for a, b, _ in groups)
+    pressed = re.findall(r'<button type="button" class="(mwm-on|)" aria-pressed="(true|false)">'
+                         r'<span class="mwm-mark" aria-hidden="true">✓ </span>([^<]+)</button>', html)
+    assert len(pressed) == 6 and {(o, p, t) for o, p, t in pressed if p == "true"} == {("mwm-on", "true", "greedy"),
+                                                                                           ("mwm-on", "true", "1")}
+    slider = re.search(r'<span class="mwm-try-label" id="([^"]+)">dice #</span><input type="range" min="0" max="2" '
+                       r'step="1" value="0" aria-labelledby="([^"]+)" aria-valuetext="1">', html)
+    assert slider and slider.group(1) == slider.group(2)
+    assert re.search(r'<span class="mwm-try-label" id="([^"]+)">seed</span><select aria-labelledby="\1">', html)
+    assert '<div class="mwm-try-readings" aria-live="polite">' in html
+    alt = re.search(r'<img class="mwm-try-figure" alt="([^"]+)"', html).group(1)
+    assert alt.startswith("the model talks") and "talk greedy" in alt and "loop found" in alt
+    assert "setAttribute(\"aria-valuetext\"" in html and "aria-pressed" in html.split("<script>")[-1]
+    assert "@media print" in html and 'html[data-theme="dark"] .mwm-try' in html
+
+
+def test_site_build_moves_panel_pictures_into_files(tmp_path):
+    spec = importlib.util.spec_from_file_location("course_pages", Path(__file__).resolve().parents[1] / "_ext" / "course_pages.py")
+    pages = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pages)
+    twin = static_html(W.window_try())
+    n_pictures = len(json.loads(re.search(r'class="mwm-try-data">(.*?)</script>', twin, re.S).group(1))["images"])
+    page = tmp_path / "chapters" / "01.html"
+    page.parent.mkdir()
+    page.write_text(f"<html><body>{twin}<img src=\"data:image/png;base64,AAAA\"></body></html>", encoding="utf-8")
+    assert pages.move_panel_pictures_in_page(page, tmp_path, {}) == n_pictures
+    text = page.read_text(encoding="utf-8")
+    assert text.count("data:image/png;base64,") == 1   # only the picture that is not a panel's
+    data = json.loads(re.search(r'class="mwm-try-data">(.*?)</script>', text, re.S).group(1))
+    first = re.search(r'<img class="mwm-try-figure"[^>]* src="([^"]+)"', text).group(1)
+    assert first in data["images"] and len(set(data["images"])) == n_pictures
+    for url in data["images"]:
+        assert re.fullmatch(r"\.\./_static/panels/[0-9a-f]{20}\.(png|webp)", url)
+        body = (page.parent / url).read_bytes()
+        assert body.startswith(b"\x89PNG") or body[8:12] == b"WEBP"
+        assert url.split("/")[-1].startswith(hashlib.sha256(body).hexdigest()[:20])
+    again = page.read_text(encoding="utf-8")
+    assert pages.move_panel_pictures_in_page(page, tmp_path, {}) == 0 and page.read_text(encoding="utf-8") == again

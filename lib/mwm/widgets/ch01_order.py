@@ -86,7 +86,12 @@ def running_note_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man 
         "keep": widgets.FloatSlider(value=keep, min=0.5, max=1.0, step=0.1, description="keep"),
         "sentence_b": widgets.Dropdown(options=ORDERS, value=sentence_b, description="sentence B"),
     }
-    return TryPanel("turn the old note before adding each word", controls, lambda v: draw_running_note(**v))
+    panel = TryPanel("turn the old note before adding each word", controls, lambda v: draw_running_note(**v))
+    panel.named_settings = [   # chapter 1's "Try it"
+        {"name": "turn 0 degrees", "values": {"angle": 0}, "expect": ['"dog bites man" -> (2, 2)', "cannot tell them apart"]},
+        {"name": "turn 180 degrees", "values": {"angle": 180}, "expect": ['"dog bites man" -> (0, 0)']},
+    ]
+    return panel
 
 
 def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):

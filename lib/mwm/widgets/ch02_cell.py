@@ -42,8 +42,14 @@ def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
         "u": widgets.FloatSlider(value=u, min=0.0, max=2.0, step=0.1, description="new word u"),
         "steps": widgets.IntSlider(value=steps, min=1, max=len(SCALAR_INPUTS), description="steps"),
     }
-    return TryPanel("one number of memory: how fast does the first word fade?", controls,
-                    lambda v: draw_scalar_cell(**v))
+    panel = TryPanel("one number of memory: how fast does the first word fade?", controls,
+                     lambda v: draw_scalar_cell(**v))
+    panel.named_settings = [   # what chapter 2's "Try it" asks for, and the notes it quotes
+        {"name": "three steps", "values": {"steps": 3}, "expect": ["notes: 0.7616, 0.3634, 0.1797"]},
+        {"name": "three steps with w = 1", "values": {"steps": 3, "w": 1.0}, "expect": ["notes: 0.7616, 0.6420, 0.5663"]},
+        {"name": "three steps with w = -0.5", "values": {"steps": 3, "w": -0.5}, "expect": ["notes: 0.7616, -0.3634, 0.1797"]},
+    ]
+    return panel
 
 
 #: Inputs of the six-number panel: a word of strength 1 at steps 1 and 5, blanks between.

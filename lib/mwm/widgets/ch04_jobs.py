@@ -108,4 +108,10 @@ def next_word_try(step: int = 3) -> TryPanel:
         TryPanel with one control, ``step`` (IntSlider 1-3: how many words have been read).
     """
     controls = {"step": widgets.IntSlider(value=step, min=1, max=len(SCORES), description="words read")}
-    return TryPanel("the read-out guesses the next word", controls, lambda v: draw_next_word(**v))
+    panel = TryPanel("the read-out guesses the next word", controls, lambda v: draw_next_word(**v))
+    panel.named_settings = [   # chapter 4's three surprises, 0.285 + 0.419 + 0.495 = 1.199
+        {"name": "one word read", "values": {"step": 1}, "expect": ["surprise -ln p = 0.285"]},
+        {"name": "two words read", "values": {"step": 2}, "expect": ["surprise -ln p = 0.419"]},
+        {"name": "three words read", "values": {"step": 3}, "expect": ["surprise -ln p = 0.495", "= 1.199"]},
+    ]
+    return panel

@@ -113,5 +113,22 @@ def talk_try(seed: str = "the train to ", mode: str = "greedy", temperature: str
         controls["dice"].disabled = change["new"] == "greedy"
 
     controls["mode"].observe(on_mode, names="value")
-    return TryPanel("the model talks: greedy or sampled, and how hot?", controls,
-                    lambda v: draw_talk(**v, model=model))
+    panel = TryPanel("the model talks: greedy or sampled, and how hot?", controls,
+                     lambda v: draw_talk(**v, model=model))
+    panel.named_settings = _NAMED_SETTINGS
+    return panel
+
+
+#: What chapter 5's "Try it" asks for: greedy talk and its loop, the bars at each temperature,
+#: and sampling at the four temperatures with dice #1 (the worked example's sentences), #2 and #3.
+_WORKED_EXAMPLE = {"0.2": "mysore is late by twenty minutes.", "0.5": "kochi is cancelled today.",
+                   "1": "tickets for mysore are sold at window eight.", "2": "my grandmothhr"}
+_NAMED_SETTINGS = (
+    [{"name": "greedy: the loop", "values": {"mode": "greedy"}, "expect": ["loop found: a block of 27 characters"]},
+     {"name": "greedy at θ = 0.2", "values": {"mode": "greedy", "temperature": "0.2"},
+      "expect": ['"p" with p = 0.390 (θ = 0.2)']}]
+    + [{"name": f"sampled at θ = {theta}, die #{dice}",
+        "values": {"mode": "sample", "temperature": theta, "dice": dice},
+        "expect": [f"(θ = {theta})"] + ([_WORKED_EXAMPLE[theta]] if dice == 1 else [])}
+       for theta in TEMPERATURES for dice in (1, 2, 3)]
+)

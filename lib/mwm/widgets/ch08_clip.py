@@ -132,5 +132,9 @@ def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
         "steps": widgets.IntSlider(value=steps, min=STEP_CHOICES[0], max=STEP_CHOICES[-1], step=5,
                                    description="steps"),
     }
-    return TryPanel("a ball rolling towards a cliff: does one huge gradient throw it away?", controls,
-                    lambda v: draw_cliff(**v))
+    panel = TryPanel("a ball rolling towards a cliff: does one huge gradient throw it away?", controls,
+                     lambda v: draw_cliff(**v))
+    panel.named_settings = [   # chapter 8's "Try it": the panel's opening state
+        {"name": "no clipping, all steps", "values": {}, "expect": ["gradient of length 14.29", "(7.23, 0.93)"]},
+    ]
+    return panel

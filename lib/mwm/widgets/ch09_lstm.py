@@ -226,7 +226,18 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
         "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score a_o"),
         "gates": widgets.ToggleButtons(options=list(GATE_MODES), value=gates, description="gates"),
     }
-    return TryPanel("the LSTM's tank: keep, write, show", controls, lambda c: draw_tank(**c))
+    panel = TryPanel("the LSTM's tank: keep, write, show", controls, lambda c: draw_tank(**c))
+    panel.named_settings = [   # chapter 9's "Try it", in its order
+        {"name": "the worked example", "values": {}, "expect": ["c_t = 0.9000 + 0.1000 = 1.0000"]},
+        {"name": "f = 1, i = 0, ten steps", "values": {"f": 1.0, "i": 0.0, "steps": 10},
+         "expect": ["after 10 steps c = 1.0000, h = 0.7616"]},
+        {"name": "f = 1, i = 0, ten steps, window shut (o = 0)", "values": {"f": 1.0, "i": 0.0, "steps": 10, "o": 0.0},
+         "expect": ["after 10 steps c = 1.0000, h = 0.0000"]},
+        {"name": "one step, gates from scores", "values": {"f": 1.0, "i": 0.0, "o": 0.0, "steps": 1,
+                                                           "gates": "from scores"},
+         "expect": ["c_t = 0.8808 + 0.3808 = 1.2616"]},
+    ]
+    return panel
 
 
 #: The memory lab panel's lengths (x axis) and choices.
@@ -361,4 +372,11 @@ def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w
     def draw(c):
         return draw_memory_lab(c["length"], round(c["noise"], 1), float(c["w"]), float(c["f"]))
 
-    return TryPanel("the memory lab: chai or coffee, many words later?", controls, draw)
+    panel = TryPanel("the memory lab: chai or coffee, many words later?", controls, draw)
+    panel.named_settings = [   # chapter 9's lab: the length slid to 50, then f = 0.9, then the latching plain cell
+        {"name": "50 words", "values": {"length": 50}, "expect": ["plain 49.9%", "LSTM 100.0%", "GRU 100.0%"]},
+        {"name": "50 words, LSTM f = 0.9", "values": {"length": 50, "f": "0.9"}, "expect": ["LSTM 84.6%"]},
+        {"name": "50 words, plain w = 1.5", "values": {"length": 50, "w": "1.5"}, "expect": ["plain 96.7%", "e-18"]},
+        {"name": "50 words, plain w = 3", "values": {"length": 50, "w": "3"}, "expect": ["plain 100.0%", "e-74"]},
+    ]
+    return panel

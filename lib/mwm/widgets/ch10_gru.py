@@ -216,5 +216,10 @@ def ten_steps_try(z: float = 0.1, r: float = 1.0) -> TryPanel:
         "z": widgets.FloatSlider(value=z, min=0.0, max=1.0, step=0.05, description="update z"),
         "r": widgets.FloatSlider(value=r, min=0.0, max=1.0, step=0.05, description="reset r"),
     }
-    return TryPanel("ten steps with the same dial: a long memory or a short one?", controls,
-                    lambda v: draw_ten_steps(**v))
+    panel = TryPanel("ten steps with the same dial: a long memory or a short one?", controls,
+                     lambda v: draw_ten_steps(**v))
+    panel.named_settings = [   # chapter 10's second panel
+        {"name": "z = 0.1", "values": {"z": 0.1}, "expect": ["moved 1.1866 from the start", "0.3487"]},
+        {"name": "z = 0.5", "values": {"z": 0.5}, "expect": ["(-0.9714, 0.9472)", "moved 2.1104 from the start"]},
+    ]
+    return panel

@@ -165,4 +165,9 @@ def bottleneck_try(n_words: int = 5) -> TryPanel:
         TryPanel with one control, ``n_words`` (IntSlider 1-60), words of 8 numbers, summary of 8.
     """
     controls = {"n_words": widgets.IntSlider(value=n_words, min=1, max=60, step=1, description="words")}
-    return TryPanel("one summary for any sentence length", controls, lambda v: draw_bottleneck(v["n_words"]))
+    panel = TryPanel("one summary for any sentence length", controls, lambda v: draw_bottleneck(v["n_words"]))
+    panel.named_settings = [   # chapter 12's "Find 5 words ... and 50 words"
+        {"name": "5 words", "values": {"n_words": 5}, "expect": ["40 numbers", "0.6561"]},
+        {"name": "50 words", "values": {"n_words": 50}, "expect": ["400 numbers", "0.0057"]},
+    ]
+    return panel

@@ -128,8 +128,14 @@ def beam_try(width: int = 1, step: int = 3) -> TryPanel:
         "width": widgets.ToggleButtons(options=["1", "2", "3"], value=str(width), description="beam width B"),
         "step": widgets.ToggleButtons(options=list(STEPS), value=list(STEPS)[step - 1], description="show"),
     }
-    return TryPanel("beam width on the tree: which sentences survive each cut?", controls,
-                    lambda v: draw_beam(int(v["width"]), STEPS[v["step"]]))
+    panel = TryPanel("beam width on the tree: which sentences survive each cut?", controls,
+                     lambda v: draw_beam(int(v["width"]), STEPS[v["step"]]))
+    panel.named_settings = [   # chapter 13's first panel at B = 1, 2, 3
+        {"name": f"B = {b}, done", "values": {"width": str(b), "step": "done"}, "expect": [winner]}
+        for b, winner in ((1, "winner: the train, probability 0.20"), (2, "winner: our train, probability 0.36"),
+                          (3, "winner: our train, probability 0.36"))
+    ]
+    return panel
 
 
 #: The reference and the candidates of the BLEU panel (chapter 13).

@@ -55,6 +55,10 @@ class TryPanel(widgets.VBox):
             widgets outside ``controls``, such as a text box), e.g. "type your own
             candidate". The website's static twin tells the reader to run the chapter
             for it.
+        named_settings: the settings the panel's chapter tells the reader to try, each a
+            dict {"name": str, "values": {control: value}, "expect": [substrings the
+            readings show there]}; the website draws each of them (and the combinations
+            on the way to it) even when it cannot draw every combination.
     """
 
     def __init__(self, title: str, controls: Mapping[str, widgets.ValueWidget],
@@ -62,6 +66,7 @@ class TryPanel(widgets.VBox):
         self.title = title
         self.controls = dict(controls)
         self.live_only: str | None = None
+        self.named_settings: list[dict] = []
         self._draw = in_course_style(draw)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.readings = widgets.HTML()

@@ -11,8 +11,19 @@ Which settings are drawn:
 
 * every combination of the controls' values when there are at most ``MAX_STATES``;
 * otherwise "one control at a time": each control's values with every other control
-  at its starting value (moving one control resets the others on the page; in Jupyter
-  they combine freely).
+  at its starting value;
+* in both cases, every setting the chapter names (the panel's ``named_settings``) and
+  the combinations on the way to it, so the reader can set its controls in any order.
+
+On the page, moving a control keeps the others when that combination was drawn; a
+one-notch slider move into a combination that was not drawn goes on to the next drawn
+option; otherwise the other controls move back (to the drawn setting that keeps most of
+them) and the panel says so next to the controls (:func:`move`). In Jupyter they
+combine freely.
+
+Each picture is a ``data:`` URI in the notebook's output, so the output is
+self-contained; the website build (``_ext/course_pages.py``) moves every one into a
+file of its own, which the browser fetches only when a control needs it.
 
 A control whose values cannot be listed (a free-text box) keeps its starting value on
 the website, and the panel says how to run it live.
@@ -29,12 +40,14 @@ processes (default: the cores this process may use; ``1`` draws them in this pro
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import itertools
 import json
 import multiprocessing
 import os
+import re
 import sys
 
 import ipywidgets as widgets
@@ -158,14 +171,81 @@ def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
     return [drawn[k] for k in keys]
 
 
+def _named_settings(panel, listed: dict, start: dict) -> list[dict]:
+    """The panel's ``named_settings`` as option indices: [{"name", "combo" (name -> index), "expect"}].
+
+    Raises:
+        ValueError: for a named setting that is not a dict with a name, names an unknown or
+            unlistable control, gives a value that is not among the control's options, or
+            whose ``expect`` is not a list of strings.
+    """
+    out = []
+    for n, setting in enumerate(getattr(panel, "named_settings", None) or []):
+        if not isinstance(setting, dict) or not isinstance(setting.get("name"), str):
+            raise ValueError(f"named_settings[{n}] must be a dict with a 'name' string, got {setting!r}")
+        values = setting.get("values", {})
+        expect = setting.get("expect", [])
+        if not isinstance(expect, (list, tuple)) or not all(isinstance(e, str) for e in expect):
+            raise ValueError(f"named_settings[{n}] ({setting['name']}): expect must be a list of strings, got {expect!r}")
+        combo = dict(start)
+        for control, value in values.items():
+            if control not in listed:
+                raise ValueError(f"named_settings[{n}] ({setting['name']}) names control {control!r}, "
+                                 f"which is not a listable control of the panel: {sorted(listed)}")
+            options = listed[control]
+            if value in options:
+                combo[control] = options.index(value)
+            elif (isinstance(value, (int, float)) and not isinstance(value, bool)
+                  and all(isinstance(v, (int, float)) for v in options)
+                  and min(abs(v - value) for v in options) < 1e-9):
+                combo[control] = _closest(options, value)
+            else:
+                raise ValueError(f"named_settings[{n}] ({setting['name']}): {control}={value!r} is not among "
+                                 f"the control's options {options}")
+        out.append({"name": setting["name"], "combo": combo, "expect": list(expect)})
+    return out
+
+
+def _corners(combo: dict, start: dict) -> list[dict]:
+    """Every combination that takes some of ``combo``'s changed controls to their named value, the others at start.
+
+    These are drawn too, so a reader who sets the named controls one by one, in any
+    order, never leaves the drawn combinations.
+    """
+    changed = [n for n in combo if combo[n] != start[n]]
+    out = []
+    for r in range(len(changed) + 1):
+        for subset in itertools.combinations(changed, r):
+            corner = dict(start)
+            corner.update({n: combo[n] for n in subset})
+            out.append(corner)
+    return out
+
+
+def state_key(combo: dict, names) -> str:
+    """The key of a setting in ``static_states(...)["states"]``: the option indices joined by commas."""
+    return ",".join(str(combo[n]) for n in names)
+
+
 def static_states(panel):
     """List the settings the website shows, and draw each one.
 
+    The settings are every combination when there are at most :data:`MAX_STATES` of them
+    ("grid"), otherwise each control's values with the others at their start ("single");
+    in both modes also every setting in the panel's ``named_settings`` (the settings its
+    chapter names: a list of dicts {"name": str, "values": {control: value}, "expect":
+    [strings the readings show]}) and the corners on the way to it (any subset of its
+    changed controls at their named value, the rest at start).
+
     Returns:
-        dict with "controls" (name, label, kind, option labels, starting index, or
+        dict with "title", "controls" (name, label, kind, option labels, starting index, or
         kind "fixed" for a control that cannot be listed), "mode" ("grid" or "single"),
         "states" (key "i,j,..." of option indices -> [image index, readings index]),
-        "images" (base64 PNGs, each distinct picture once) and "readings".
+        "images" (PNG ``data:`` URIs, each distinct picture once; the website build moves
+        them into files), "readings" and "named" (name, state key, expected substrings).
+
+    Raises:
+        ValueError: for a bad ``named_settings`` entry (see :func:`_named_settings`).
     """
     names = list(panel.controls)
     listed, start = {}, {}
@@ -181,6 +261,7 @@ def static_states(panel):
         listed[name] = values
         start[name] = _closest(values, control.value)
         controls.append({"name": name, "label": label, "kind": kind, "options": labels, "start": start[name]})
+    named = _named_settings(panel, listed, start)
     sizes = [len(listed[n]) for n in listed]
     grid = int(np.prod(sizes)) if sizes else 1
     mode = "grid" if grid <= MAX_STATES else "single"
@@ -194,8 +275,13 @@ def static_states(panel):
             for i in range(len(listed[name])):
                 combo = dict(start)
                 combo[name] = i
-                if combo not in settings:
-                    settings.append(combo)
+                settings.append(combo)
+    for setting in named:
+        settings += _corners(setting["combo"], start)
+    unique = {}
+    for combo in settings:
+        unique.setdefault(state_key(combo, listed), combo)
+    settings = list(unique.values())
     images, readings, states = [], [], {}
     image_index, readings_index = {}, {}
     all_values = []
@@ -204,15 +290,74 @@ def static_states(panel):
         values.update({n: listed[n][i] for n, i in combo.items()})
         all_values.append(values)
     for combo, (png, text) in zip(settings, _draw_all(panel, all_values)):
-        if png not in image_index:
-            image_index[png] = len(images)
-            images.append(png)
+        uri = "data:image/png;base64," + png
+        if uri not in image_index:
+            image_index[uri] = len(images)
+            images.append(uri)
         if text not in readings_index:
             readings_index[text] = len(readings)
             readings.append(text)
-        key = ",".join(str(combo[n]) for n in listed)
-        states[key] = [image_index[png], readings_index[text]]
-    return {"controls": controls, "mode": mode, "states": states, "images": images, "readings": readings}
+        states[state_key(combo, listed)] = [image_index[uri], readings_index[text]]
+    named_out = [{"name": s["name"], "key": state_key(s["combo"], listed), "expect": s["expect"]} for s in named]
+    return {"title": panel.title, "controls": controls, "mode": mode, "states": states, "images": images,
+            "readings": readings, "named": named_out}
+
+
+def move(data: dict, index: list[int], k: int, i: int, step: bool = False) -> tuple[list[int], list[int]]:
+    """What the website's script does when control ``k`` (among the listed ones) is moved to option ``i``.
+
+    The other controls stay where they are when that combination was drawn. A one-notch
+    slider move (``step``) into a combination that was not drawn goes on in the same
+    direction to the next option drawn with the others kept. Otherwise the drawn setting
+    with control ``k`` at ``i`` that keeps the most other controls is shown (ties: the one
+    with the most controls at their start): the controls that had to move are reported.
+    This mirrors the JavaScript in :data:`_SCRIPT` so that tests can check it.
+
+    Args:
+        data: :func:`static_states` output; index: current option index of each listed
+            control; k: which listed control moved; i: its new option index; step: a
+            one-notch slider move.
+
+    Returns:
+        (new index list, positions of the other controls that were moved back).
+
+    Raises:
+        ValueError: if ``k`` or ``i`` is out of range.
+    """
+    listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+    if not 0 <= k < len(listed):
+        raise ValueError(f"k must name one of the {len(listed)} listed controls, got {k}")
+    if not 0 <= i < len(listed[k]["options"]):
+        raise ValueError(f"i must be an option index of control {listed[k]['name']!r}, got {i}")
+    states = data["states"]
+    want = list(index)
+    want[k] = i
+    key = ",".join(map(str, want))
+    if key not in states and step and abs(i - index[k]) == 1:
+        d = i - index[k]
+        j = i + d
+        while 0 <= j < len(listed[k]["options"]):
+            trial = list(want)
+            trial[k] = j
+            if ",".join(map(str, trial)) in states:
+                want = trial
+                break
+            j += d
+    if ",".join(map(str, want)) in states:
+        return want, []
+    starts = [c["start"] for c in listed]
+    best, best_score = None, None
+    for s in states:
+        cand = [int(x) for x in s.split(",")]
+        if cand[k] != i:
+            continue
+        score = (sum(cand[j] == want[j] for j in range(len(cand)) if j != k),
+                 sum(cand[j] == starts[j] for j in range(len(cand)) if j != k))
+        if best_score is None or score > best_score:
+            best, best_score = cand, score
+    if best is None:   # cannot happen for static_states output: every option is drawn at least once
+        raise ValueError(f"option {i} of control {listed[k]['name']!r} was never drawn")
+    return best, [j for j in range(len(best)) if j != k and best[j] != want[j]]
 
 
 _SCRIPT = r"""
@@ -221,91 +366,184 @@ _SCRIPT = r"""
   var data = JSON.parse(root.querySelector("script.mwm-try-data").textContent);
   var listed = data.controls.filter(function (c) { return c.kind !== "fixed"; });
   var index = listed.map(function (c) { return c.start; });
+  var starts = index.slice();
+  var keys = Object.keys(data.states).map(function (s) { return s.split(",").map(Number); });
   var img = root.querySelector("img.mwm-try-figure");
   var out = root.querySelector(".mwm-try-readings");
+  var status = root.querySelector(".mwm-try-status");
   var setters = [];
-  function show() {
-    var hit = data.states[index.join(",")];
-    if (!hit) { return; }
-    img.src = "data:image/png;base64," + data.images[hit[0]];
-    out.innerHTML = data.readings[hit[1]];
+  function key(ix) { return ix.join(","); }
+  function plain(h) { var d = document.createElement("div"); d.innerHTML = h; return d.textContent.replace(/\s+/g, " ").trim(); }
+  function alt(hit) {
+    var parts = listed.map(function (c, j) { return c.label + " " + c.options[index[j]]; });
+    return data.title + ". Settings: " + parts.join(", ") + ". " + plain(data.readings[hit[1]]);
   }
-  function choose(k, i) {
-    if (data.mode === "single") {
-      listed.forEach(function (c, j) { if (j !== k) { index[j] = c.start; setters[j](c.start); } });
+  var pictures = {}, wanted = null;
+  function picture(src, done) {  // each picture is fetched once, by an Image kept here, so no fetch is ever cut off
+    var p = pictures[src];
+    if (!p) { p = pictures[src] = new Image(); p.src = src; }
+    if (p.complete) { done(); } else { p.addEventListener("load", done); p.addEventListener("error", done); }
+  }
+  function show() {
+    var hit = data.states[key(index)];
+    if (!hit) { return; }
+    var src = data.images[hit[0]], text = alt(hit);
+    out.innerHTML = data.readings[hit[1]];
+    wanted = src;
+    picture(src, function () {
+      if (wanted !== src) { return; }
+      if (img.getAttribute("src") !== src) { img.src = src; }
+      img.alt = text;
+    });
+  }
+  function choose(k, i, step) {
+    var want = index.slice(); want[k] = i;
+    if (!data.states[key(want)] && step && Math.abs(i - index[k]) === 1) {
+      var d = i - index[k];
+      for (var j = i + d; j >= 0 && j < listed[k].options.length; j += d) {
+        var t = want.slice(); t[k] = j;
+        if (data.states[key(t)]) { want = t; break; }
+      }
     }
-    index[k] = i;
-    setters[k](i);
+    var moved = [];
+    if (!data.states[key(want)]) {
+      var best = null, bestScore = null;
+      keys.forEach(function (cand) {
+        if (cand[k] !== i) { return; }
+        var a = 0, b = 0;
+        cand.forEach(function (v, j) { if (j !== k) { a += v === want[j] ? 1 : 0; b += v === starts[j] ? 1 : 0; } });
+        if (bestScore === null || a > bestScore[0] || (a === bestScore[0] && b > bestScore[1])) { best = cand; bestScore = [a, b]; }
+      });
+      best.forEach(function (v, j) { if (j !== k && v !== want[j]) { moved.push(listed[j].label + " went back to " + listed[j].options[v]); } });
+      want = best.slice();
+    }
+    index = want;
+    listed.forEach(function (c, j) { setters[j](index[j]); });
+    status.textContent = moved.length ? "That combination was not drawn for this page, so " + moved.join(", ") +
+      ". In Jupyter the controls combine freely." : "";
     show();
   }
-  var box = root.querySelector(".mwm-try-controls");
   listed.forEach(function (c, k) {
-    var wrap = document.createElement("label");
-    wrap.className = "mwm-try-control";
-    var name = document.createElement("span");
-    name.textContent = c.label + " ";
-    wrap.appendChild(name);
-    var shown = document.createElement("output");
+    var box = root.querySelector('.mwm-try-control[data-k="' + k + '"]');
     if (c.kind === "range") {
-      var input = document.createElement("input");
-      input.type = "range"; input.min = 0; input.max = c.options.length - 1; input.step = 1;
-      input.setAttribute("aria-label", c.label);
-      input.addEventListener("input", function () { choose(k, parseInt(input.value, 10)); });
-      wrap.appendChild(input); wrap.appendChild(shown);
-      setters[k] = function (i) { input.value = i; shown.textContent = " " + c.options[i]; };
+      var input = box.querySelector("input");
+      var shown = box.querySelector("output");
+      input.addEventListener("input", function () { choose(k, parseInt(input.value, 10), true); });
+      setters[k] = function (i) { input.value = i; input.setAttribute("aria-valuetext", c.options[i]); shown.textContent = c.options[i]; };
     } else if (c.kind === "select") {
-      var sel = document.createElement("select");
-      sel.setAttribute("aria-label", c.label);
-      c.options.forEach(function (o, i) { var op = document.createElement("option"); op.value = i; op.textContent = o; sel.appendChild(op); });
-      sel.addEventListener("change", function () { choose(k, parseInt(sel.value, 10)); });
-      wrap.appendChild(sel);
+      var sel = box.querySelector("select");
+      sel.addEventListener("change", function () { choose(k, parseInt(sel.value, 10), false); });
       setters[k] = function (i) { sel.value = i; };
     } else if (c.kind === "checkbox") {
-      var cb = document.createElement("input");
-      cb.type = "checkbox";
-      cb.setAttribute("aria-label", c.label);
-      cb.addEventListener("change", function () { choose(k, cb.checked ? 1 : 0); });
-      wrap.appendChild(cb);
+      var cb = box.querySelector("input");
+      cb.addEventListener("change", function () { choose(k, cb.checked ? 1 : 0, false); });
       setters[k] = function (i) { cb.checked = i === 1; };
     } else {
-      var buttons = c.options.map(function (o, i) {
-        var b = document.createElement("button");
-        b.type = "button"; b.textContent = o;
-        b.addEventListener("click", function () { choose(k, i); });
-        wrap.appendChild(b);
-        return b;
-      });
-      setters[k] = function (i) { buttons.forEach(function (b, j) { b.className = j === i ? "mwm-on" : ""; }); };
+      var buttons = Array.prototype.slice.call(box.querySelectorAll("button"));
+      buttons.forEach(function (b, i) { b.addEventListener("click", function () { choose(k, i, false); }); });
+      setters[k] = function (i) {
+        buttons.forEach(function (b, j) { b.className = j === i ? "mwm-on" : ""; b.setAttribute("aria-pressed", j === i ? "true" : "false"); });
+      };
     }
-    box.appendChild(wrap);
     setters[k](c.start);
   });
+  root.classList.add("mwm-try-ready");
   show();
 })();
 """
 
 _STYLE = """
 <style>
-.mwm-try{border:1px solid #d0d7de;border-radius:6px;padding:.6em .8em;margin:.5em 0}
+.mwm-try{--mwm-bg:#ffffff;--mwm-fg:#1f2328;--mwm-muted:#57606a;--mwm-line:#6e7781;--mwm-btn:#ffffff;--mwm-on:#0550ae;--mwm-on-fg:#ffffff;--mwm-focus:#0550ae;
+ color:var(--mwm-fg);border:1px solid var(--mwm-line);border-radius:6px;padding:.6em .8em;margin:.5em 0;background:var(--mwm-bg)}
+html[data-theme="dark"] .mwm-try{--mwm-bg:#15191f;--mwm-fg:#e6edf3;--mwm-muted:#b1bac4;--mwm-line:#8b949e;--mwm-btn:#262c34;--mwm-on:#79c0ff;--mwm-on-fg:#0d1117;--mwm-focus:#79c0ff}
+html[data-theme="dark"] .mwm-try .mwm-try-figure{filter:none!important}
 .mwm-try-controls{display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.4em 0}
-.mwm-try-control{display:inline-flex;align-items:center;gap:.3em;font-size:.9em}
-.mwm-try-control button{border:1px solid #999;background:#f6f8fa;border-radius:4px;padding:.1em .5em;cursor:pointer}
-.mwm-try-control button.mwm-on{background:#0969da;color:#fff;border-color:#0969da}
+.mwm-try-control{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.3em;font-size:.9em}
+.mwm-try-control button{min-height:28px;min-width:28px;border:1px solid var(--mwm-line);background:var(--mwm-btn);color:var(--mwm-fg);border-radius:4px;padding:.1em .5em;cursor:pointer}
+.mwm-try-control button.mwm-on{background:var(--mwm-on);color:var(--mwm-on-fg);border-color:var(--mwm-on);font-weight:bold}
+.mwm-try-control button .mwm-mark{display:none}
+.mwm-try-control button.mwm-on .mwm-mark{display:inline}
+.mwm-try-control select{min-height:28px;background:var(--mwm-btn);color:var(--mwm-fg);border:1px solid var(--mwm-line);border-radius:4px}
+.mwm-try-control input[type=range]{min-height:28px;accent-color:var(--mwm-on)}
+.mwm-try-control input[type=checkbox]{width:22px;height:22px;accent-color:var(--mwm-on)}
+.mwm-try-control output{min-width:2.5em;font-variant-numeric:tabular-nums}
+.mwm-try button:focus-visible,.mwm-try input:focus-visible,.mwm-try select:focus-visible{outline:3px solid var(--mwm-focus);outline-offset:2px}
+.mwm-try-frame{border:1px solid var(--mwm-line);background:#ffffff;padding:4px;border-radius:4px;display:inline-block;max-width:100%;box-sizing:border-box}
 .mwm-try-figure{max-width:100%;height:auto;display:block}
-.mwm-try-readings{font-size:.9em;margin-top:.3em}
-.mwm-try-note{font-size:.8em;color:#57606a;margin-top:.3em}
+.mwm-try-readings{font-size:.9em;margin-top:.3em;color:var(--mwm-fg)}
+.mwm-try-status{font-size:.85em;font-weight:bold;color:var(--mwm-fg)}
+.mwm-try-status:empty{display:none}
+.mwm-try-note{font-size:.8em;color:var(--mwm-muted);margin-top:.3em}
+@media (max-width:600px){.mwm-try{padding:.5em}.mwm-try-control{flex:1 1 100%}.mwm-try-control input[type=range]{flex:1 1 60%;width:100%}}
+@media print{.mwm-try-controls,.mwm-try-status,.mwm-try-note{display:none!important}.mwm-try{break-inside:avoid;border-color:#999}}
 </style>
 """
 
 
+def _control_html(pid: str, k: int, c: dict) -> str:
+    """The HTML of one listed control, named by its visible label and set to its starting option."""
+    label_id = f"{pid}-l{k}"
+    label = html.escape(c["label"])
+    start = c["start"]
+    if c["kind"] == "range":
+        return (f'<div class="mwm-try-control" data-k="{k}"><span class="mwm-try-label" id="{label_id}">{label}</span>'
+                f'<input type="range" min="0" max="{len(c["options"]) - 1}" step="1" value="{start}" '
+                f'aria-labelledby="{label_id}" aria-valuetext="{html.escape(c["options"][start])}">'
+                f'<output aria-hidden="true">{html.escape(c["options"][start])}</output></div>')
+    if c["kind"] == "select":
+        options = "".join(f'<option value="{i}"{" selected" if i == start else ""}>{html.escape(o)}</option>'
+                          for i, o in enumerate(c["options"]))
+        return (f'<div class="mwm-try-control" data-k="{k}"><span class="mwm-try-label" id="{label_id}">{label}</span>'
+                f'<select aria-labelledby="{label_id}">{options}</select></div>')
+    if c["kind"] == "checkbox":
+        return (f'<div class="mwm-try-control" data-k="{k}"><input type="checkbox" id="{pid}-c{k}"'
+                f'{" checked" if start == 1 else ""}><label for="{pid}-c{k}" id="{label_id}">{label}</label></div>')
+    buttons = "".join(
+        f'<button type="button" class="{"mwm-on" if i == start else ""}" aria-pressed="{"true" if i == start else "false"}">'
+        f'<span class="mwm-mark" aria-hidden="true">\u2713 </span>{html.escape(o)}</button>'
+        for i, o in enumerate(c["options"]))
+    return (f'<div class="mwm-try-control" data-k="{k}" role="group" aria-labelledby="{label_id}">'
+            f'<span class="mwm-try-label" id="{label_id}">{label}</span>{buttons}</div>')
+
+
+def _plain(text: str) -> str:
+    """HTML readings as one line of plain text."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+
+
+def alt_text(data: dict, key: str) -> str:
+    """The alt text of the picture of state ``key``: the panel's title, its settings and readings.
+
+    The website's script writes the same text when a control moves.
+
+    Raises:
+        KeyError: if ``key`` is not a drawn state.
+    """
+    hit = data["states"][key]
+    listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+    index = [int(x) for x in key.split(",")] if key else []
+    parts = [f'{c["label"]} {c["options"][i]}' for c, i in zip(listed, index)]
+    return f'{data["title"]}. Settings: {", ".join(parts)}. {_plain(data["readings"][hit[1]])}'
+
+
 def static_html(panel) -> str:
-    """The panel's static twin: HTML with its controls, all precomputed figures and the script."""
+    """The panel's static twin: HTML with its controls, all precomputed figures and the script.
+
+    The pictures are ``data:`` URIs, so a notebook output stays self-contained; the
+    website build (``_ext/course_pages.py``) moves them into files of their own.
+    """
     data = static_states(panel)
-    hit = data["states"][",".join(str(c["start"]) for c in data["controls"] if c["kind"] != "fixed")]
+    listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+    start_key = ",".join(str(c["start"]) for c in listed)
+    hit = data["states"][start_key]
     notes = []
     if data["mode"] == "single":
-        notes.append("On this page each control moves on its own (the others return to their start);"
-                     " run the chapter in Jupyter to combine them freely.")
+        notes.append("Not every combination of these controls was drawn for this page: moving a control keeps the"
+                     " others when that combination was drawn" +
+                     (" (every setting the chapter names was)" if data["named"] else "") +
+                     ", and otherwise moves them back, saying so next to the controls."
+                     " Run the chapter in Jupyter to combine them freely.")
     fixed = [c for c in data["controls"] if c["kind"] == "fixed"]
     if fixed:
         names = ", ".join(c["label"] for c in fixed)
@@ -315,13 +553,16 @@ def static_html(panel) -> str:
     if not notes:
         notes.append("Every setting was drawn when this page was built; in Jupyter the panel is live.")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    pid = "mwm-try-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:10]
+    controls = "".join(_control_html(pid, k, c) for k, c in enumerate(listed))
     return (
-        f'{_STYLE}<div class="mwm-try">'
+        f'{_STYLE}<div class="mwm-try" id="{pid}">'
         f'<div class="mwm-try-title"><b>Try:</b> {html.escape(panel.title)}</div>'
-        f'<div class="mwm-try-controls"></div>'
-        f'<img class="mwm-try-figure" alt="{html.escape(panel.title)}" '
-        f'src="data:image/png;base64,{data["images"][hit[0]]}">'
-        f'<div class="mwm-try-readings">{data["readings"][hit[1]]}</div>'
+        f'<div class="mwm-try-controls">{controls}</div>'
+        f'<div class="mwm-try-status" role="status"></div>'
+        f'<div class="mwm-try-frame"><img class="mwm-try-figure" alt="{html.escape(alt_text(data, start_key))}" '
+        f'src="{data["images"][hit[0]]}"></div>'
+        f'<div class="mwm-try-readings" aria-live="polite">{data["readings"][hit[1]]}</div>'
         f'<div class="mwm-try-note">{html.escape(" ".join(notes))}</div>'
         f'<script type="application/json" class="mwm-try-data">{payload}</script>'
         f"<script>{_SCRIPT}</script></div>"

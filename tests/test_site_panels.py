@@ -1,0 +1,149 @@
+"""Every "Try" panel on the website reaches the settings its chapter names, and shows what the text says.
+
+For every panel of every chapter page (one browser; each page opened once), the test reads
+the panel's declared named settings (``named_settings`` in the panel's builder, carried in
+the page's panel data), then, for each one, moves the controls from the panel's start as
+a reader would: sliders one notch at a time with the arrow keys, buttons and check boxes
+with a click, menus by choosing an option. On the way no other control may jump back (the
+panel draws every combination on the way to a named setting), and at the end the readings
+and the picture's alt text must show what was declared. The pictures must be files of
+their own: no ``data:`` URI is left in a panel, and each picture shown has loaded.
+
+Uses the session-wide built ``site`` and the server, browser and :class:`Visit` helpers of
+``tests/test_site.py``.
+"""
+import json
+
+import pytest
+
+from tests.test_site import CHAPTERS, Visit, browser, server  # noqa: F401  (fixtures used by name)
+
+
+def _panel_data(panel):
+    return json.loads(panel.locator("script.mwm-try-data").text_content())
+
+
+def _index(panel, listed):
+    """The option index each listed control shows now."""
+    out = []
+    for k, c in enumerate(listed):
+        box = panel.locator(f'.mwm-try-control[data-k="{k}"]')
+        if c["kind"] == "range":
+            out.append(int(box.locator("input").input_value()))
+        elif c["kind"] == "select":
+            out.append(int(box.locator("select").input_value()))
+        elif c["kind"] == "checkbox":
+            out.append(1 if box.locator("input").is_checked() else 0)
+        else:
+            pressed = [b.get_attribute("aria-pressed") for b in box.locator("button").all()]
+            assert pressed.count("true") == 1, f"{c['name']}: one button pressed, got {pressed}"
+            out.append(pressed.index("true"))
+    return out
+
+
+def _set(panel, listed, k, target):
+    """Move control k to option ``target`` as a reader would; sliders by arrow keys."""
+    c = listed[k]
+    box = panel.locator(f'.mwm-try-control[data-k="{k}"]')
+    if c["kind"] == "range":
+        slider = box.locator("input")
+        for _ in range(len(c["options"])):
+            now = int(slider.input_value())
+            if now == target:
+                break
+            slider.focus()
+            slider.press("ArrowRight" if target > now else "ArrowLeft")
+        assert int(slider.input_value()) == target, f"{c['name']}: the slider did not reach {c['options'][target]}"
+        assert slider.get_attribute("aria-valuetext") == c["options"][target]
+    elif c["kind"] == "select":
+        box.locator("select").select_option(str(target))
+    elif c["kind"] == "checkbox":
+        if _index(panel, listed)[k] != target:
+            box.locator("input").click()
+    else:
+        button = box.locator("button").nth(target)
+        button.click()
+        assert button.get_attribute("aria-pressed") == "true"
+
+
+def _shows_state(panel, data, key):
+    """Wait until the panel's picture is the one drawn for state ``key``, loaded from its file."""
+    src = data["images"][data["states"][key][0]]
+    assert not src.startswith("data:") and "_static/panels/" in src, src[:60]
+    panel.locator("img.mwm-try-figure").evaluate(
+        "(img, src) => new Promise((ok, no) => { const t = Date.now(); (function wait() {"
+        " if (img.getAttribute('src') === src && img.complete && img.naturalWidth > 0) { ok(true); }"
+        " else if (Date.now() - t > 10000) { no(new Error('picture ' + src + ' not shown')); }"
+        " else { setTimeout(wait, 20); } })(); })", src)
+
+
+def _picture_loaded(panel):
+    return panel.locator("img.mwm-try-figure").evaluate(
+        "img => new Promise(ok => img.complete ? ok(img.naturalWidth > 0) : (img.onload = () => ok(img.naturalWidth > 0),"
+        " img.onerror = () => ok(false)))")
+
+
+@pytest.mark.parametrize("doc", CHAPTERS)
+def test_panels_reach_the_settings_their_chapter_names(browser, server, doc):  # noqa: F811
+    visit = Visit(browser, server, f"{doc}.html")
+    page = visit.page
+    try:
+        panels = page.locator(".mwm-try")
+        assert panels.count() >= 1, "a chapter has at least one Try panel"
+        for n in range(panels.count()):
+            panel = panels.nth(n)
+            assert "data:image" not in panel.inner_html(), f"panel {n + 1}: a picture left inside the page"
+            data = _panel_data(panel)
+            listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+            start = [c["start"] for c in listed]
+            img = panel.locator("img.mwm-try-figure")
+            assert _picture_loaded(panel), f"panel {n + 1}: the first picture did not load"
+            assert img.get_attribute("alt").startswith(data["title"])
+            for named in data["named"]:
+                where = f"panel {n + 1} ({data['title']}), {named['name']}"
+                for k in range(len(listed)):          # back to the start, one control at a time
+                    if _index(panel, listed)[k] != start[k]:
+                        _set(panel, listed, k, start[k])
+                assert _index(panel, listed) == start, where
+                target = [int(x) for x in named["key"].split(",")]
+                for k in range(len(listed)):
+                    if target[k] != start[k]:
+                        _set(panel, listed, k, target[k])
+                        assert panel.locator(".mwm-try-status").text_content() == "", \
+                            f"{where}: a control jumped back: {panel.locator('.mwm-try-status').text_content()}"
+                assert _index(panel, listed) == target, where
+                _shows_state(panel, data, named["key"])
+                readings = panel.locator(".mwm-try-readings").inner_text()
+                alt = img.get_attribute("alt")
+                for expected in named["expect"]:
+                    assert expected in readings, f"{where}: {expected!r} not in the readings {readings!r}"
+                    assert expected in alt, f"{where}: {expected!r} not in the alt text {alt!r}"
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()
+
+
+def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # noqa: F811
+    doc = next(d for d in CHAPTERS if d.startswith("chapters/02-"))
+    visit = Visit(browser, server, f"{doc}.html")
+    try:
+        panel = visit.page.locator(".mwm-try").first
+        data = _panel_data(panel)
+        listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+        names = [c["name"] for c in listed]
+        target = [int(x) for x in next(s["key"] for s in data["named"] if "w = 1" in s["name"]).split(",")]
+        for k in range(len(listed)):
+            if target[k] != listed[k]["start"]:
+                _set(panel, listed, k, target[k])
+        u = names.index("u")
+        slider = panel.locator(f'.mwm-try-control[data-k="{u}"] input')
+        slider.focus()
+        slider.press("End")                   # u at its top with w = 1 and three steps: not drawn
+        status = panel.locator(".mwm-try-status")
+        assert "went back to" in status.text_content() and status.is_visible()
+        index = _index(panel, listed)
+        assert index[u] == len(listed[u]["options"]) - 1 and ",".join(map(str, index)) in data["states"]
+        _shows_state(panel, data, ",".join(map(str, index)))
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()
