@@ -4,6 +4,11 @@
 #   make test-fast   the unit tests and torch checks alone (no book, browser, nbval or grading)
 #   make exercises   rebuild the practice problems from lib/mwm/practice/problems.py (README, "For teachers")
 #   make key STUDENT=id, make keys ROSTER=roster.csv OUT=keys.html   answer keys for students' own numbers
+#   make lab           a learner's JupyterLab for the chapters (nbgrader's tools hidden; labs/learner/)
+#   make teacher-lab   the teacher's JupyterLab in exercises/ (formgrader, Assignments tab; README, "For teachers")
+#   make student STUDENT=id   write a student's nbgrader config into students/<id>/ (README, "For students")
+#   make student-lab STUDENT=id   that student's JupyterLab in students/<id>/ (Assignments tab, Validate)
+#   (the labs pass LAB_ARGS on to jupyter lab, e.g. LAB_ARGS=--allow-root)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -15,7 +20,7 @@ STAMP  := $(VENV)/.installed
 # which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages
+.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab
 
 setup: system-packages $(STAMP)
 
@@ -82,7 +87,7 @@ test-notebooks-portable: $(STAMP)
 # The contributors' loop: everything but the book, browser, nbval and grading, in 1.5-2 minutes.
 test-fast: system-packages $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
-	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py
+	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.
@@ -97,6 +102,28 @@ key: $(STAMP)
 keys: $(STAMP)
 	@test -n "$(ROSTER)" || { echo "usage: make keys ROSTER=roster.csv [OUT=keys.html or keys.csv]"; exit 2; }
 	$(BIN)/python scripts/answer_keys.py --roster "$(ROSTER)" --out "$(or $(OUT),keys.html)"
+
+# JupyterLab three ways. Each lab's nbgrader parts are chosen by a Jupyter config folder in labs/
+# (JUPYTER_CONFIG_DIR: it replaces ~/.jupyter for that command only): the learner's hides all of
+# nbgrader; the student's keeps the Assignments tab and Validate, hides Create Assignment and
+# formgrader. The teacher's lab runs in exercises/, where nbgrader finds the course's config
+# (the exchange: NBGRADER_EXCHANGE if set); nbgrader calls alembic, so .venv/bin goes on PATH.
+LAB_ARGS ?=
+lab: $(STAMP)
+	JUPYTER_CONFIG_DIR=$(CURDIR)/labs/learner $(BIN)/jupyter lab $(LAB_ARGS)
+
+teacher-lab: $(STAMP)
+	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
+
+# A student's folder, students/<id>/ (git ignores it), with their nbgrader config: the course,
+# their id, the exchange (NBGRADER_EXCHANGE if set). Running it again changes nothing.
+student: $(STAMP)
+	@test -n "$(STUDENT)" || { echo "usage: make student STUDENT=<student id>"; exit 2; }
+	$(BIN)/python scripts/student_setup.py "$(STUDENT)"
+
+student-lab: student
+	cd "students/$(STUDENT)" && MWM_STUDENT="$(STUDENT)" JUPYTER_CONFIG_DIR=$(CURDIR)/labs/student \
+	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
 clean:
 	rm -rf _build

@@ -1,0 +1,135 @@
+"""A student's nbgrader set-up: the folder a student works in, with their nbgrader config.
+
+Usage (from the project root; ``make student STUDENT=alice`` runs the first form):
+
+    .venv/bin/python scripts/student_setup.py alice                      # students/alice/
+    .venv/bin/python scripts/student_setup.py alice --dir ~/course       # another folder
+    NBGRADER_EXCHANGE=/tmp/exchange .venv/bin/python scripts/student_setup.py alice
+
+It writes ``nbgrader_config.py`` into the student's folder (``students/<id>/`` by default,
+which git ignores). nbgrader reads that file whenever it runs in that folder, so the
+students' commands of the README ("For students") work there as written:
+
+* ``CourseDirectory.course_id``: the course, ``machines-with-memory``;
+* ``CourseDirectory.student_id``: the student's id. ``nbgrader submit`` and
+  ``fetch_feedback`` file the work under this id (without it they take the operating
+  system's user name, the same for every student of a one-machine trial);
+* ``Exchange.root``: the exchange folder, if ``--exchange`` or ``NBGRADER_EXCHANGE`` names
+  one (else nbgrader's default, ``/usr/local/share/nbgrader/exchange``);
+* ``Exchange.cache``: the student's record of their submissions, kept in their folder
+  (``.nbgrader-cache``), so students sharing a user account keep separate records.
+
+Running it again writes the same file (it says whether anything changed). An id nbgrader
+cannot file (empty, with ``+``, ``*``, ``/``, spaces...) is refused with a message naming it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE_ID = "machines-with-memory"
+#: Ids nbgrader can file: a letter or digit first, then letters, digits, ``.``, ``_``, ``-``
+#: or ``@`` (JupyterHub user names); nbgrader's exchange separates fields with ``+``.
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+
+
+def check_student_id(student_id) -> str:
+    """Return ``student_id`` if nbgrader can file work under it.
+
+    Args:
+        student_id: the student's id (their JupyterHub user name, or any id the teacher gives).
+
+    Returns:
+        The id, unchanged.
+
+    Raises:
+        TypeError: ``student_id`` is not a str.
+        ValueError: it is empty, longer than 64 characters, or holds a character other than
+            letters, digits, ``.``, ``_``, ``-`` and ``@`` (nbgrader uses ``+`` and ``*`` itself).
+    """
+    if not isinstance(student_id, str):
+        raise TypeError(f"student_id must be a str, got {type(student_id).__name__}")
+    if not ID_PATTERN.fullmatch(student_id):
+        raise ValueError(
+            f"student_id {student_id!r} cannot be used: a student id is 1 to 64 letters, digits, '.', '_', '-' "
+            "or '@', starting with a letter or digit (nbgrader files submissions as id+assignment+time)")
+    return student_id
+
+
+def config_text(student_id: str, exchange: str | None, cache: Path) -> str:
+    """The text of a student's ``nbgrader_config.py``.
+
+    Args:
+        student_id: the student's id (checked with :func:`check_student_id`).
+        exchange: the exchange folder, or None for nbgrader's default.
+        cache: the folder where nbgrader records the student's submissions.
+
+    Returns:
+        The Python source of the config file.
+
+    Raises:
+        TypeError, ValueError: as :func:`check_student_id`; ValueError also for an empty exchange.
+    """
+    check_student_id(student_id)
+    if exchange is not None and not str(exchange).strip():
+        raise ValueError("exchange must name a folder or be None, got an empty string")
+    lines = [
+        f'"""nbgrader configuration of {student_id}, a student of {COURSE_ID} (written by scripts/student_setup.py)."""',
+        "c = get_config()  # noqa: F821",
+        f"c.CourseDirectory.course_id = {COURSE_ID!r}",
+        f"c.CourseDirectory.student_id = {student_id!r}",
+        f"c.Exchange.cache = {str(cache)!r}",
+    ]
+    if exchange is not None:
+        lines.append(f"c.Exchange.root = {str(Path(exchange).expanduser().resolve())!r}")
+    return "\n".join(lines) + "\n"
+
+
+def set_up(student_id: str, folder: Path | None = None, exchange: str | None = None) -> tuple[Path, bool]:
+    """Write ``student_id``'s ``nbgrader_config.py`` into ``folder`` (made if missing).
+
+    Args:
+        student_id: the student's id.
+        folder: the student's folder; None: ``students/<id>/`` in the course.
+        exchange: the exchange folder; None: nbgrader's default.
+
+    Returns:
+        (the config file's path, whether it was written or changed).
+
+    Raises:
+        TypeError, ValueError: as :func:`config_text`.
+    """
+    check_student_id(student_id)
+    folder = (Path(folder).expanduser() if folder is not None else ROOT / "students" / student_id).resolve()
+    text = config_text(student_id, exchange, folder / ".nbgrader-cache")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "nbgrader_config.py"
+    if path.exists() and path.read_text() == text:
+        return path, False
+    path.write_text(text)
+    return path, True
+
+
+def main(argv=None) -> int:
+    """The command line (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description="Write a student's nbgrader config (course, student id, exchange).")
+    parser.add_argument("student", help="the student's id, e.g. alice")
+    parser.add_argument("--dir", type=Path, default=None, help="the student's folder (default: students/<id>/)")
+    parser.add_argument("--exchange", default=os.environ.get("NBGRADER_EXCHANGE") or None,
+                        help="the exchange folder (default: $NBGRADER_EXCHANGE, else nbgrader's default)")
+    args = parser.parse_args(argv)
+    try:
+        path, changed = set_up(args.student, args.dir, args.exchange)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
+    print(f"{'wrote' if changed else 'unchanged:'} {path}")
+    print(f"Work in {path.parent}: the README's student commands (\"For students\") run there as {args.student}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

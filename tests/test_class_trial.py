@@ -1,0 +1,94 @@
+"""The README's one-machine class trial, run with its own commands: two students, two folders.
+
+The teacher releases the assignment into a temporary exchange; ``alice`` and ``bob`` each get a
+folder of their own from ``scripts/student_setup.py`` (what ``make student STUDENT=id`` runs),
+fetch, answer and submit there with the students' commands of the README, as the same
+operating-system user; the teacher collects and grades. Each must be filed and graded under
+their own id: two submissions collected, one grade each, equal to what their answers earn.
+Every command the test runs is checked to appear, word for word, in the README.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from mwm.practice import problems as problems_mod
+from mwm.practice.variants import numbers_for
+from tests.practice_course import ROOT, SOURCE, parts_of, solve
+
+COURSE = "machines-with-memory"
+FETCH = f"nbgrader fetch_assignment practice --course {COURSE}"
+SUBMIT = f"nbgrader submit practice --course {COURSE}"
+RELEASE = "nbgrader release_assignment practice"
+COLLECT = "nbgrader collect practice --ExchangeCollect.check_owner=False"
+AUTOGRADE = "nbgrader autograde practice"
+#: What each student leaves unanswered (bob skips two last parts, which no other part builds on).
+SKIPPED = {"alice": (), "bob": ("p01-c", "p05-c")}
+
+
+def _run(command: str, cwd: Path, env: dict) -> str:
+    """Run one README command in ``cwd``; its output (stdout and stderr), or a failure showing it."""
+    done = subprocess.run(command.split(), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{command} (in {cwd}) failed:\n{output[-4000:]}"
+    return output
+
+
+def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
+    from mwm.practice.sandbox import why_no_sandbox
+
+    why = why_no_sandbox()
+    if why and os.environ.get("MWM_REQUIRE_SANDBOX") == "1":
+        raise RuntimeError("MWM_REQUIRE_SANDBOX=1 but grading's sandbox cannot run: " + why)
+    if why:
+        pytest.skip(f"grading needs its sandbox, which cannot run here: {why}")
+    readme = (ROOT / "README.md").read_text()
+    for command in (FETCH, SUBMIT, RELEASE, COLLECT, AUTOGRADE, "make student STUDENT=alice",
+                    "export NBGRADER_EXCHANGE=/tmp/exchange"):
+        assert command in readme, f"the README no longer shows {command!r}"
+
+    course, exchange = tmp_path / "course", tmp_path / "exchange"
+    (course / "source").mkdir(parents=True)
+    exchange.mkdir()
+    exchange.chmod(0o777)
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    shutil.copytree(SOURCE.parent, course / "source" / "practice")
+    env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), HOME=str(tmp_path / "home"),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "lib"), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env.pop("MWM_STUDENT", None)
+    _run("nbgrader generate_assignment practice", course, env)  # what `make exercises` does in exercises/
+    _run(RELEASE, course, env)
+
+    by_id = parts_of(problems_mod.build_all()[0])
+    for student, skipped in SKIPPED.items():
+        own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # solutions for the student's numbers
+        folder = tmp_path / "students" / student
+        _run(f"{sys.executable} scripts/student_setup.py {student} --dir {folder}", ROOT, env)
+        student_env = dict(env, MWM_STUDENT=student)
+        _run(FETCH, folder, student_env)
+        path = folder / "practice" / "practice.ipynb"
+        nb = nbformat.read(path, as_version=4)
+        nbformat.write(solve(nb, own, skip=skipped), path)
+        _run(SUBMIT, folder, student_env)
+
+    collected = _run(COLLECT, course, env)
+    assert "cheating attempt" not in collected
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == sorted(SKIPPED)
+    graded = _run(AUTOGRADE, course, env)
+    assert "SAWarning" not in graded, graded[-2000:]
+
+    from nbgrader.api import Gradebook
+
+    total = sum(q.points for _, q in by_id.values())
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
+        assert sorted(s.id for s in gb.students) == sorted(SKIPPED)
+        for student, skipped in SKIPPED.items():
+            expected = total - sum(by_id[p][1].points for p in skipped)
+            assert gb.find_submission("practice", student).score == expected, student
