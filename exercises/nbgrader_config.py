@@ -19,6 +19,16 @@ c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 if os.environ.get("NBGRADER_EXCHANGE"):
     c.Exchange.root = os.environ["NBGRADER_EXCHANGE"]
 
+# nbgrader 0.9.6's autograde prints SQLAlchemy warnings, three per student ("SAWarning: Object of
+# type <SubmittedAssignment> not in session ..."): its gradebook code adds a submission to the
+# session while reading it; the grades are stored all the same. Only that message is hidden.
+import warnings  # noqa: E402
+
+from sqlalchemy.exc import SAWarning  # noqa: E402
+
+warnings.filterwarnings("ignore", message=r"Object of type <Submitted(Assignment|Notebook)> not in session",
+                        category=SAWarning)
+
 # Grading. Every answer is a few lines of arithmetic, so a cell that runs for more than
 # 15 seconds is stuck (an endless loop): nbgrader interrupts it, records the timeout as
 # that cell's error and goes on with the next cell, so only that part loses its points.
