@@ -106,7 +106,8 @@ keys: $(STAMP)
 # JupyterLab three ways. Each lab's nbgrader parts are chosen by a Jupyter config folder in labs/
 # (JUPYTER_CONFIG_DIR: it replaces ~/.jupyter for that command only): the learner's hides all of
 # nbgrader; the student's keeps the Assignments tab and Validate, hides Create Assignment and
-# formgrader. The teacher's lab runs in exercises/, where nbgrader finds the course's config
+# formgrader. Both save widgets' state in saved notebooks (lab/user-settings/), so a notebook
+# reopened later shows its panels' last pictures, not "model not found". The teacher's lab runs in exercises/, where nbgrader finds the course's config
 # (the exchange: NBGRADER_EXCHANGE if set); nbgrader calls alembic, so .venv/bin goes on PATH.
 LAB_ARGS ?=
 lab: $(STAMP)
