@@ -433,6 +433,24 @@ def test_bottleneck_bleu_readings_match_chapter_14():
     assert "<b>bucket 3-9 words:</b> plain 0.977, attention 1.000" in W.draw_bleu_by_length(20, 5)[1]
     with pytest.raises(ValueError, match="example_length"):
         W.draw_bleu_by_length(10, 60)
+def test_tank_panel_disables_the_sliders_its_mode_does_not_read():
+    from mwm.widgets.ch09_lstm import BY_HAND_CONTROLS, SCORE_CONTROLS
+
+    def disabled(panel):
+        return {name for name, control in panel.controls.items() if control.disabled}
+
+    panel = W.tank_try()
+    assert disabled(panel) == set(SCORE_CONTROLS) == {"z_f", "z_i", "z_c", "z_o"}
+    before = panel.readings.value
+    panel.controls["z_f"].value = -4.0   # a disabled slider changes nothing the panel shows
+    assert panel.readings.value == before
+    panel.controls["gates"].value = "from scores"
+    assert disabled(panel) == set(BY_HAND_CONTROLS) == {"f", "i", "c_tilde", "o"}
+    assert disabled(W.tank_try(gates="from scores")) == set(BY_HAND_CONTROLS)
+    panel.controls["gates"].value = "by hand"
+    assert disabled(panel) == set(SCORE_CONTROLS)
+
+
 def test_talk_panel_readings_and_dice_switch():
     from mwm.charlm import load_char_lm, next_char_probs, talk_greedy
     model = load_char_lm()

@@ -192,6 +192,11 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
     return fig, text
 
 
+#: The tank panel's sliders each gate mode reads (the old level and the steps count in both).
+BY_HAND_CONTROLS = ("f", "i", "c_tilde", "o")
+SCORE_CONTROLS = ("z_f", "z_i", "z_c", "z_o")
+
+
 def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
     """The tank panel: old level, the four gates (or four scores), and how many steps to run.
 
@@ -201,7 +206,8 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
 
     Returns:
         TryPanel with sliders ``c_prev``, ``f``, ``i``, ``c_tilde``, ``o``, ``steps``, ``z_f``,
-        ``z_i``, ``z_c``, ``z_o`` and the toggle ``gates``.
+        ``z_i``, ``z_c``, ``z_o`` and the toggle ``gates``; the four sliders the current mode
+        does not read (:data:`BY_HAND_CONTROLS` or :data:`SCORE_CONTROLS`) are disabled.
 
     Raises:
         ValueError: for an unknown control name or ``gates`` mode, or a value out of range.
@@ -226,6 +232,15 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
         "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score a_o"),
         "gates": widgets.ToggleButtons(options=list(GATE_MODES), value=gates, description="gates"),
     }
+    # Each mode reads only its own four sliders: the other mode's are shown disabled.
+    def set_active(mode):
+        for name in BY_HAND_CONTROLS:
+            controls[name].disabled = mode != "by hand"
+        for name in SCORE_CONTROLS:
+            controls[name].disabled = mode != "from scores"
+
+    set_active(gates)
+    controls["gates"].observe(lambda change: set_active(change["new"]), names="value")
     panel = TryPanel("the LSTM's tank: keep, write, show", controls, lambda c: draw_tank(**c))
     panel.named_settings = [   # chapter 9's "Try it", in its order
         {"name": "the worked example", "values": {}, "expect": ["c_t = 0.9000 + 0.1000 = 1.0000"]},
