@@ -92,3 +92,27 @@ def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
         for student, skipped in SKIPPED.items():
             expected = total - sum(by_id[p][1].points for p in skipped)
             assert gb.find_submission("practice", student).score == expected, student
+
+
+def test_student_setup_writes_the_config_once_and_refuses_ids_nbgrader_cannot_file(tmp_path):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from scripts import student_setup
+
+    folder = tmp_path / "alice"
+    path, changed = student_setup.set_up("alice", folder, str(tmp_path / "exchange"))
+    assert changed and path == folder / "nbgrader_config.py"
+    config = PyFileConfigLoader(path.name, path=str(folder)).load_config()
+    assert config.CourseDirectory.student_id == "alice" and config.CourseDirectory.course_id == COURSE
+    assert config.Exchange.root == str(tmp_path / "exchange")
+    assert config.Exchange.cache == str(folder / ".nbgrader-cache")
+    assert student_setup.set_up("alice", folder, str(tmp_path / "exchange")) == (path, False)  # idempotent
+    assert "Exchange.root" not in student_setup.config_text("bob", None, folder)  # nbgrader's default
+    for bad in ["", "a+b", "*", "../x", "two words", "-dash", "x" * 65]:
+        with pytest.raises(ValueError, match="student_id"):
+            student_setup.set_up(bad, tmp_path / "bad")
+    with pytest.raises(TypeError, match="student_id"):
+        student_setup.check_student_id(7)
+    assert not (tmp_path / "bad").exists()
+    done = subprocess.run([sys.executable, "scripts/student_setup.py", "a+b"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "student_id 'a+b' cannot be used" in done.stderr
