@@ -241,15 +241,19 @@ def test_page_is_clean_offline(browser, server, doc):
         visit.close()
 
 
+def chapter_panels(page):
+    """The page's "Try" panels as (index, locator) pairs; a chapter page has at least one."""
+    panels = page.locator(".mwm-try")
+    assert panels.count() >= 1, "a chapter has at least one Try panel"
+    return [(n, panels.nth(n)) for n in range(panels.count())]
+
+
 @pytest.mark.parametrize("doc", CHAPTERS)
 def test_every_panel_moves_without_a_kernel(browser, server, doc):
     visit = Visit(browser, server, f"{doc}.html")
     page = visit.page
     try:
-        panels = page.locator(".mwm-try")
-        assert panels.count() >= 1, "a chapter has at least one Try panel"
-        for n in range(panels.count()):
-            panel = panels.nth(n)
+        for _n, panel in chapter_panels(page):
             figure = panel.locator("img.mwm-try-figure")
             before = figure.get_attribute("src")
             _move_a_control(panel)

@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from tests.test_site import CHAPTERS, Visit, browser, server  # noqa: F401  (fixtures used by name)
+from tests.test_site import CHAPTERS, Visit, browser, chapter_panels, server  # noqa: F401  (fixtures used by name)
 
 
 def _panel_data(panel):
@@ -88,10 +88,7 @@ def test_panels_reach_the_settings_their_chapter_names(browser, server, doc):  #
     visit = Visit(browser, server, f"{doc}.html")
     page = visit.page
     try:
-        panels = page.locator(".mwm-try")
-        assert panels.count() >= 1, "a chapter has at least one Try panel"
-        for n in range(panels.count()):
-            panel = panels.nth(n)
+        for n, panel in chapter_panels(page):
             assert "data:image" not in panel.inner_html(), f"panel {n + 1}: a picture left inside the page"
             data = _panel_data(panel)
             listed = [c for c in data["controls"] if c["kind"] != "fixed"]
