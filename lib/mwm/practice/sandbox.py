@@ -151,13 +151,18 @@ def _pids_of_uid(uid: int) -> list[int]:
     return pids
 
 
-def _is_zombie(pid: int) -> bool:
-    """Whether ``pid`` has exited and waits for its parent (or is gone)."""
+def _state(pid: int) -> bytes:
+    """The one-letter state of ``pid`` from /proc (b"R", b"S", b"T" stopped, b"Z" zombie...); b"X" once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+            return f.read().rsplit(b")", 1)[1].split()[0]
     except (OSError, IndexError):
-        return True
+        return b"X"
+
+
+def _is_zombie(pid: int) -> bool:
+    """Whether ``pid`` has exited and waits for its parent (or is gone)."""
+    return _state(pid) in (b"Z", b"X")
 
 
 def _task_count(uid: int) -> int:
@@ -677,16 +682,32 @@ class SandboxedKernelManager(AsyncKernelManager):
         if len(started) < 2:
             return 0
         kernel = min(started, key=lambda pid: (started[pid], pid))  # the sandbox's first process
-        killed = 0
-        for _ in range(100):  # again until none is left: a process may fork while the others die
-            strays = [pid for pid in _pids_of_uid(self.sandbox_uid) if pid != kernel and not _is_zombie(pid)]
-            if not strays:
+
+        def strays():
+            return [pid for pid in _pids_of_uid(self.sandbox_uid) if pid != kernel and not _is_zombie(pid)]
+
+        # First stop them all, until a scan finds none still running: a stopped process cannot
+        # fork, so the set is then closed (killing at once races a fork bomb, whose survivors
+        # fill each freed slot). Then kill them, and wait until each has exited.
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            running = [pid for pid in strays() if _state(pid) not in (b"T", b"t")]
+            if not running:
                 break
-            for pid in strays:
+            for pid in running:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+        killed = set()
+        while time.monotonic() < deadline:
+            left = strays()
+            if not left:
+                break
+            for pid in left:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-                    killed += 1
-        return killed
+                    killed.add(pid)
+            time.sleep(0.005)
+        return len(killed)
 
     def _allocate_uid(self) -> int:
         first, last = self.uid_range
