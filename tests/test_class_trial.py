@@ -20,7 +20,7 @@ import pytest
 
 from mwm.practice import problems as problems_mod
 from mwm.practice.variants import numbers_for
-from tests.practice_course import ROOT, SOURCE, parts_of, solve
+from tests.practice_course import ROOT, SOURCE, need_sandbox, parts_of, solve
 
 COURSE = "machines-with-memory"
 FETCH = f"nbgrader fetch_assignment practice --course {COURSE}"
@@ -41,13 +41,7 @@ def _run(command: str, cwd: Path, env: dict) -> str:
 
 
 def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
-    from mwm.practice.sandbox import why_no_sandbox
-
-    why = why_no_sandbox()
-    if why and os.environ.get("MWM_REQUIRE_SANDBOX") == "1":
-        raise RuntimeError("MWM_REQUIRE_SANDBOX=1 but grading's sandbox cannot run: " + why)
-    if why:
-        pytest.skip(f"grading needs its sandbox, which cannot run here: {why}")
+    need_sandbox()
     readme = (ROOT / "README.md").read_text()
     for command in (FETCH, SUBMIT, RELEASE, COLLECT, AUTOGRADE, "make student STUDENT=alice",
                     "export NBGRADER_EXCHANGE=/tmp/exchange"):

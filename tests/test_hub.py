@@ -1,0 +1,273 @@
+"""The course on a real JupyterHub, in Chromium: one teacher and two students, from release to feedback.
+
+The hub runs with the repository's own config, ``hub/jupyterhub_config.py``, started as the
+README's "The course on a JupyterHub" starts a trial: JupyterHub's ``SharedPasswordAuthenticator`` and
+``SimpleLocalProcessSpawner`` (every Lab runs as this account, each user in a home of their own),
+``configurable-http-proxy`` from ``node_modules``, a temporary course folder and exchange, and
+free ports. Then, in the browser, each user does what the README tells them:
+
+1. the teacher opens the *Formgrader* from the *Nbgrader* menu of their Lab and releases ``practice``;
+2. alice and bob open the *Assignments* tab and fetch it. The test writes their answers into
+   the fetched notebook (as typing them would); each validates it there and submits;
+3. the teacher, in the Formgrader, collects, autogrades each submission, and generates and
+   releases the feedback;
+4. each student fetches their feedback in the *Assignments* tab and opens the page.
+
+Every score, in the Formgrader, the gradebook and each feedback page, must equal what the
+student's answers earn and what ``nbgrader autograde`` on the command line gives the same
+submissions. Screenshots of a student's Assignments tab and of the teacher's Formgrader go to
+``test-artifacts/screenshots/hub-*.png``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from mwm.practice import problems as problems_mod
+from mwm.practice.variants import numbers_for
+from tests.practice_course import ROOT, SOURCE, need_sandbox, parts_of, solve
+from tests.test_site import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
+
+PROXY = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
+PASSWORD = "course-trial-password"
+COURSE = "machines-with-memory"
+#: What each student leaves unanswered (as in tests/test_class_trial.py).
+SKIPPED = {"alice": (), "bob": ("p01-c", "p05-c")}
+WAIT_MS = 180_000  # a Lab's first start, or grading one submission, on a busy 2-core machine
+
+
+def _free_ports(n: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(n)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def _stop(processes_under: Path, hub: subprocess.Popen):
+    """Stop the hub (it stops the users' Labs and the proxy), then anything still running in ``processes_under``."""
+    if hub.poll() is None:
+        hub.send_signal(signal.SIGTERM)
+        try:
+            hub.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(hub.pid, signal.SIGKILL)
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(processes_under):
+                os.kill(int(proc.name), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """A running hub on a temporary course: yields (base URL, course folder, state folder, environment)."""
+    _need_browser()
+    need_sandbox()
+    if not PROXY.exists():
+        message = f"{PROXY} is missing (npm ci installs it); the hub test needs it"
+        if os.environ.get("MWM_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    tmp = tmp_path_factory.mktemp("hub")
+    course, exchange, state = tmp / "course", tmp / "exchange", tmp / "state"
+    (course / "source").mkdir(parents=True)
+    exchange.mkdir(mode=0o777)
+    exchange.chmod(0o777)
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    shutil.copytree(SOURCE.parent, course / "source" / "practice")
+    bin_dir = Path(sys.executable).parent
+    env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), MWM_HUB_COURSE=str(course), MWM_HUB_STATE=str(state),
+               MWM_HUB_TRIAL_PASSWORD=PASSWORD, MWM_HUB_TEACHERS="teacher",
+               PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    for name in ("MWM_STUDENT", "JUPYTER_CONFIG_DIR", "MWM_HUB_ROSTER"):
+        env.pop(name, None)
+    done = subprocess.run([str(bin_dir / "nbgrader"), "generate_assignment", "practice"], cwd=course, env=env,
+                          capture_output=True, text=True, timeout=300)  # what `make exercises` does in exercises/
+    assert done.returncode == 0, done.stdout + done.stderr
+    port, hub_port, api_port = _free_ports(3)
+    log = tmp / "hub.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [str(bin_dir / "jupyterhub"), "-f", str(ROOT / "hub" / "jupyterhub_config.py"), "--ip", "127.0.0.1",
+             "--port", str(port), f"--JupyterHub.hub_port={hub_port}",
+             f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
+            cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert process.poll() is None, "the hub stopped:\n" + log.read_text()[-4000:]
+            try:
+                with urllib.request.urlopen(base + "/hub/api", timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the hub did not answer in 90 s:\n" + log.read_text()[-4000:]
+            time.sleep(0.5)
+        yield base, course, state, env
+    finally:
+        _stop(tmp, process)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(log, ARTIFACTS.parent / "hub.log")  # the hub's and the Labs' log, for a failure
+
+
+def _log_in(browser, base: str, user: str):
+    """A new browser context logged in as ``user``, on a fresh Lab layout; returns its page."""
+    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(base + "/hub/login")
+    page.fill("#username_input", user)
+    page.fill("#password_input", PASSWORD)
+    page.click("#login_submit")
+    page.wait_for_url(f"**/user/{user}/lab**")
+    page.goto(f"{base}/user/{user}/lab?reset")  # the default layout: a launcher, nothing restored
+    page.wait_for_selector(".jp-LauncherCard")
+    return page
+
+
+def _menu(page, top: str, item: str):
+    page.click(f".lm-MenuBar-itemLabel:text-is('{top}')")
+    page.click(f".lm-Menu-itemLabel:text-is('{item}')")
+
+
+def _formgrader_action(frame, selector: str) -> str:
+    """Click a Formgrader action and read its result window; fails on nbgrader's error window."""
+    frame.locator(selector).click()
+    window = frame.locator("#success-modal, #error-modal").first
+    window.wait_for(state="visible", timeout=WAIT_MS)
+    text = window.inner_text()
+    assert frame.locator("#error-modal").count() == 0, f"{selector}: {text}"
+    frame.locator(".modal-footer button").first.click()
+    window.wait_for(state="detached")
+    return text
+
+
+def _assignments_tab(page):
+    _menu(page, "Nbgrader", "Assignment List")
+    page.wait_for_selector("#released_assignments_list")
+    return page
+
+
+def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub):
+    from playwright.sync_api import sync_playwright
+
+    base, course, state, hub_env = hub
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    by_id = parts_of(problems_mod.build_all()[0])
+    total = sum(q.points for _, q in by_id.values())
+    expected = {s: total - sum(by_id[p][1].points for p in skipped) for s, skipped in SKIPPED.items()}
+    started = time.monotonic()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # 1. The teacher releases the assignment from the Formgrader.
+        teacher = _log_in(browser, base, "teacher")
+        _menu(teacher, "Nbgrader", "Formgrader")
+        formgrader = teacher.frame_locator(".jp-MainAreaWidget iframe").first
+        row = "tbody tr:has(td.name a:text-is('practice'))"
+        formgrader.locator(row).wait_for()
+        _formgrader_action(formgrader, f"{row} td.release a")
+        assert formgrader.locator(f"{row} td.status").inner_text().strip() == "released"
+
+        # 2. Each student fetches, answers, validates and submits in their Assignments tab.
+        students = {}
+        for student, skipped in SKIPPED.items():
+            page = _assignments_tab(_log_in(browser, base, student))
+            released = page.locator("#released_assignments_list > .list_item", has_text="practice")
+            assert COURSE in released.inner_text()
+            released.locator("button:text-is('Fetch')").click()
+            fetched = page.locator("#fetched_assignments_list > .list_item", has_text="practice")
+            fetched.wait_for()
+            path = state / "homes" / student / "practice" / "practice.ipynb"
+            own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # their own numbers
+            nb = nbformat.read(path, as_version=4)
+            nbformat.write(solve(nb, own, skip=skipped), path)
+            fetched.locator("a.assignment-notebooks-link").click()
+            fetched.locator("button:text-is('Validate')").click()
+            dialog = page.locator(".jp-Dialog")
+            dialog.wait_for()
+            verdict = dialog.inner_text()
+            students[student] = page
+            if skipped:  # validation runs the notebook and names each hand-in cell left empty
+                assert verdict.count("The following cell failed") == len(skipped), verdict
+                for part in skipped:
+                    assert f"practice.hand_in('{part}'" in verdict, verdict
+                assert verdict.count("(no answer yet)") == len(skipped), verdict
+            else:
+                assert "Success! Your notebook passes all the tests." in verdict, verdict
+            dialog.locator("button.jp-mod-accept, button").last.click()
+            dialog.wait_for(state="detached")
+            fetched.locator("button:text-is('Submit')").click()
+            page.locator("#submitted_assignments_list > .list_item", has_text="practice").first.wait_for()
+
+        # 3. The teacher collects, autogrades and releases feedback, all from the Formgrader.
+        teacher.bring_to_front()
+        collected = _formgrader_action(formgrader, f"{row} td.collect a")
+        assert f"Processing {len(SKIPPED)} submissions" in collected, collected
+        formgrader.locator(f"{row} td.num-submissions a:text-is('{len(SKIPPED)}')").wait_for()
+        formgrader.locator(f"{row} td.num-submissions a").click()
+        for student in SKIPPED:
+            _formgrader_action(formgrader, f"tbody tr:has(td.student-id:text-is('{student}')) td.autograde a")
+        formgrader.locator("td.score", has_text=re.compile(r"\d")).nth(len(SKIPPED) - 1).wait_for()
+        shown = {student: formgrader.locator(f"tbody tr:has(td.student-id:text-is('{student}')) td.score").inner_text()
+                 for student in SKIPPED}
+        teacher.screenshot(path=str(ARTIFACTS / "hub-teacher-formgrader.png"))
+        formgrader.locator("a:text-is('Manage Assignments')").click()
+        _formgrader_action(formgrader, f"{row} td.generate-feedback a")
+        _formgrader_action(formgrader, f"{row} td.release-feedback a")
+
+        # 4. Each student fetches their feedback and reads it.
+        feedback = {}
+        for student, page in students.items():
+            page.bring_to_front()
+            page.locator("#refresh_assignments_list, button[title*='efresh']").first.click()
+            submitted = page.locator("#submitted_assignments_list > .list_item", has_text="practice").first
+            submitted.locator("button:text-is('Fetch Feedback')").click()
+            submitted.locator("text=(view feedback)").wait_for()
+            if student == "alice":
+                page.screenshot(path=str(ARTIFACTS / "hub-student-assignments.png"))
+            (html,) = (state / "homes" / student / "practice" / "feedback").glob("*/practice.html")
+            page.goto(f"{base}/user/{student}/files/{html.relative_to(state / 'homes' / student)}")
+            feedback[student] = page.locator("body").inner_text()
+        browser.close()
+    print(f"the class on the hub, in the browser: {time.monotonic() - started:.0f} s")
+
+    # Every score agrees: what the answers earn, the Formgrader, the gradebook, the feedback
+    # pages, and nbgrader's command line grading the same submissions in a course of its own.
+    from nbgrader.api import Gradebook
+
+    cli = course.parent / "command-line"
+    (cli / "source").mkdir(parents=True)
+    shutil.copy(course / "nbgrader_config.py", cli)
+    shutil.copytree(course / "source" / "practice", cli / "source" / "practice")
+    shutil.copytree(course / "submitted", cli / "submitted")
+    for command in ("generate_assignment", "autograde"):
+        done = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), command, "practice"], cwd=cli,
+                              env=hub_env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as on_hub, \
+            Gradebook(f"sqlite:///{cli / 'gradebook.db'}", COURSE) as on_cli:
+        assert sorted(s.id for s in on_hub.students) == sorted(SKIPPED)
+        for student, score in expected.items():
+            assert on_hub.find_submission("practice", student).score == score, student
+            assert on_cli.find_submission("practice", student).score == score, student
+            assert shown[student] == f"{score} / {total}", (student, shown)
+            assert f"practice (Score: {score:.1f} / {total:.1f})" in feedback[student], feedback[student][:500]
+            for part in SKIPPED[student]:
+                problem, letter = int(part[1:3]), part[-1]
+                assert f"Problem {problem} ({letter}): not right" in feedback[student]

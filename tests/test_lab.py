@@ -1,0 +1,113 @@
+"""A learner's JupyterLab, in Chromium: a chapter run, saved, and reopened after a restart shows its panels.
+
+A plain ``jupyter lab`` from the course's ``.venv`` (not ``make lab``), for a learner with no
+Jupyter settings of their own (a new home and config folder), on a copy of chapter 2. The
+learner runs every cell and saves; the server stops and starts again, and the chapter is
+opened again. Each "Try" panel must show its picture, and no output may read "Error displaying
+widget: model not found". That holds because ``make setup`` installs ``labs/overrides.json``
+as JupyterLab's defaults for that ``.venv`` (widget state saved with the notebook).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.test_hub import _free_ports, _menu
+from tests.test_site import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER = "02-the-recurrent-cell.ipynb"
+PANELS = ("scalar_cell_try()", "six_note_try()")  # the chapter's two "Try" cells
+WAIT_MS = 120_000
+
+
+def _start_lab(work: Path, home: Path, port: int, log: Path) -> subprocess.Popen:
+    env = dict(os.environ, HOME=str(home), JUPYTER_CONFIG_DIR=str(home / ".jupyter"))
+    for name in ("JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "MWM_STUDENT"):
+        env.pop(name, None)
+    args = [str(Path(sys.executable).parent / "jupyter"), "lab", "--no-browser", f"--port={port}",
+            "--ServerApp.token=", "--ServerApp.password=", f"--ServerApp.root_dir={work}"]
+    if os.geteuid() == 0:
+        args.append("--allow-root")
+    process = subprocess.Popen(args, env=env, stdout=open(log, "a"), stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while True:
+        assert process.poll() is None, "JupyterLab stopped:\n" + log.read_text()[-3000:]
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api", timeout=2):
+                return process
+        except OSError:
+            assert time.monotonic() < deadline, "JupyterLab did not answer in 60 s:\n" + log.read_text()[-3000:]
+            time.sleep(0.3)
+
+
+def _stop_lab(process: subprocess.Popen):
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _open(browser, port: int):
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"http://127.0.0.1:{port}/lab/tree/chapters/{CHAPTER}?reset")
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    page.wait_for_selector("text=Python 3 (ipykernel) | Idle")
+    return page
+
+
+def test_a_chapter_reopened_after_a_restart_shows_its_panels_not_model_not_found(tmp_path):
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    defaults = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert defaults.is_file() and json.loads(defaults.read_text()) == json.loads(
+        (ROOT / "labs" / "overrides.json").read_text()), f"{defaults} is not labs/overrides.json: run make setup"
+    work, home, log = tmp_path / "work", tmp_path / "home", tmp_path / "lab.log"
+    (work / "chapters").mkdir(parents=True)
+    home.mkdir()
+    shutil.copy(ROOT / "chapters" / CHAPTER, work / "chapters")
+    (port,) = _free_ports(1)
+    lab = _start_lab(work, home, port, log)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = _open(browser, port)
+            _menu(page, "Run", "Run All Cells")
+            page.wait_for_selector("text=Python 3 (ipykernel) | Busy", timeout=30_000)
+            page.wait_for_selector("text=Python 3 (ipykernel) | Idle")
+            page.keyboard.press("Control+s")
+            page.wait_for_selector(".jp-mod-dirty", state="detached")
+            browser.close()
+        _stop_lab(lab)
+        saved = json.loads((work / "chapters" / CHAPTER).read_text())
+        assert saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"], "no widget state saved"
+
+        lab = _start_lab(work, home, port, log)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = _open(browser, port)
+            for call in PANELS:
+                cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=call)).first
+                cell.scroll_into_view_if_needed()
+                picture = cell.locator(".jp-OutputArea-output img").first
+                picture.wait_for()
+                picture.scroll_into_view_if_needed()
+                assert picture.evaluate("img => img.complete && img.naturalWidth > 0"), call
+                assert cell.locator("text=model not found").count() == 0, call
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "lab-chapter-reopened.png"))
+            browser.close()
+    finally:
+        _stop_lab(lab)
