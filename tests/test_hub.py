@@ -164,6 +164,80 @@ def _assignments_tab(page):
     return page
 
 
+def _the_class(browser, base: str, state: Path) -> tuple[dict, dict]:
+    """Steps 1-4 of the module's docstring; returns the Formgrader's scores and the feedback pages' text, by student."""
+    # 1. The teacher releases the assignment from the Formgrader.
+    teacher = _log_in(browser, base, "teacher")
+    _menu(teacher, "Nbgrader", "Formgrader")
+    formgrader = teacher.frame_locator(".jp-MainAreaWidget iframe").first
+    row = "tbody tr:has(td.name a:text-is('practice'))"
+    formgrader.locator(row).wait_for()
+    _formgrader_action(formgrader, f"{row} td.release a")
+    assert formgrader.locator(f"{row} td.status").inner_text().strip() == "released"
+
+    # 2. Each student fetches, answers, validates and submits in their Assignments tab.
+    students = {}
+    for student, skipped in SKIPPED.items():
+        page = _assignments_tab(_log_in(browser, base, student))
+        released = page.locator("#released_assignments_list > .list_item", has_text="practice")
+        assert COURSE in released.inner_text()
+        released.locator("button:text-is('Fetch')").click()
+        fetched = page.locator("#fetched_assignments_list > .list_item", has_text="practice")
+        fetched.wait_for()
+        path = state / "homes" / student / "practice" / "practice.ipynb"
+        own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # their own numbers
+        nb = nbformat.read(path, as_version=4)
+        nbformat.write(solve(nb, own, skip=skipped), path)
+        fetched.locator("a.assignment-notebooks-link").click()
+        fetched.locator("button:text-is('Validate')").click()
+        dialog = page.locator(".jp-Dialog")
+        dialog.wait_for()
+        verdict = dialog.inner_text()
+        students[student] = page
+        if skipped:  # validation runs the notebook and names each hand-in cell left empty
+            assert verdict.count("The following cell failed") == len(skipped), verdict
+            for part in skipped:
+                assert f"practice.hand_in('{part}'" in verdict, verdict
+            assert verdict.count("(no answer yet)") == len(skipped), verdict
+        else:
+            assert "Success! Your notebook passes all the tests." in verdict, verdict
+        dialog.locator("button.jp-mod-accept, button").last.click()
+        dialog.wait_for(state="detached")
+        fetched.locator("button:text-is('Submit')").click()
+        page.locator("#submitted_assignments_list > .list_item", has_text="practice").first.wait_for()
+
+    # 3. The teacher collects, autogrades and releases feedback, all from the Formgrader.
+    teacher.bring_to_front()
+    collected = _formgrader_action(formgrader, f"{row} td.collect a")
+    assert f"Processing {len(SKIPPED)} submissions" in collected, collected
+    formgrader.locator(f"{row} td.num-submissions a:text-is('{len(SKIPPED)}')").wait_for()
+    formgrader.locator(f"{row} td.num-submissions a").click()
+    for student in SKIPPED:
+        _formgrader_action(formgrader, f"tbody tr:has(td.student-id:text-is('{student}')) td.autograde a")
+    formgrader.locator("td.score", has_text=re.compile(r"\d")).nth(len(SKIPPED) - 1).wait_for()
+    shown = {student: formgrader.locator(f"tbody tr:has(td.student-id:text-is('{student}')) td.score").inner_text()
+             for student in SKIPPED}
+    teacher.screenshot(path=str(ARTIFACTS / "hub-teacher-formgrader.png"))
+    formgrader.locator("a:text-is('Manage Assignments')").click()
+    _formgrader_action(formgrader, f"{row} td.generate-feedback a")
+    _formgrader_action(formgrader, f"{row} td.release-feedback a")
+
+    # 4. Each student fetches their feedback and reads it.
+    feedback = {}
+    for student, page in students.items():
+        page.bring_to_front()
+        page.locator("#refresh_assignments_list, button[title*='efresh']").first.click()
+        submitted = page.locator("#submitted_assignments_list > .list_item", has_text="practice").first
+        submitted.locator("button:text-is('Fetch Feedback')").click()
+        submitted.locator("text=(view feedback)").wait_for()
+        if student == "alice":
+            page.screenshot(path=str(ARTIFACTS / "hub-student-assignments.png"))
+        (html,) = (state / "homes" / student / "practice" / "feedback").glob("*/practice.html")
+        page.goto(f"{base}/user/{student}/files/{html.relative_to(state / 'homes' / student)}")
+        feedback[student] = page.locator("body").inner_text()
+    return shown, feedback
+
+
 def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub):
     from playwright.sync_api import sync_playwright
 
@@ -175,75 +249,13 @@ def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub
     started = time.monotonic()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        # 1. The teacher releases the assignment from the Formgrader.
-        teacher = _log_in(browser, base, "teacher")
-        _menu(teacher, "Nbgrader", "Formgrader")
-        formgrader = teacher.frame_locator(".jp-MainAreaWidget iframe").first
-        row = "tbody tr:has(td.name a:text-is('practice'))"
-        formgrader.locator(row).wait_for()
-        _formgrader_action(formgrader, f"{row} td.release a")
-        assert formgrader.locator(f"{row} td.status").inner_text().strip() == "released"
-
-        # 2. Each student fetches, answers, validates and submits in their Assignments tab.
-        students = {}
-        for student, skipped in SKIPPED.items():
-            page = _assignments_tab(_log_in(browser, base, student))
-            released = page.locator("#released_assignments_list > .list_item", has_text="practice")
-            assert COURSE in released.inner_text()
-            released.locator("button:text-is('Fetch')").click()
-            fetched = page.locator("#fetched_assignments_list > .list_item", has_text="practice")
-            fetched.wait_for()
-            path = state / "homes" / student / "practice" / "practice.ipynb"
-            own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # their own numbers
-            nb = nbformat.read(path, as_version=4)
-            nbformat.write(solve(nb, own, skip=skipped), path)
-            fetched.locator("a.assignment-notebooks-link").click()
-            fetched.locator("button:text-is('Validate')").click()
-            dialog = page.locator(".jp-Dialog")
-            dialog.wait_for()
-            verdict = dialog.inner_text()
-            students[student] = page
-            if skipped:  # validation runs the notebook and names each hand-in cell left empty
-                assert verdict.count("The following cell failed") == len(skipped), verdict
-                for part in skipped:
-                    assert f"practice.hand_in('{part}'" in verdict, verdict
-                assert verdict.count("(no answer yet)") == len(skipped), verdict
-            else:
-                assert "Success! Your notebook passes all the tests." in verdict, verdict
-            dialog.locator("button.jp-mod-accept, button").last.click()
-            dialog.wait_for(state="detached")
-            fetched.locator("button:text-is('Submit')").click()
-            page.locator("#submitted_assignments_list > .list_item", has_text="practice").first.wait_for()
-
-        # 3. The teacher collects, autogrades and releases feedback, all from the Formgrader.
-        teacher.bring_to_front()
-        collected = _formgrader_action(formgrader, f"{row} td.collect a")
-        assert f"Processing {len(SKIPPED)} submissions" in collected, collected
-        formgrader.locator(f"{row} td.num-submissions a:text-is('{len(SKIPPED)}')").wait_for()
-        formgrader.locator(f"{row} td.num-submissions a").click()
-        for student in SKIPPED:
-            _formgrader_action(formgrader, f"tbody tr:has(td.student-id:text-is('{student}')) td.autograde a")
-        formgrader.locator("td.score", has_text=re.compile(r"\d")).nth(len(SKIPPED) - 1).wait_for()
-        shown = {student: formgrader.locator(f"tbody tr:has(td.student-id:text-is('{student}')) td.score").inner_text()
-                 for student in SKIPPED}
-        teacher.screenshot(path=str(ARTIFACTS / "hub-teacher-formgrader.png"))
-        formgrader.locator("a:text-is('Manage Assignments')").click()
-        _formgrader_action(formgrader, f"{row} td.generate-feedback a")
-        _formgrader_action(formgrader, f"{row} td.release-feedback a")
-
-        # 4. Each student fetches their feedback and reads it.
-        feedback = {}
-        for student, page in students.items():
-            page.bring_to_front()
-            page.locator("#refresh_assignments_list, button[title*='efresh']").first.click()
-            submitted = page.locator("#submitted_assignments_list > .list_item", has_text="practice").first
-            submitted.locator("button:text-is('Fetch Feedback')").click()
-            submitted.locator("text=(view feedback)").wait_for()
-            if student == "alice":
-                page.screenshot(path=str(ARTIFACTS / "hub-student-assignments.png"))
-            (html,) = (state / "homes" / student / "practice" / "feedback").glob("*/practice.html")
-            page.goto(f"{base}/user/{student}/files/{html.relative_to(state / 'homes' / student)}")
-            feedback[student] = page.locator("body").inner_text()
+        try:
+            shown, feedback = _the_class(browser, base, state)
+        except Exception:  # each user's page as it was, beside the hub's log (hub.log)
+            for i, context in enumerate(browser.contexts):
+                for page in context.pages:
+                    page.screenshot(path=str(ARTIFACTS / f"hub-failure-{i}.png"))
+            raise
         browser.close()
     print(f"the class on the hub, in the browser: {time.monotonic() - started:.0f} s")
 
