@@ -244,7 +244,7 @@ class Outcome:
 
 #: Imported once by the fork server, so that each student's process starts without importing them.
 PRELOAD = ["nbgrader.apps.nbgraderapp", "nbgrader.converters", "nbgrader.preprocessors", "mwm.practice.judge",
-           "mwm.practice.sandbox", "sqlalchemy", "psycopg"]
+           "mwm.practice.sandbox", "sqlalchemy", "psycopg", "scripts.grade_parallel"]
 _forkserver = None
 
 
@@ -391,24 +391,35 @@ def grade(course: Path, assignment: str, workers: int, shard=(1, 1), force=False
     attempts = {s: (rows.get(s, {}).get("attempts", 0) if rows.get(s, {}).get("state") != "done" else 0) + 1
                 for s in p.todo}
 
+    stopping = threading.Event()
+
     def one(student):
         record.start(student, attempts[student])
         outcome = autograde_one(course, assignment, student, db_url, env)
-        record.finish(student, outcome.ok, outcome.seconds, outcome.message)
+        if not stopping.is_set():  # an interrupted student stays "running": the next run grades them
+            record.finish(student, outcome.ok, outcome.seconds, outcome.message)
         return outcome
 
-    with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar, \
-            ThreadPoolExecutor(max_workers=workers) as pool:
-        bar.set_postfix(failed=0)
-        for future in as_completed([pool.submit(one, s) for s in p.todo]):
-            o = future.result()
-            cpu += o.cpu_seconds
-            if o.ok:
-                graded.append(o.student)
-            else:
-                failed[o.student] = o.message
-                bar.set_postfix(failed=len(failed))
-            bar.update()
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar:
+            bar.set_postfix(failed=0)
+            for future in as_completed([pool.submit(one, s) for s in p.todo]):
+                o = future.result()
+                cpu += o.cpu_seconds
+                if o.ok:
+                    graded.append(o.student)
+                else:
+                    failed[o.student] = o.message
+                    bar.set_postfix(failed=len(failed))
+                bar.update()
+    except KeyboardInterrupt:
+        # Ctrl-C reaches the students' processes too (the same process group); start no one else
+        stopping.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        print("interrupted: run the command again to grade the students not done", file=out, flush=True)
+        raise
+    pool.shutdown(wait=True)
     seconds = time.perf_counter() - start
     result = dict(graded=sorted(graded), failed=failed, done_before=p.done, gave_up=p.gave_up,
                   seconds=seconds, cpu_seconds=cpu)
@@ -456,6 +467,8 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"grade_parallel: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
     return 1 if result["failed"] or result["gave_up"] else 0
 
 
