@@ -278,3 +278,13 @@ def test_shards_split_a_class_into_disjoint_parts_that_cover_it():
         assert sum(map(len, shards)) == len(students) and set().union(*shards) == set(students)
         assert min(map(len, shards)) > len(students) / n * 0.8  # roughly even
     assert gp.parse_shard("2/5") == (2, 5)
+
+
+def test_the_readme_shows_the_commands():
+    readme = (ROOT / "README.md").read_text()
+    for command in ("make grade WORKERS=8", "python ../scripts/grade_parallel.py practice --workers 8",
+                    "export MWM_GRADEBOOK_URL=postgresql+psycopg://", "make grade WORKERS=8 SHARD=2/3",
+                    "--retry-failed", "--max-attempts"):
+        assert command in readme, f"the README no longer shows {command!r}"
+    makefile = (ROOT / "Makefile").read_text()
+    assert "python ../scripts/grade_parallel.py practice" in makefile
