@@ -199,15 +199,39 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
     nbgrader's ``Gradebook`` creates missing tables (and stamps them with nbgrader's alembic
     revision); ``nbgrader.dbutil.upgrade`` then migrates an older gradebook (what ``nbgrader db
     upgrade`` runs). A gradebook without the assignment gets it from ``source/`` with nbgrader's
-    ``generate_assignment`` into a scratch folder (``release/`` is not touched).
+    ``generate_assignment`` into a scratch folder (``release/`` is not touched). On PostgreSQL this
+    runs under an advisory lock, so that machines started at the same moment do it in turn.
 
     Raises:
         RuntimeError: generate_assignment failed.
         sqlalchemy.exc.OperationalError: the database cannot be reached.
     """
+    import sqlalchemy as sa
+
+    if db_url.startswith("postgresql"):  # machines starting at once prepare one after another
+        engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+            try:
+                _prepare(course, db_url, course_id, assignment, students)
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK})
+        engine.dispose()
+    else:
+        _prepare(course, db_url, course_id, assignment, students)
+
+
+#: PostgreSQL advisory lock held while a run prepares the gradebook (any fixed number).
+ADVISORY_LOCK = 0x6D776D16
+
+
+def _prepare(course: Path, db_url: str, course_id: str, assignment: str, students) -> None:
     from nbgrader import dbutil
     from nbgrader.api import Gradebook, MissingEntry
 
+    from scripts import make_exercises as mk
+
+    mk._venv_on_path()  # nbgrader runs the alembic command, which sits beside python
     with Gradebook(db_url, course_id) as gb:
         pass
     dbutil.upgrade(db_url)
@@ -218,8 +242,6 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
         except MissingEntry:
             known = False
     if not known:
-        from scripts import make_exercises as mk
-
         scratch = ".mwm-gradebook-release"
         api = mk.course_api(course, **{"CourseDirectory.db_url": db_url, "CourseDirectory.release_directory": scratch})
         try:
@@ -374,7 +396,6 @@ def grade(course: Path, assignment: str, workers: int, shard=(1, 1), force=False
     check_workers(workers, db_url)
     students = [s for s in submitted_students(course, assignment) if in_shard(s, shard)]
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
-    os.environ["PATH"] = env["PATH"]  # nbgrader's dbutil calls the alembic command
     prepare_gradebook(course, db_url, course_id, assignment, students)
     record = Record(db_url, course_id, assignment)
     rows = record.rows()
