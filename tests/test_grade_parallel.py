@@ -288,3 +288,15 @@ def test_the_readme_shows_the_commands():
         assert command in readme, f"the README no longer shows {command!r}"
     makefile = (ROOT / "Makefile").read_text()
     assert "python ../scripts/grade_parallel.py practice" in makefile
+
+
+def test_a_rerun_grades_whoever_is_not_done_within_the_attempts():
+    rows = {"done": {"state": "done", "attempts": 1}, "killed": {"state": "running", "attempts": 1},
+            "failed": {"state": "failed", "attempts": 2}, "spent": {"state": "failed", "attempts": 3}}
+    students = ["new", *rows]
+    p = gp.plan(students, rows, force=False, max_attempts=3)
+    assert (p.todo, p.done, p.gave_up) == (["new", "killed", "failed"], ["done"], ["spent"])
+    p = gp.plan(students, rows, force=True, max_attempts=3)
+    assert (p.todo, p.done, p.gave_up) == (["new", "done", "killed", "failed"], [], ["spent"])
+    p = gp.plan(students, rows, force=False, max_attempts=1)
+    assert (p.todo, p.gave_up) == (["new"], ["killed", "failed", "spent"])
