@@ -6,7 +6,8 @@ Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n] [SHA
                                                   [--max-attempts 3] [--retry-failed]
 
 Each student is graded by nbgrader's own command, ``nbgrader autograde <assignment> --student
-<id> --force``, in a process of its own; ``--workers`` of them run at the same time (default:
+<id> --force``, in a process of its own (forked from a process that has imported nbgrader once,
+which saves about 3 s of CPU per student); ``--workers`` of them run at the same time (default:
 the machine's cores). A progress bar shows the students done out of the total, the failures
 and the time left; a summary follows.
 
