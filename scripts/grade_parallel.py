@@ -8,7 +8,7 @@ Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n] [SHA
 Each student is graded by nbgrader's own command, ``nbgrader autograde <assignment> --student
 <id> --force``, in a process of its own (forked from a process that has imported nbgrader once,
 which saves about 3 s of CPU per student); ``--workers`` of them run at the same time (default:
-the machine's cores). A progress bar shows the students done out of the total, the failures
+the machine's cores, or 1 with the SQLite gradebook). A progress bar shows the students done out of the total, the failures
 and the time left; a summary follows.
 
 The gradebook is the course's ``CourseDirectory.db_url`` (``exercises/nbgrader_config.py``
@@ -362,14 +362,15 @@ def plan(students, rows: dict, force: bool, max_attempts: int) -> Plan:
     return p
 
 
-def grade(course: Path, assignment: str, workers: int, shard=(1, 1), force=False, max_attempts=3,
+def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1), force=False, max_attempts=3,
           retry_failed=False, db_url=None, progress=True, out=sys.stdout) -> dict:
     """Grade the submissions of ``assignment`` in ``course`` with ``workers`` autograde processes.
 
     Args:
         course: the course folder (holds nbgrader_config.py and submitted/).
         assignment: the assignment's id ("practice").
-        workers: autograde processes at once (>= 1; > 1 needs a PostgreSQL gradebook).
+        workers: autograde processes at once (>= 1; > 1 needs a PostgreSQL gradebook); None: the
+            machine's cores with PostgreSQL, 1 with SQLite.
         shard: (k, n): grade only the students of shard k of n (see in_shard).
         force: regrade students already recorded done.
         max_attempts: attempts (int >= 1) after which a failing student is skipped.
@@ -394,8 +395,15 @@ def grade(course: Path, assignment: str, workers: int, shard=(1, 1), force=False
     if not 1 <= k <= n:
         raise UsageError(f"--shard must be k/n with 1 <= k <= n, got {k}/{n}")
     db_url, course_id = course_settings(course, db_url)
+    if workers is None:
+        workers = 1 if db_url.startswith("sqlite") else os.cpu_count() or 1
     check_workers(workers, db_url)
     students = [s for s in submitted_students(course, assignment) if in_shard(s, shard)]
+    where = f"shard {k}/{n}: " if n > 1 else ""
+    if not students:
+        print(f"{where}no submissions of {assignment} in {course / 'submitted'} ({workers} worker(s)): nothing to "
+              "grade (nbgrader collect puts them there)", file=out, flush=True)
+        return dict(graded=[], failed={}, done_before=[], gave_up=[], seconds=0.0, cpu_seconds=0.0)
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     prepare_gradebook(course, db_url, course_id, assignment, students)
     record = Record(db_url, course_id, assignment)
@@ -404,7 +412,6 @@ def grade(course: Path, assignment: str, workers: int, shard=(1, 1), force=False
         record.reset_attempts([s for s in students if s in rows and rows[s]["state"] != "done"])
         rows = record.rows()
     p = plan(students, rows, force, max_attempts)
-    where = f"shard {k}/{n}: " if n > 1 else ""
     print(f"{where}{len(students)} submissions of {assignment}: {len(p.todo)} to grade, {len(p.done)} graded "
           f"before, {len(p.gave_up)} skipped after {max_attempts} failed attempts; {workers} worker(s); "
           f"gradebook {_safe(db_url)}", file=out, flush=True)
@@ -474,8 +481,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("assignment", help="the assignment's id, e.g. practice")
     ap.add_argument("--course", default=".", help="the course folder (default: the current folder)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                    help="autograde processes at once (default: the machine's cores)")
+    ap.add_argument("--workers", type=int,
+                    help="autograde processes at once (default: the machine's cores; 1 with an SQLite gradebook)")
     ap.add_argument("--shard", default="1/1", help="k/n: grade only shard k of n (several machines)")
     ap.add_argument("--force", action="store_true", help="regrade students already graded")
     ap.add_argument("--max-attempts", type=int, default=3, help="skip a student after this many failures (3)")

@@ -269,6 +269,9 @@ def test_bad_arguments_are_named(tmp_path):
         done = subprocess.run([*COMMAND, *args], cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr[-2000:])
         assert "Traceback" not in done.stderr
+    # without --workers, an SQLite gradebook gets one worker
+    done = subprocess.run(COMMAND, cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "no submissions of practice" in done.stdout and "(1 worker(s))" in done.stdout
 
 
 def test_shards_split_a_class_into_disjoint_parts_that_cover_it():
