@@ -8,6 +8,7 @@
 #   make teacher-lab   the teacher's JupyterLab in exercises/ (formgrader, Assignments tab; README, "For teachers")
 #   make student STUDENT=id   write a student's nbgrader config into students/<id>/ (README, "For students")
 #   make student-lab STUDENT=id   that student's JupyterLab in students/<id>/ (Assignments tab, Validate)
+#   make grade [WORKERS=n] [SHARD=k/n]   grade every collected submission, n at once (README, "Grading a large class")
 #   (the labs pass LAB_ARGS on to jupyter lab, e.g. LAB_ARGS=--allow-root)
 
 PYTHON ?= python3
@@ -21,7 +22,7 @@ LAB_DEFAULTS := $(VENV)/share/jupyter/lab/settings/overrides.json
 # which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab
+.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade
 
 setup: system-packages $(STAMP) $(LAB_DEFAULTS)
 
@@ -30,6 +31,9 @@ setup: system-packages $(STAMP) $(LAB_DEFAULTS)
 # .ci/run installs chromium (through sudo when not root). Where that is impossible (no apt-get,
 # no sudo) only a note is printed: reading and building the course does not need them, grading
 # does (nbgrader autograde then stops with SandboxUnavailable, and the sandbox tests are skipped).
+# PostgreSQL (Debian's postgresql, for grading with several workers) is not installed here: the
+# package starts a database service on install, which a contributor's machine need not run; the
+# test that needs it (tests/test_grade_parallel.py) is skipped without it, and CI's .ci/run installs it.
 SANDBOX_TOOLS := bwrap prlimit setpriv
 system-packages:
 	@missing=""; for t in $(SANDBOX_TOOLS); do command -v $$t >/dev/null 2>&1 || missing=1; done; \
@@ -95,7 +99,8 @@ test-notebooks-portable: $(STAMP)
 # The contributors' loop: everything but the book, browser, nbval and grading, in 1.5-2 minutes.
 test-fast: system-packages $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
-	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py
+	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
+	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.
@@ -133,6 +138,17 @@ student: $(STAMP)
 student-lab: student $(LAB_DEFAULTS)
 	cd "students/$(STUDENT)" && MWM_STUDENT="$(STUDENT)" JUPYTER_CONFIG_DIR=$(CURDIR)/labs/student \
 	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
+
+# Grade every collected submission of the practice assignment in exercises/, WORKERS autograde
+# processes at once (default: the cores; more than one needs MWM_GRADEBOOK_URL, a PostgreSQL
+# gradebook), only shard SHARD=k/n of the class if given; GRADE_ARGS passes more options on
+# (e.g. --force, --retry-failed). The plain command it runs is in README.md, "Grading a large class".
+WORKERS ?=
+SHARD ?= 1/1
+GRADE_ARGS ?=
+grade: $(STAMP)
+	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH python ../scripts/grade_parallel.py practice \
+	  $(if $(WORKERS),--workers $(WORKERS)) --shard $(SHARD) $(GRADE_ARGS)
 
 clean:
 	rm -rf _build

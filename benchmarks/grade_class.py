@@ -2,6 +2,7 @@
 
 Usage (from the project root):
     .venv/bin/python benchmarks/grade_class.py [--students 12] [--rounds 1]
+    .venv/bin/python benchmarks/grade_class.py --parallel [--students 200]
 
 A temporary course is made from the problems (``mwm.practice.problems``) with the course's own
 ``nbgrader_config.py``, the assignment is generated with nbgrader's ``generate_assignment``,
@@ -11,7 +12,7 @@ with probability 1/2, fixed seed) and a third blank (the release as it is). Then
 teacher's command ``nbgrader autograde practice`` grades the whole class in one run, and the
 wall-clock time is divided by N (nbgrader's own start-up, a few seconds, is shared by the
 class). Every part is judged outside the student's kernel (``mwm.practice.judge``). Modes,
-graded alternately on the same class:
+graded alternately on the same class (``--parallel`` is described below):
 
 * ``sandbox``  the course's grading: each kernel in a bubblewrap sandbox (``mwm.practice.sandbox``);
 * ``off``      the same with ``MWM_SANDBOX=off`` (kernels unsandboxed), to show what the sandbox costs.
@@ -23,6 +24,14 @@ machine the wall clock waits for other work, the CPU time does not. The scores a
 (correct = full marks, blank = 0), so a fast but wrong grading cannot pass unnoticed. Goal:
 at most 3 s per student for the whole problem set on a 2-core machine. This is a
 measurement, not a test.
+
+``--parallel`` grades 200 students (``--students``) with ``scripts/grade_parallel.py``, the
+teacher's parallel command (one ``nbgrader autograde --student`` process per student), with 1
+and then 2 workers, each into a fresh database of a scratch PostgreSQL server
+(``scripts/scratch_postgres.py``, which needs Debian's ``postgresql``), and prints seconds
+per student (wall and CPU), the speed-up (goal: at least 1.7x with 2 workers on 2 cores) and a
+projection of the wall time for 1,000 and 10,000 students on 16 cores from the measured
+per-student cost.
 """
 from __future__ import annotations
 
@@ -110,10 +119,11 @@ def grade(course: Path, mode: str) -> tuple[float, float]:
     return wall, cpu
 
 
-def check_scores(info: dict) -> None:
+def check_scores(info: dict, db_url: str | None = None) -> None:
+    """Raise AssertionError unless correct = full marks, blank = 0 and wrong within range (default: gradebook.db)."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{info['course'] / 'gradebook.db'}", "machines-with-memory") as gb:
+    with Gradebook(db_url or f"sqlite:///{info['course'] / 'gradebook.db'}", "machines-with-memory") as gb:
         for student, kind in info["kinds"].items():
             score = gb.find_submission("practice", student).score
             if kind == "correct" and score != info["total"] or kind == "blank" and score != 0 \
@@ -121,12 +131,60 @@ def check_scores(info: dict) -> None:
                 raise AssertionError(f"{student} ({kind}) scored {score} of {info['total']}")
 
 
+def parallel(n_students: int, workers_list=(1, 2), cores=16, sizes=(1_000, 10_000)) -> None:
+    """``--parallel``: the class graded by scripts/grade_parallel.py with 1 and 2 workers, side by side.
+
+    Each worker count grades the same class into a fresh database of a scratch PostgreSQL
+    server (scripts/scratch_postgres.py; fsync off). Prints wall and CPU seconds per student,
+    the speed-up over one worker, and a projection for ``sizes`` students on ``cores`` cores.
+    """
+    from scripts import grade_parallel as gp
+    from scripts.scratch_postgres import scratch_postgres
+
+    problems, _ = mk.load_problems_module().build_all()
+    print(f"{n_students} students (1/3 correct, 1/3 wrong, 1/3 blank), one nbgrader autograde process per student "
+          f"(scripts/grade_parallel.py); {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp, scratch_postgres() as server:
+        info = make_course(Path(tmp), problems, n_students)
+        for workers in workers_list:
+            url = server.create_database(f"bench{workers}")
+            result = gp.grade(info["course"], "practice", workers, db_url=url, progress=False)
+            if result["failed"] or len(result["graded"]) != n_students:
+                raise RuntimeError(f"{workers} workers: not every student was graded: {result['failed']}")
+            check_scores(info, url)
+            rows[workers] = (result["seconds"] / n_students, result["cpu_seconds"] / n_students)
+            print(f"  {workers} worker(s): {result['seconds']:7.1f} s wall for the class; "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    base = rows[workers_list[0]][0]
+    print(f"\n{'workers':>7s} {'s/student (wall)':>17s} {'s/student (CPU)':>16s} {'speed-up':>9s}")
+    for workers, (wall, cpu) in rows.items():
+        print(f"{workers:7d} {wall:17.2f} {cpu:16.2f} {base / wall:8.2f}x")
+    top = max(workers_list)
+    speedup = base / rows[top][0]
+    print(f"goal: at least 1.7x with 2 workers: {'met' if speedup >= 1.7 else 'NOT met'} on this run "
+          f"(another user's load on the same cores lowers it)")
+    per_core = rows[top][0] * top   # seconds of one core per student, with every core busy
+    print(f"\nPROJECTION (not a measurement) for {cores} cores and {cores} workers, assuming each core grades a "
+          f"student in the time measured here ({base:.2f} s with 1 worker; {per_core:.2f} s per core with {top} "
+          f"workers on {top} cores), workers = cores, and the database not the bottleneck")
+    for n in sizes:
+        print(f"  {n:>6,d} students: {n * base / cores / 60:6.1f} min (from 1 worker), "
+              f"{n * per_core / cores / 60:6.1f} min (from {top} workers)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--students", type=int, default=12, help="class size (default 12)")
+    ap.add_argument("--students", type=int, default=12, help="class size (default 12; --parallel: 200)")
     ap.add_argument("--rounds", type=int, default=1, help="times each layout is graded (alternating)")
     ap.add_argument("--only", choices=["sandbox", "off"], help="grade in one mode only")
+    ap.add_argument("--parallel", action="store_true",
+                    help="grade with scripts/grade_parallel.py, 1 and 2 workers side by side (PostgreSQL)")
     args = ap.parse_args()
+    if args.parallel:
+        os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+        parallel(args.students if "--students" in sys.argv else 200)
+        return
     os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
     problems_mod = mk.load_problems_module()
     problems, missing = problems_mod.build_all()

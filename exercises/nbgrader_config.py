@@ -19,6 +19,12 @@ c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 if os.environ.get("NBGRADER_EXCHANGE"):
     c.Exchange.root = os.environ["NBGRADER_EXCHANGE"]
 
+# The gradebook: nbgrader's default, the SQLite file gradebook.db in this folder, unless
+# MWM_GRADEBOOK_URL names another database, e.g. PostgreSQL for grading with several
+# processes at once (postgresql+psycopg://user@host/dbname; README, "Grading a large class").
+if os.environ.get("MWM_GRADEBOOK_URL"):
+    c.CourseDirectory.db_url = os.environ["MWM_GRADEBOOK_URL"]
+
 # nbgrader 0.9.6's autograde prints SQLAlchemy warnings, three per student ("SAWarning: Object of
 # type <SubmittedAssignment> not in session ..."): its gradebook code adds a submission to the
 # session while reading it; the grades are stored all the same. Only that message is hidden.
@@ -101,7 +107,7 @@ c.HTMLExporter.extra_template_basedirs = [
     feedback_template_dir(),
     os.path.join(os.path.dirname(_nbgrader.__file__), "server_extensions", "formgrader", "templates")]
 
-# The gradebook is an SQLite file that nbgrader commits to about a hundred times per
+# An SQLite gradebook is a file that nbgrader commits to about a hundred times per
 # student; with SQLite's default journal every commit waits for the disk twice. Write-ahead
 # logging with synchronous=NORMAL (SQLite's recommended pairing) commits without waiting:
 # an application crash loses nothing, a power cut at worst the last grades written, and

@@ -68,8 +68,8 @@ def site(tmp_path_factory):
 #: collection order, so the site (built once) and the second notebook pass start at once
 #: instead of ending the run on one busy worker.
 SLOWEST_FIRST = ("tests/test_site.py", "tests/test_notebooks_portable.py", "tests/test_portable_outputs.py",
-                 "tests/test_hub.py", "tests/test_lab.py", "tests/test_grading_attacks.py", "tests/test_exercises.py", "tests/test_class_trial.py",
-                 "tests/test_sandbox.py")
+                 "tests/test_grade_parallel.py", "tests/test_hub.py", "tests/test_grading_attacks.py",
+                 "tests/test_exercises.py", "tests/test_lab.py", "tests/test_class_trial.py", "tests/test_sandbox.py")
 
 
 def pytest_collection_modifyitems(config, items):

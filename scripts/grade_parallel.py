@@ -1,0 +1,505 @@
+"""Grade every collected submission of an assignment with several nbgrader processes at once.
+
+Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n] [SHARD=k/n]``::
+
+    python ../scripts/grade_parallel.py practice [--workers N] [--shard K/N] [--force]
+                                                  [--max-attempts 3] [--retry-failed]
+
+Each student is graded by nbgrader's own command, ``nbgrader autograde <assignment> --student
+<id> --force``, in a process of its own (forked from a process that has imported nbgrader once,
+which saves about 3 s of CPU per student); ``--workers`` of them run at the same time (default:
+the machine's cores, or 1 with the SQLite gradebook). A progress bar shows the students done out of the total, the failures
+and the time left; a summary follows.
+
+The gradebook is the course's ``CourseDirectory.db_url`` (``exercises/nbgrader_config.py``
+takes it from ``MWM_GRADEBOOK_URL``; nbgrader's default is the SQLite file ``gradebook.db``).
+SQLite allows one writer, so more than one worker needs a database server: PostgreSQL,
+``postgresql+psycopg://user@host/dbname``. Before any worker starts, this command creates the
+gradebook's tables (nbgrader's ``Gradebook``) and migrates them (nbgrader's ``dbutil.upgrade``,
+what ``nbgrader db upgrade`` runs), adds the assignment from ``source/`` if the gradebook lacks
+it, and adds every student: nbgrader would otherwise create them from several processes at
+once, which races.
+
+What has been graded is recorded in a table of the same database, ``mwm_autograde`` (one row
+per course, assignment and student: state, attempts, when, where). A student is marked
+``running`` before their autograde starts, and ``done`` only after it exits with status 0.
+A rerun grades every student not marked ``done`` (with nbgrader's ``--force``, so a half-written
+``autograded/`` folder left by a killed worker is replaced) and leaves the others alone
+(``--force`` here regrades everyone). nbgrader keeps one submission per student and
+assignment, so a student graded twice is still counted once. An autograde that exits with an
+error, or whose process dies, marks the student ``failed`` and is listed in the summary; every
+start counts as an attempt, and a student who has used ``--max-attempts`` attempts (3) is
+skipped and listed until the command runs with ``--retry-failed``.
+
+Several machines that share the course folder and the database each run the command with
+``--shard k/n`` (k = 1..n): a student belongs to shard ``crc32(id) mod n + 1``, a split that does
+not depend on which other students have submitted. Run each shard on one machine at a time.
+
+Exit status: 0 when every student of the shard is graded, 1 when some failed or were skipped
+after too many attempts, 2 for bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import socket
+import sys
+import threading
+import time
+import zlib
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
+
+#: The completion record's table, in the gradebook's database.
+TABLE = "mwm_autograde"
+#: Where each student's autograde output is kept, in the course folder.
+LOG_FOLDER = "autograde-logs"
+
+
+class UsageError(ValueError):
+    """A bad argument; the message names it."""
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """Read ``--shard`` ("k/n", 1 <= k <= n).
+
+    Returns:
+        (k, n) as ints.
+    Raises:
+        UsageError: the text is not of that form.
+    """
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text or "")
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise UsageError(f"--shard must be k/n with 1 <= k <= n (e.g. 2/5), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def in_shard(student: str, shard: tuple[int, int]) -> bool:
+    """Whether ``student`` (an id) belongs to ``shard`` = (k, n): ``crc32(id) mod n == k - 1``."""
+    k, n = shard
+    return zlib.crc32(student.encode()) % n == k - 1
+
+
+def check_workers(workers: int, db_url: str) -> None:
+    """Refuse a worker count the gradebook cannot take.
+
+    Raises:
+        UsageError: ``workers`` < 1, or > 1 with an SQLite gradebook (one writer at a time).
+    """
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if workers > 1 and db_url.startswith("sqlite"):
+        raise UsageError(f"--workers {workers} needs a database server: the gradebook is SQLite ({db_url}), "
+                         "which one process at a time may write. Set MWM_GRADEBOOK_URL=postgresql+psycopg://... "
+                         "(README, 'Grading a large class'), or use --workers 1")
+
+
+def submitted_students(course: Path, assignment: str) -> list[str]:
+    """The ids of the students with a collected submission (``submitted/<id>/<assignment>/``), sorted."""
+    folder = course / "submitted"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if (p / assignment).is_dir())
+
+
+def course_settings(course: Path, db_url: str | None = None) -> tuple[str, str]:
+    """The course's gradebook URL and course id, as nbgrader reads them from ``course/nbgrader_config.py``.
+
+    ``db_url``, if given, replaces the configured URL. Returns (db_url, course_id).
+    """
+    from nbgrader.coursedir import CourseDirectory
+
+    from scripts import make_exercises as mk
+
+    config = mk.course_config(course)
+    if db_url:
+        config.CourseDirectory.db_url = db_url
+    cd = CourseDirectory(config=config)
+    return cd.db_url, cd.course_id
+
+
+def _record_table(metadata):
+    import sqlalchemy as sa
+
+    return sa.Table(
+        TABLE, metadata,
+        sa.Column("course", sa.String(128), primary_key=True),
+        sa.Column("assignment", sa.String(128), primary_key=True),
+        sa.Column("student", sa.String(128), primary_key=True),
+        sa.Column("state", sa.String(16), nullable=False),   # running, done, failed
+        sa.Column("attempts", sa.Integer, nullable=False, default=0),
+        sa.Column("host", sa.String(255)),
+        sa.Column("started", sa.Float),    # Unix time, seconds
+        sa.Column("finished", sa.Float),
+        sa.Column("seconds", sa.Float),    # wall seconds of the last attempt
+        sa.Column("message", sa.Text))
+
+
+class Record:
+    """The completion record: one row per (course, assignment, student) in the gradebook's database.
+
+    Args:
+        db_url: SQLAlchemy URL of the gradebook.
+        course_id, assignment: the rows' course and assignment.
+    """
+
+    def __init__(self, db_url: str, course_id: str, assignment: str):
+        import sqlalchemy as sa
+
+        self.engine = sa.create_engine(db_url, future=True)
+        self.table = _record_table(sa.MetaData())
+        self.table.metadata.create_all(self.engine)
+        self.key = dict(course=course_id, assignment=assignment)
+        self.lock = threading.Lock()
+
+    def rows(self) -> dict[str, dict]:
+        """Student id -> that student's row (a dict of the columns)."""
+        import sqlalchemy as sa
+
+        t = self.table
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(t).where(t.c.course == self.key["course"],
+                                                    t.c.assignment == self.key["assignment"]))
+            return {r.student: dict(r._mapping) for r in found}
+
+    def _write(self, student: str, **values) -> None:
+        import sqlalchemy as sa
+
+        t = self.table
+        where = (t.c.course == self.key["course"]) & (t.c.assignment == self.key["assignment"]) & (t.c.student == student)
+        with self.lock, self.engine.begin() as conn:
+            if conn.execute(sa.update(t).where(where).values(**values)).rowcount == 0:
+                conn.execute(sa.insert(t).values(**self.key, student=student, **{"attempts": 0, **values}))
+
+    def start(self, student: str, attempts: int) -> None:
+        """Mark ``student`` running, on its ``attempts``-th attempt (int, from 1)."""
+        self._write(student, state="running", attempts=attempts, host=socket.gethostname(),
+                    started=time.time(), finished=None, seconds=None, message=None)
+
+    def finish(self, student: str, ok: bool, seconds: float, message: str = "") -> None:
+        """Mark ``student`` done (``ok``) or failed, after ``seconds`` of wall time, with ``message``."""
+        self._write(student, state="done" if ok else "failed", finished=time.time(), seconds=seconds,
+                    message=message or None)
+
+    def reset_attempts(self, students) -> None:
+        """Set the attempts of ``students`` (ids) back to 0 (``--retry-failed``)."""
+        for student in students:
+            self._write(student, attempts=0)
+
+
+def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str, students) -> None:
+    """Create and migrate the gradebook, and add the assignment and ``students``, before any worker starts.
+
+    nbgrader's ``Gradebook`` creates missing tables (and stamps them with nbgrader's alembic
+    revision); ``nbgrader.dbutil.upgrade`` then migrates an older gradebook (what ``nbgrader db
+    upgrade`` runs). A gradebook without the assignment gets it from ``source/`` with nbgrader's
+    ``generate_assignment`` into a scratch folder (``release/`` is not touched). On PostgreSQL this
+    runs under an advisory lock, so that machines started at the same moment do it in turn.
+
+    Raises:
+        RuntimeError: generate_assignment failed.
+        sqlalchemy.exc.OperationalError: the database cannot be reached.
+    """
+    import sqlalchemy as sa
+
+    if db_url.startswith("postgresql"):  # machines starting at once prepare one after another
+        engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+            try:
+                _prepare(course, db_url, course_id, assignment, students)
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK})
+        engine.dispose()
+    else:
+        _prepare(course, db_url, course_id, assignment, students)
+
+
+#: PostgreSQL advisory lock held while a run prepares the gradebook (any fixed number).
+ADVISORY_LOCK = 0x6D776D16
+
+
+def _prepare(course: Path, db_url: str, course_id: str, assignment: str, students) -> None:
+    from nbgrader import dbutil
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from scripts import make_exercises as mk
+
+    mk._venv_on_path()  # nbgrader runs the alembic command, which sits beside python
+    with Gradebook(db_url, course_id) as gb:
+        pass
+    dbutil.upgrade(db_url)
+    with Gradebook(db_url, course_id) as gb:
+        try:
+            gb.find_assignment(assignment)
+            known = True
+        except MissingEntry:
+            known = False
+    if not known:
+        scratch = ".mwm-gradebook-release"
+        api = mk.course_api(course, **{"CourseDirectory.db_url": db_url, "CourseDirectory.release_directory": scratch})
+        try:
+            mk._ok(api.generate_assignment(assignment, force=True), "generate_assignment")
+        finally:
+            shutil.rmtree(course / scratch, ignore_errors=True)
+    with Gradebook(db_url, course_id) as gb:
+        for student in students:
+            gb.update_or_create_student(student)
+
+
+@dataclass
+class Outcome:
+    """One student's autograde: ``ok`` (exit status 0), wall ``seconds``, the output's last lines, CPU seconds."""
+
+    student: str
+    ok: bool
+    seconds: float
+    message: str = ""
+    cpu_seconds: float = 0.0   # of the student's process and the kernels it waited for (0 if it died)
+
+
+#: Imported once by the fork server, so that each student's process starts without importing them.
+PRELOAD = ["nbgrader.apps.nbgraderapp", "nbgrader.converters", "nbgrader.preprocessors", "mwm.practice.judge",
+           "mwm.practice.sandbox", "sqlalchemy", "psycopg", "scripts.grade_parallel"]
+_forkserver = None
+
+
+def _context():
+    """The multiprocessing context whose fork server has nbgrader imported (made on first use)."""
+    global _forkserver
+    if _forkserver is None:
+        import multiprocessing
+
+        _forkserver = multiprocessing.get_context("forkserver")
+        _forkserver.set_forkserver_preload(PRELOAD)
+    return _forkserver
+
+
+def _nbgrader_child(course: str, argv: list, log_path: str, env: dict, cpu_pipe) -> None:
+    """In the student's process: run the ``nbgrader`` command line ``argv`` in ``course``, output to ``log_path``.
+
+    Sends its CPU seconds (its own and its waited-for children's, user + system) through ``cpu_pipe``.
+    """
+    os.chdir(course)
+    os.environ.clear()
+    os.environ.update(env)
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.argv = ["nbgrader", *argv]
+    from nbgrader.apps.nbgraderapp import main as nbgrader_main
+
+    try:
+        sys.exit(nbgrader_main())
+    finally:
+        cpu_pipe.send(sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+                          for f in ("ru_utime", "ru_stime")))
+
+
+def autograde_one(course: Path, assignment: str, student: str, db_url: str, env: dict) -> Outcome:
+    """Run ``nbgrader autograde <assignment> --student <student> --force`` in ``course``, in a process of its own.
+
+    The process is nbgrader's own command line (``nbgrader.apps.nbgraderapp.main``, what the
+    ``nbgrader`` command runs), forked from a server process that has imported nbgrader once
+    (multiprocessing's "forkserver"): a fresh ``nbgrader`` command spends about 3 s of CPU on
+    imports alone. Its output goes to ``course/autograde-logs/<assignment>/<student>.log``.
+    Returns an Outcome; a process that exits non-zero or dies (killed by a signal) is not ok.
+    """
+    logs = course / LOG_FOLDER / assignment
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"{student}.log"
+    argv = ["autograde", assignment, "--student", student, "--force", f"--CourseDirectory.db_url={db_url}"]
+    start = time.perf_counter()
+    receive, send = _context().Pipe(duplex=False)
+    process = _context().Process(target=_nbgrader_child, args=(str(course), argv, str(log), env, send),
+                                 name=f"autograde-{student}")
+    process.start()
+    send.close()
+    process.join()
+    status = process.exitcode
+    seconds = time.perf_counter() - start
+    cpu = receive.recv() if receive.poll() else 0.0
+    receive.close()
+    if status == 0:
+        return Outcome(student, True, seconds, cpu_seconds=cpu)
+    tail = log.read_text(errors="replace").strip().splitlines()[-3:] if log.exists() else []
+    why = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
+    return Outcome(student, False, seconds, f"{why}: " + " | ".join(tail)[-500:], cpu)
+
+
+@dataclass
+class Plan:
+    """Which students a run grades, and which it leaves: lists of ids."""
+
+    todo: list = field(default_factory=list)
+    done: list = field(default_factory=list)
+    gave_up: list = field(default_factory=list)
+
+
+def plan(students, rows: dict, force: bool, max_attempts: int) -> Plan:
+    """Split ``students`` by their completion rows (see Record.rows).
+
+    Graded: those without a ``done`` row (all with ``force``), unless they have used
+    ``max_attempts`` attempts (then ``gave_up``).
+    """
+    p = Plan()
+    for s in students:
+        row = rows.get(s)
+        if row and row["state"] == "done" and not force:
+            p.done.append(s)
+        elif row and row["state"] != "done" and row["attempts"] >= max_attempts:
+            p.gave_up.append(s)
+        else:
+            p.todo.append(s)
+    return p
+
+
+def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1), force=False, max_attempts=3,
+          retry_failed=False, db_url=None, progress=True, out=sys.stdout) -> dict:
+    """Grade the submissions of ``assignment`` in ``course`` with ``workers`` autograde processes.
+
+    Args:
+        course: the course folder (holds nbgrader_config.py and submitted/).
+        assignment: the assignment's id ("practice").
+        workers: autograde processes at once (>= 1; > 1 needs a PostgreSQL gradebook); None: the
+            machine's cores with PostgreSQL, 1 with SQLite.
+        shard: (k, n): grade only the students of shard k of n (see in_shard).
+        force: regrade students already recorded done.
+        max_attempts: attempts (int >= 1) after which a failing student is skipped.
+        retry_failed: give the skipped students new attempts.
+        db_url: the gradebook's SQLAlchemy URL; default the course's (MWM_GRADEBOOK_URL or gradebook.db).
+        progress: show a tqdm progress bar (on stderr).
+        out: where the summary is written.
+    Returns:
+        dict: "graded", "failed" (id -> message), "done_before", "gave_up" (lists of ids),
+        "seconds" (wall, float), "cpu_seconds" (of the autograde processes, float).
+    Raises:
+        UsageError: bad workers, shard, max_attempts, or no such course folder.
+    """
+    from tqdm import tqdm
+
+    course = Path(course).resolve()
+    if not (course / "nbgrader_config.py").is_file():
+        raise UsageError(f"--course: {course} holds no nbgrader_config.py (run the command from the course folder)")
+    if max_attempts < 1:
+        raise UsageError(f"--max-attempts must be at least 1, got {max_attempts}")
+    k, n = shard
+    if not 1 <= k <= n:
+        raise UsageError(f"--shard must be k/n with 1 <= k <= n, got {k}/{n}")
+    db_url, course_id = course_settings(course, db_url)
+    if workers is None:
+        workers = 1 if db_url.startswith("sqlite") else os.cpu_count() or 1
+    check_workers(workers, db_url)
+    students = [s for s in submitted_students(course, assignment) if in_shard(s, shard)]
+    where = f"shard {k}/{n}: " if n > 1 else ""
+    if not students:
+        print(f"{where}no submissions of {assignment} in {course / 'submitted'} ({workers} worker(s)): nothing to "
+              "grade (nbgrader collect puts them there)", file=out, flush=True)
+        return dict(graded=[], failed={}, done_before=[], gave_up=[], seconds=0.0, cpu_seconds=0.0)
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    prepare_gradebook(course, db_url, course_id, assignment, students)
+    record = Record(db_url, course_id, assignment)
+    rows = record.rows()
+    if retry_failed:
+        record.reset_attempts([s for s in students if s in rows and rows[s]["state"] != "done"])
+        rows = record.rows()
+    p = plan(students, rows, force, max_attempts)
+    print(f"{where}{len(students)} submissions of {assignment}: {len(p.todo)} to grade, {len(p.done)} graded "
+          f"before, {len(p.gave_up)} skipped after {max_attempts} failed attempts; {workers} worker(s); "
+          f"gradebook {_safe(db_url)}", file=out, flush=True)
+    failed, graded, cpu = {}, [], 0.0
+    start = time.perf_counter()
+    attempts = {s: (rows.get(s, {}).get("attempts", 0) if rows.get(s, {}).get("state") != "done" else 0) + 1
+                for s in p.todo}
+
+    stopping = threading.Event()
+
+    def one(student):
+        record.start(student, attempts[student])
+        outcome = autograde_one(course, assignment, student, db_url, env)
+        if not stopping.is_set():  # an interrupted student stays "running": the next run grades them
+            record.finish(student, outcome.ok, outcome.seconds, outcome.message)
+        return outcome
+
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar:
+            bar.set_postfix(failed=0)
+            for future in as_completed([pool.submit(one, s) for s in p.todo]):
+                o = future.result()
+                cpu += o.cpu_seconds
+                if o.ok:
+                    graded.append(o.student)
+                else:
+                    failed[o.student] = o.message
+                    bar.set_postfix(failed=len(failed))
+                bar.update()
+    except KeyboardInterrupt:
+        # Ctrl-C reaches the students' processes too (the same process group); start no one else
+        stopping.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        print("interrupted: run the command again to grade the students not done", file=out, flush=True)
+        raise
+    pool.shutdown(wait=True)
+    seconds = time.perf_counter() - start
+    result = dict(graded=sorted(graded), failed=failed, done_before=p.done, gave_up=p.gave_up,
+                  seconds=seconds, cpu_seconds=cpu)
+    summarize(result, max_attempts, out)
+    return result
+
+
+def _safe(db_url: str) -> str:
+    """The URL without its password."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", db_url)
+
+
+def summarize(result: dict, max_attempts: int, out=sys.stdout) -> None:
+    """Print what a run did (the dict :func:`grade` returns) to ``out``."""
+    n = len(result["graded"]) + len(result["failed"])
+    per = f"; {result['seconds'] / n:.2f} s per student (wall), {result['cpu_seconds'] / n:.2f} CPU s" if n else ""
+    print(f"graded {len(result['graded'])}, failed {len(result['failed'])}, graded before (left alone) "
+          f"{len(result['done_before'])}, skipped {len(result['gave_up'])}; {result['seconds']:.1f} s{per}",
+          file=out)
+    for student, message in sorted(result["failed"].items()):
+        print(f"  FAILED {student}: {message} (log: {LOG_FOLDER}/)", file=out)
+    for student in result["gave_up"]:
+        print(f"  SKIPPED {student}: failed {max_attempts} times; rerun with --retry-failed after a look at "
+              f"{LOG_FOLDER}/", file=out)
+    out.flush()
+
+
+def main(argv=None) -> int:
+    """The command line (see the module's docstring); returns the exit status."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("assignment", help="the assignment's id, e.g. practice")
+    ap.add_argument("--course", default=".", help="the course folder (default: the current folder)")
+    ap.add_argument("--workers", type=int,
+                    help="autograde processes at once (default: the machine's cores; 1 with an SQLite gradebook)")
+    ap.add_argument("--shard", default="1/1", help="k/n: grade only shard k of n (several machines)")
+    ap.add_argument("--force", action="store_true", help="regrade students already graded")
+    ap.add_argument("--max-attempts", type=int, default=3, help="skip a student after this many failures (3)")
+    ap.add_argument("--retry-failed", action="store_true", help="give skipped students new attempts")
+    ap.add_argument("--db-url", help="the gradebook (default: MWM_GRADEBOOK_URL, else the course's gradebook.db)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    try:
+        result = grade(Path(args.course), args.assignment, args.workers, parse_shard(args.shard), args.force,
+                       args.max_attempts, args.retry_failed, args.db_url, progress=not args.no_progress)
+    except UsageError as e:
+        print(f"grade_parallel: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 1 if result["failed"] or result["gave_up"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

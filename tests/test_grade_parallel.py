@@ -1,0 +1,305 @@
+"""The teacher's parallel grading command, scripts/grade_parallel.py, on a real PostgreSQL gradebook.
+
+A class of 30 synthetic submissions (12 correct, each for the student's own numbers; 6 with
+parts left unanswered; 6 blank; 6 of tests/test_grading_attacks.py's attackers) is placed in
+``submitted/`` of a temporary course. The command grades it once serially into the SQLite
+gradebook (``--workers 1``, the default gradebook) and once with 2 workers into a database of
+a throwaway PostgreSQL server (scripts/scratch_postgres.py: its own data folder and port,
+stopped at the end): every student's score and every part's grade must equal the serial
+run's, and the scores the answers earn (full marks, full marks less the parts left out, 0).
+
+Then a worker is killed: the command runs with 2 workers on 7 of those students and a broken
+submission, and is SIGKILLed (its whole process group) while a student's autograde has
+started writing its ``autograded/`` folder. A rerun grades that student again and no one who
+was done; the gradebook holds one submission per student with the serial run's scores; the
+broken submission is reported and, after its attempts, skipped.
+
+Skipped with a message where the sandbox (bubblewrap) or PostgreSQL's server programs are
+missing, except under MWM_REQUIRE_SANDBOX=1 / MWM_REQUIRE_POSTGRES=1 (CI's .ci/run), where
+that is an error.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from mwm.practice import problems as problems_mod
+from mwm.practice.variants import numbers_for
+from scripts import grade_parallel as gp
+from scripts import make_exercises as mk
+from scripts.scratch_postgres import scratch_postgres, why_no_postgres
+from tests.practice_course import ROOT, SOURCE, parts_of, solve
+
+pytestmark = [pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")]
+
+COURSE_ID = "machines-with-memory"
+COMMAND = [sys.executable, str(ROOT / "scripts" / "grade_parallel.py"), "practice", "--no-progress"]
+CORRECT = [f"c{i:02d}" for i in range(12)]
+#: Students who leave parts unanswered, and which (last parts of their problems: no other part builds on them).
+PARTIAL = {"p00": ("p01-c",), "p01": ("p01-c", "p05-c"), "p02": ("p02-b",), "p03": ("p03-e", "p16-d"),
+           "p04": ("p10-b",), "p05": ("p07-d", "p08-c", "p12-e")}
+BLANK = [f"b{i:02d}" for i in range(6)]
+ATTACKERS = ["a2-hooks", "a3-onerecord", "a4-hide", "a7-messages", "z1-exits", "z2-osexit"]
+#: The kill test's class: a few of the same students, and a submission nbgrader cannot read.
+KILL_CLASS = ["c00", "c01", "c02", "p01", "p03", "b00", "a4-hide"]
+BROKEN = "zz-broken"
+
+
+def _require(why: str, variable: str, what: str) -> None:
+    if why and os.environ.get(variable) == "1":
+        raise RuntimeError(f"{variable}=1 but {what} cannot run: {why}")
+    if why:
+        pytest.skip(f"{what} cannot run here: {why}")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A throwaway PostgreSQL server for this file's tests."""
+    from mwm.practice.sandbox import why_no_sandbox
+
+    _require(why_no_sandbox(), "MWM_REQUIRE_SANDBOX", "grading's sandbox")
+    _require(why_no_postgres(), "MWM_REQUIRE_POSTGRES", "a PostgreSQL server")
+    with scratch_postgres() as srv:
+        yield srv
+
+
+def _env(**extra) -> dict:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "lib"), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env.pop("MWM_GRADEBOOK_URL", None)
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def classroom(server, tmp_path_factory):
+    """A course template with the assignment generated and 30 submissions; the expected scores.
+
+    Returns dict: "course" (Path), "expected" (student -> points), "max" (points).
+    """
+    tmp = tmp_path_factory.mktemp("classroom")
+    course = tmp / "course"
+    (course / "source").mkdir(parents=True)
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    shutil.copytree(SOURCE.parent, course / "source" / "practice")
+    mk.generate_assignment(course)
+    from tests.test_grading_attacks import ATTACKS
+
+    by_id = parts_of(problems_mod.build_all()[0])
+    total = sum(q.points for _, q in by_id.values())
+    changes, expected = {}, {}
+    for s in CORRECT:
+        changes[s], expected[s] = (lambda nb, s=s: solve(nb, parts_of(problems_mod.build_all(numbers_for(s))[0]))), total
+    for s, skip in PARTIAL.items():
+        changes[s] = lambda nb, s=s, skip=skip: solve(nb, parts_of(problems_mod.build_all(numbers_for(s))[0]), skip)
+        expected[s] = total - sum(by_id[p][1].points for p in skip)
+    for s in BLANK:
+        changes[s], expected[s] = (lambda nb: nb), 0
+    for s in ATTACKERS:
+        changes[s], expected[s] = ATTACKS[s](), 0
+    release = course / "release" / "practice" / "practice.ipynb"
+    for s, change in changes.items():
+        nb = nbformat.read(release, as_version=4)
+        change(nb)
+        _place(course, s, nbformat.writes(nb))
+    assert len(changes) == 30
+    return dict(course=course, expected=expected, max=total)
+
+
+def _place(course: Path, student: str, text: str) -> None:
+    """Put a submission where ``nbgrader collect`` puts it: submitted/<student>/practice/."""
+    folder = course / "submitted" / student / "practice"
+    folder.mkdir(parents=True)
+    (folder / "practice.ipynb").write_text(text)
+    (folder / "timestamp.txt").write_text("2026-01-01 10:00:00.000000 UTC")
+
+
+def _copy(classroom, dest: Path, keep=None) -> Path:
+    """A copy of the template course in ``dest`` (only the students in ``keep``, if given)."""
+    shutil.copytree(classroom["course"], dest)
+    if keep is not None:
+        for folder in (dest / "submitted").iterdir():
+            if folder.name not in keep:
+                shutil.rmtree(folder)
+    return dest
+
+
+def _grades(db_url: str, students) -> dict:
+    """Student -> (total score, {grade cell: score}) from a gradebook."""
+    from nbgrader.api import Gradebook
+
+    out = {}
+    with Gradebook(db_url, COURSE_ID) as gb:
+        for s in students:
+            nb = gb.find_submission_notebook("practice", "practice", s)
+            out[s] = (gb.find_submission("practice", s).score, {g.name: g.score for g in nb.grades})
+    return out
+
+
+def _submissions_per_student(db_url: str) -> dict:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT student_id, count(*) FROM submitted_assignment GROUP BY student_id"))
+        found = dict(rows.all())
+    engine.dispose()
+    return found
+
+
+def _run(course: Path, *args, env=None, expect=0) -> str:
+    done = subprocess.run([*COMMAND, *args], cwd=course, env=env or _env(), capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == expect, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def serial(classroom, tmp_path_factory):
+    """The class graded by the command with one worker into the default SQLite gradebook: _grades of it."""
+    course = _copy(classroom, tmp_path_factory.mktemp("serial") / "course")
+    out = _run(course, "--workers", "1")
+    assert "graded 30, failed 0" in out, out
+    return _grades(f"sqlite:///{course / 'gradebook.db'}", classroom["expected"])
+
+
+def test_two_workers_on_postgresql_grade_as_the_serial_run(server, classroom, serial, tmp_path):
+    expected = classroom["expected"]
+    assert {s: serial[s][0] for s in expected} == expected  # what the answers earn
+    course = _copy(classroom, tmp_path / "course")
+    url = server.create_database("two_workers")
+    out = _run(course, "--workers", "2", env=_env(MWM_GRADEBOOK_URL=url))
+    assert "graded 30, failed 0" in out and "2 worker(s)" in out, out
+    assert _grades(url, expected) == serial
+    assert _submissions_per_student(url) == {s: 1 for s in expected}
+    # a rerun leaves everyone alone
+    again = _run(course, "--workers", "2", env=_env(MWM_GRADEBOOK_URL=url))
+    assert "graded 0, failed 0, graded before (left alone) 30" in again, again
+
+
+def _record_rows(url: str) -> dict:
+    return gp.Record(url, COURSE_ID, "practice").rows()
+
+
+def test_a_killed_run_is_finished_by_a_rerun_without_grading_anyone_twice(server, classroom, serial, tmp_path):
+    course = _copy(classroom, tmp_path / "course", keep=KILL_CLASS)
+    _place(course, BROKEN, '{"cells": [ this is not a notebook')
+    url = server.create_database("killed")
+    env = _env(MWM_GRADEBOOK_URL=url)
+    run = subprocess.Popen([*COMMAND, "--workers", "2"], cwd=course, env=env, start_new_session=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 600
+    try:
+        while True:  # until 2 students are done and another's autograde has begun writing its results
+            assert run.poll() is None, "the command ended before it could be killed"
+            assert time.monotonic() < deadline, "no student was graded in 10 minutes"
+            rows = _record_rows(url) if _has_record(url) else {}
+            done = [s for s, r in rows.items() if r["state"] == "done"]
+            started = [s for s, r in rows.items()
+                       if r["state"] == "running" and (course / "autograded" / s / "practice").is_dir()]
+            if len(done) >= 2 and started:
+                break
+            time.sleep(0.2)
+        os.killpg(run.pid, signal.SIGKILL)
+        killed_at = time.time()
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+    rows = _record_rows(url)
+    done = {s: r for s, r in rows.items() if r["state"] == "done"}
+    killed = [s for s, r in rows.items() if r["state"] == "running"]
+    assert len(done) >= 2 and killed, rows
+    mtimes = {s: (course / "autograded" / s / "practice" / "practice.ipynb").stat().st_mtime_ns for s in done}
+
+    # the killed student's attempt counts: 2 attempts let it be graded again
+    out = _run(course, "--workers", "2", "--max-attempts", "2", env=env, expect=1)
+    assert f"FAILED {BROKEN}" in out, out
+    rows = _record_rows(url)
+    for s in done:  # not graded again
+        assert rows[s]["finished"] == done[s]["finished"], s
+        assert (course / "autograded" / s / "practice" / "practice.ipynb").stat().st_mtime_ns == mtimes[s], s
+    for s in killed:  # graded again, once, to the end
+        assert rows[s]["state"] == "done" and rows[s]["attempts"] == 2 and rows[s]["finished"] > killed_at, rows[s]
+    assert {s: r["state"] for s, r in rows.items()} == {**{s: "done" for s in KILL_CLASS}, BROKEN: "failed"}
+    assert _grades(url, KILL_CLASS) == {s: serial[s] for s in KILL_CLASS}
+    assert _submissions_per_student(url) == {s: 1 for s in KILL_CLASS} | _broken_submission(url)
+
+    # with one attempt allowed, the broken submission has used it: a rerun skips it, says so, grades nobody
+    attempts = rows[BROKEN]["attempts"]
+    out = _run(course, "--workers", "2", "--max-attempts", "1", env=env, expect=1)
+    assert f"SKIPPED {BROKEN}" in out and f"graded 0, failed 0, graded before (left alone) {len(KILL_CLASS)}" in out
+    assert _record_rows(url)[BROKEN]["attempts"] == attempts >= 1
+
+
+def _has_record(url: str) -> bool:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        return gp.TABLE in sa.inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def _broken_submission(url: str) -> dict:
+    """{BROKEN: n} if nbgrader filed a submission for the unreadable notebook before failing, else {}."""
+    found = _submissions_per_student(url).get(BROKEN)
+    return {BROKEN: found} if found else {}
+
+
+def test_bad_arguments_are_named(tmp_path):
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    cases = {("--workers", "0"): "--workers must be at least 1",
+             ("--shard", "3/2"): "--shard must be k/n",
+             ("--shard", "two"): "--shard must be k/n",
+             ("--workers", "2"): "--workers 2 needs a database server",
+             ("--max-attempts", "0"): "--max-attempts must be at least 1"}
+    for args, message in cases.items():
+        done = subprocess.run([*COMMAND, *args], cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr
+    # without --workers, an SQLite gradebook gets one worker
+    done = subprocess.run(COMMAND, cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "no submissions of practice" in done.stdout and "(1 worker(s))" in done.stdout
+
+
+def test_shards_split_a_class_into_disjoint_parts_that_cover_it():
+    students = [f"s{i:04d}" for i in range(1000)] + CORRECT + list(PARTIAL) + BLANK + ATTACKERS
+    for n in (1, 2, 5):
+        shards = [{s for s in students if gp.in_shard(s, (k, n))} for k in range(1, n + 1)]
+        assert sum(map(len, shards)) == len(students) and set().union(*shards) == set(students)
+        assert min(map(len, shards)) > len(students) / n * 0.8  # roughly even
+    assert gp.parse_shard("2/5") == (2, 5)
+
+
+def test_the_readme_shows_the_commands():
+    readme = (ROOT / "README.md").read_text()
+    for command in ("make grade WORKERS=8", "python ../scripts/grade_parallel.py practice --workers 8",
+                    "export MWM_GRADEBOOK_URL=postgresql+psycopg://", "make grade WORKERS=8 SHARD=2/3",
+                    "--retry-failed", "--max-attempts"):
+        assert command in readme, f"the README no longer shows {command!r}"
+    makefile = (ROOT / "Makefile").read_text()
+    assert "python ../scripts/grade_parallel.py practice" in makefile
+
+
+def test_a_rerun_grades_whoever_is_not_done_within_the_attempts():
+    rows = {"done": {"state": "done", "attempts": 1}, "killed": {"state": "running", "attempts": 1},
+            "failed": {"state": "failed", "attempts": 2}, "spent": {"state": "failed", "attempts": 3}}
+    students = ["new", *rows]
+    p = gp.plan(students, rows, force=False, max_attempts=3)
+    assert (p.todo, p.done, p.gave_up) == (["new", "killed", "failed"], ["done"], ["spent"])
+    p = gp.plan(students, rows, force=True, max_attempts=3)
+    assert (p.todo, p.done, p.gave_up) == (["new", "done", "killed", "failed"], [], ["spent"])
+    p = gp.plan(students, rows, force=False, max_attempts=1)
+    assert (p.todo, p.gave_up) == (["new"], ["killed", "failed", "spent"])
