@@ -16,6 +16,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LAB_DEFAULTS := $(VENV)/share/jupyter/lab/settings/overrides.json
+# Every Jupyter server this .venv starts loads mwm.practice.guard (the Formgrader's pages run no
+# student script; README, "How a grade is decided"), as pip-installed extensions enable themselves.
+SERVER_GUARD := $(VENV)/etc/jupyter/jupyter_server_config.d/mwm-guard.json
 # Test processes: one per core (pytest-xdist). --dist loadfile keeps each test file in one
 # process (so the site test_site.py reads is built once) and each notebook's cells in one
 # kernel, in order (nbval); --no-loadscope-reorder hands files out in collection order,
@@ -24,7 +27,7 @@ JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
 .PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade
 
-setup: system-packages $(STAMP) $(LAB_DEFAULTS)
+setup: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
 
 # The grading sandbox (lib/mwm/practice/sandbox.py, tests/test_sandbox.py) needs Debian's
 # bubblewrap (bwrap) and util-linux (prlimit, setpriv). Installed with apt-get when missing, as
@@ -65,12 +68,15 @@ $(STAMP): requirements.txt lib/pyproject.toml
 $(LAB_DEFAULTS): labs/overrides.json $(STAMP)
 	mkdir -p $(@D) && cp labs/overrides.json $@
 
+$(SERVER_GUARD): labs/jupyter_server_config.d/mwm-guard.json $(STAMP)
+	mkdir -p $(@D) && cp labs/jupyter_server_config.d/mwm-guard.json $@
+
 # book_cache.py: empty the execution cache if lib/, requirements.txt or _config.yml changed,
 # then execute the chapters it lacks, one per core (see the script's docstring).
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
 # MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
-book: system-packages $(STAMP) $(LAB_DEFAULTS)
+book: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
 	MWM_STATIC_PANELS=1 $(BIN)/python scripts/book_cache.py prepare
 	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
@@ -88,7 +94,7 @@ $(NODE_STAMP): package.json package-lock.json
 
 # Everything: the linter, then every test (tests/test_notebooks_portable.py runs the
 # notebook checks a second time on other numerical kernels, overlapping the rest).
-test: system-packages $(STAMP) $(LAB_DEFAULTS) $(NODE_STAMP)
+test: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(PYTEST)
 
@@ -100,7 +106,8 @@ test-notebooks-portable: $(STAMP)
 test-fast: system-packages $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
-	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py
+	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py \
+	          --ignore=tests/test_teacher_pages.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.
@@ -123,10 +130,10 @@ keys: $(STAMP)
 # reopened later shows its panels' last pictures, not "model not found". The teacher's lab runs in exercises/, where nbgrader finds the course's config
 # (the exchange: NBGRADER_EXCHANGE if set); nbgrader calls alembic, so .venv/bin goes on PATH.
 LAB_ARGS ?=
-lab: $(STAMP) $(LAB_DEFAULTS)
+lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
 	JUPYTER_CONFIG_DIR=$(CURDIR)/labs/learner $(BIN)/jupyter lab $(LAB_ARGS)
 
-teacher-lab: $(STAMP) $(LAB_DEFAULTS)
+teacher-lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
 	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
 # A student's folder, students/<id>/ (git ignores it), with their nbgrader config: the course,
@@ -135,7 +142,7 @@ student: $(STAMP)
 	@test -n "$(STUDENT)" || { echo "usage: make student STUDENT=<student id>"; exit 2; }
 	$(BIN)/python scripts/student_setup.py "$(STUDENT)"
 
-student-lab: student $(LAB_DEFAULTS)
+student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)
 	cd "students/$(STUDENT)" && MWM_STUDENT="$(STUDENT)" JUPYTER_CONFIG_DIR=$(CURDIR)/labs/student \
 	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 

@@ -94,18 +94,35 @@ c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateId
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import AssignLatePenalties, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
 
-c.Autograde.autograde_preprocessors = [GradingExecute, JudgeAnswers, IgnorePattern, ClearMetadataPreprocessor,
-                                       LimitOutput, SaveAutoGrades, AssignLatePenalties]
+from mwm.practice.untrusted import CleanStudentContent  # noqa: E402
 
-# Feedback pages name each graded part ("Problem 1 (a): right") instead of "Test cell": a copy
-# of nbgrader's own template with those two labels changed, found before nbgrader's.
+c.Autograde.autograde_preprocessors = [GradingExecute, JudgeAnswers, CleanStudentContent, IgnorePattern,
+                                       ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties]
+
+# Student content is data, in every page a teacher opens (README, "How a grade is decided"). The
+# autograded notebook is cleaned right after judging (CleanStudentContent, above), and again in every
+# page nbgrader renders with this config, the Formgrader's submission view and generate_feedback's
+# pages: the notebook rebuilt from what a teacher reads, every HTML fragment (markdown cells and
+# outputs) through nh3, a kept sanitizer (mwm/practice/untrusted.py). The two templates are
+# nbgrader's own, copied into mwm/practice/templates/ with every value escaped, each hand-in cell
+# named ("Problem 1 (a): right" instead of "Test cell"), MathJax from the teacher's server with its
+# "safe" extension instead of a CDN, and no inline script but static blocks that a
+# Content-Security-Policy allows by hash (the Formgrader's page gets it from mwm/practice/guard.py,
+# a feedback page carries it).
 import nbgrader as _nbgrader  # noqa: E402
 
-from mwm.practice.judge import feedback_template_dir  # noqa: E402
+from mwm.practice.untrusted import TEMPLATE_DIR  # noqa: E402
 
 c.HTMLExporter.extra_template_basedirs = [
-    feedback_template_dir(),
-    os.path.join(os.path.dirname(_nbgrader.__file__), "server_extensions", "formgrader", "templates")]
+    TEMPLATE_DIR, os.path.join(os.path.dirname(_nbgrader.__file__), "server_extensions", "formgrader", "templates")]
+c.HTMLExporter.preprocessors = ["mwm.practice.untrusted.CleanStudentContent"]
+c.HTMLExporter.sanitize_html = True  # nbconvert's own hooks: no script or widget blocks, clean_html on outputs
+c.HTMLExporter.filters = {"clean_html": "mwm.practice.untrusted.clean_html"}
+c.HTMLExporter.skip_svg_encoding = False  # an SVG output is shown as an image (no script runs in an <img>)
+
+# Collect refuses a submission filed under an id the course cannot use, or (where nbgrader checks
+# who owns the files) one whose files belong to another student than the id it names.
+c.ExchangeFactory.collect = "mwm.practice.untrusted.CourseCollect"
 
 # An SQLite gradebook is a file that nbgrader commits to about a hundred times per
 # student; with SQLite's default journal every commit waits for the disk twice. Write-ahead

@@ -35,6 +35,13 @@ Two ways to run it:
   under the hub's state folder (``SimpleLocalProcessSpawner``). Nothing separates the users;
   use it to try the course or to test it (``tests/test_hub.py``), never for a class.
 
+Every user's Lab on a host of its own: ``MWM_HUB_SUBDOMAIN_HOST`` (e.g. ``https://hub.example.org``,
+with a wildcard DNS name and certificate for ``*.hub.example.org``) becomes JupyterHub's
+``subdomain_host``, and each user's Lab is served at ``https://<user>.hub.example.org``. Without
+it, every Lab shares the hub's origin, and a page a student's Lab serves (a student controls
+their own server entirely) can script the teacher's Lab the moment the teacher opens it:
+JupyterHub's own security advice. The hub says so in its log at every start on a server.
+
 Other settings: ``MWM_HUB_STATE`` (the hub's database, cookie secret and, in a trial, the
 users' homes; default ``hub/state/``); ``NBGRADER_EXCHANGE`` (the exchange folder, passed to
 every user's Lab; default nbgrader's ``/usr/local/share/nbgrader/exchange``). The address is
@@ -72,6 +79,17 @@ if not proxy.exists():
     sys.exit(f"{proxy} is missing: run `npm ci` in {ROOT} (package-lock.json pins configurable-http-proxy)")
 c.ConfigurableHTTPProxy.command = [str(proxy)]
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
+
+# Each user's Lab on a host of its own (the module's docstring): a student's Lab cannot script the teacher's.
+SUBDOMAIN_HOST = os.environ.get("MWM_HUB_SUBDOMAIN_HOST", "").rstrip("/")
+if SUBDOMAIN_HOST:
+    if not SUBDOMAIN_HOST.startswith(("http://", "https://")):
+        sys.exit(f"MWM_HUB_SUBDOMAIN_HOST must be an address such as https://hub.example.org, got {SUBDOMAIN_HOST!r}")
+    c.JupyterHub.subdomain_host = SUBDOMAIN_HOST
+elif not TRIAL_PASSWORD:
+    print("jupyterhub_config: WARNING: MWM_HUB_SUBDOMAIN_HOST is not set, so every Lab shares the hub's address: "
+          "a page a student's Lab serves can act as the teacher when the teacher opens it. Give users subdomains "
+          "(README, 'The course on a JupyterHub').", file=sys.stderr)
 
 # Who may log in.
 if os.environ.get("MWM_HUB_ROSTER"):

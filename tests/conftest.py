@@ -69,6 +69,7 @@ def site(tmp_path_factory):
 #: instead of ending the run on one busy worker.
 SLOWEST_FIRST = ("tests/test_site.py", "tests/test_notebooks_portable.py", "tests/test_portable_outputs.py",
                  "tests/test_grade_parallel.py", "tests/test_hub.py", "tests/test_grading_attacks.py",
+                 "tests/test_teacher_pages.py",
                  "tests/test_exercises.py", "tests/test_lab.py", "tests/test_class_trial.py", "tests/test_sandbox.py")
 
 

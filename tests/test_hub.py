@@ -15,7 +15,13 @@ free ports. Then, in the browser, each user does what the README tells them:
 
 Every score, in the Formgrader, the gradebook and each feedback page, must equal what the
 student's answers earn and what ``nbgrader autograde`` on the command line gives the same
-submissions. Screenshots of a student's Assignments tab and of the teacher's Formgrader go to
+submissions.
+
+The hub gives every user's Lab a host of its own (``MWM_HUB_SUBDOMAIN_HOST``, here
+``http://localhost:<port>``, so the teacher's Lab is at ``http://teacher.localhost:<port>``),
+and bob's notebook carries every vector of :mod:`tests.hostile_content`: the teacher opens his
+submission in the Formgrader and his feedback page, and none of it runs (no mark, no file written,
+no request leaving the hub); from alice's Lab, a script cannot read the teacher's. Screenshots of a student's Assignments tab and of the teacher's Formgrader go to
 ``test-artifacts/screenshots/hub-*.png``.
 """
 from __future__ import annotations
@@ -36,6 +42,7 @@ import pytest
 
 from mwm.practice import problems as problems_mod
 from mwm.practice.variants import numbers_for
+from tests import hostile_content as hc
 from tests.practice_course import ROOT, SOURCE, need_sandbox, parts_of, solve
 from tests.test_site import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
 
@@ -44,6 +51,8 @@ PASSWORD = "course-trial-password"
 COURSE = "machines-with-memory"
 #: What each student leaves unanswered (as in tests/test_class_trial.py).
 SKIPPED = {"alice": (), "bob": ("p01-c", "p05-c")}
+#: The student whose notebook carries every vector of tests/hostile_content.py.
+HOSTILE = "bob"
 WAIT_MS = 180_000  # a Lab's first start, or grading one submission, on a busy 2-core machine
 
 
@@ -100,6 +109,7 @@ def hub(tmp_path_factory):
                           capture_output=True, text=True, timeout=300)  # what `make exercises` does in exercises/
     assert done.returncode == 0, done.stdout + done.stderr
     port, hub_port, api_port = _free_ports(3)
+    env["MWM_HUB_SUBDOMAIN_HOST"] = f"http://localhost:{port}"  # each user's Lab at <user>.localhost
     log = tmp / "hub.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
@@ -107,13 +117,13 @@ def hub(tmp_path_factory):
              "--port", str(port), f"--JupyterHub.hub_port={hub_port}",
              f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
             cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://localhost:{port}"
     try:
         deadline = time.monotonic() + 90
         while True:
             assert process.poll() is None, "the hub stopped:\n" + log.read_text()[-4000:]
             try:
-                with urllib.request.urlopen(base + "/hub/api", timeout=5) as response:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/hub/api", timeout=5) as response:
                     if response.status == 200:
                         break
             except OSError:
@@ -127,16 +137,27 @@ def hub(tmp_path_factory):
         shutil.copy(log, ARTIFACTS.parent / "hub.log")  # the hub's and the Labs' log, for a failure
 
 
-def _log_in(browser, base: str, user: str):
+def user_url(base: str, user: str) -> str:
+    """Where ``user``'s Lab is served: a host of its own (``http://alice.localhost:<port>/user/alice``)."""
+    scheme, host = base.split("://")
+    return f"{scheme}://{user}.{host}/user/{user}"
+
+
+def _log_in(browser, base: str, user: str, watch=None):
     """A new browser context logged in as ``user``, on a fresh Lab layout; returns its page."""
-    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    if watch is not None:
+        context.route(lambda url: url.startswith(("http:", "https:", "ws:", "wss:")) and not watch.inside(url),
+                      watch.route)
+    page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.goto(base + "/hub/login")
     page.fill("#username_input", user)
     page.fill("#password_input", PASSWORD)
     page.click("#login_submit")
     page.wait_for_url(f"**/user/{user}/lab**")
-    page.goto(f"{base}/user/{user}/lab?reset")  # the default layout: a launcher, nothing restored
+    assert page.url.startswith(user_url(base, user)), page.url  # the Lab is on the user's own host
+    page.goto(f"{user_url(base, user)}/lab?reset")  # the default layout: a launcher, nothing restored
     page.wait_for_selector(".jp-LauncherCard")
     return page
 
@@ -164,10 +185,10 @@ def _assignments_tab(page):
     return page
 
 
-def _the_class(browser, base: str, state: Path) -> tuple[dict, dict]:
+def _the_class(browser, base: str, state: Path, course: Path, watch) -> tuple[dict, dict]:
     """Steps 1-4 of the module's docstring; returns the Formgrader's scores and the feedback pages' text, by student."""
     # 1. The teacher releases the assignment from the Formgrader.
-    teacher = _log_in(browser, base, "teacher")
+    teacher = _log_in(browser, base, "teacher", watch)
     _menu(teacher, "Nbgrader", "Formgrader")
     formgrader = teacher.frame_locator(".jp-MainAreaWidget iframe").first
     row = "tbody tr:has(td.name a:text-is('practice'))"
@@ -178,7 +199,7 @@ def _the_class(browser, base: str, state: Path) -> tuple[dict, dict]:
     # 2. Each student fetches, answers, validates and submits in their Assignments tab.
     students = {}
     for student, skipped in SKIPPED.items():
-        page = _assignments_tab(_log_in(browser, base, student))
+        page = _assignments_tab(_log_in(browser, base, student, watch))
         released = page.locator("#released_assignments_list > .list_item", has_text="practice")
         assert COURSE in released.inner_text()
         released.locator("button:text-is('Fetch')").click()
@@ -187,7 +208,10 @@ def _the_class(browser, base: str, state: Path) -> tuple[dict, dict]:
         path = state / "homes" / student / "practice" / "practice.ipynb"
         own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # their own numbers
         nb = nbformat.read(path, as_version=4)
-        nbformat.write(solve(nb, own, skip=skipped), path)
+        solve(nb, own, skip=skipped)
+        if student == HOSTILE:
+            hc.make_hostile(nb, raising=False)  # every vector, in the notebook bob hands in
+        nbformat.write(nb, path)
         fetched.locator("a.assignment-notebooks-link").click()
         fetched.locator("button:text-is('Validate')").click()
         dialog = page.locator(".jp-Dialog")
@@ -221,6 +245,7 @@ def _the_class(browser, base: str, state: Path) -> tuple[dict, dict]:
     formgrader.locator("a:text-is('Manage Assignments')").click()
     _formgrader_action(formgrader, f"{row} td.generate-feedback a")
     _formgrader_action(formgrader, f"{row} td.release-feedback a")
+    _teacher_reads_the_hostile_submission(teacher, base, course, watch)
 
     # 4. Each student fetches their feedback and reads it.
     feedback = {}
@@ -233,15 +258,72 @@ def _the_class(browser, base: str, state: Path) -> tuple[dict, dict]:
         if student == "alice":
             page.screenshot(path=str(ARTIFACTS / "hub-student-assignments.png"))
         (html,) = (state / "homes" / student / "practice" / "feedback").glob("*/practice.html")
-        page.goto(f"{base}/user/{student}/files/{html.relative_to(state / 'homes' / student)}")
+        page.goto(f"{user_url(base, student)}/files/{html.relative_to(state / 'homes' / student)}")
         feedback[student] = page.locator("body").inner_text()
+        assert not watch.markers(page, f"{student}'s feedback page")
+    _no_reach_across_users(students["alice"], base)
     return shown, feedback
+
+
+def _frame(page, part: str):
+    for frame in page.frames:
+        if part in frame.url:
+            return frame
+    raise AssertionError(f"no frame of {page.url} shows {part}")
+
+
+def _teacher_reads_the_hostile_submission(teacher, base: str, course: Path, watch):
+    """The teacher opens bob's submission in the Formgrader and his feedback page: nothing of his runs."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
+        sid = gb.find_submission_notebook("practice", "practice", HOSTILE).id
+    lab = user_url(base, "teacher")
+    frame = _frame(teacher, "/formgrader")
+    frame.goto(f"{lab}/formgrader/submissions/{sid}/")
+    frame.wait_for_selector("input.score[placeholder]")
+    frame.wait_for_selector("mjx-container", timeout=60_000)
+    watch.settle(teacher)
+    assert not watch.markers(teacher, "the teacher's Formgrader, bob's submission")
+    honest = frame.locator(".text_cell_render", has_text=hc.HONEST_TEXT)
+    assert honest.is_visible()
+    honest.scroll_into_view_if_needed()
+    teacher.screenshot(path=str(ARTIFACTS / "hub-teacher-hostile-submission.png"))
+    tab = teacher.context.new_page()
+    tab.goto(f"{lab}/files/feedback/{HOSTILE}/practice/practice.html", referer=f"{lab}/lab")
+    tab.wait_for_selector("mjx-container", timeout=60_000)
+    watch.settle(tab)
+    assert not watch.markers(tab, "the teacher's view of bob's feedback")
+    tab.close()
+    frame.goto(f"{lab}/formgrader/manage_assignments")
+    frame.wait_for_selector("tbody tr:has(td.name a:text-is('practice'))")
+
+
+def _no_reach_across_users(page, base: str):
+    """From alice's Lab, a script can neither read the teacher's Lab in a frame nor call its API."""
+    reach = page.evaluate("""async (lab) => {
+        const frame = document.createElement("iframe");
+        frame.src = lab + "/lab";
+        document.body.appendChild(frame);
+        await new Promise(resolve => { frame.onload = resolve; setTimeout(resolve, 10000); });
+        let read = "unreadable";
+        try { read = frame.contentDocument ? frame.contentDocument.title : "unreadable"; } catch (e) { read = "unreadable"; }
+        let api = "refused";
+        try {
+            const r = await fetch(lab + "/api/contents", {credentials: "include"});
+            api = "status " + r.status + ": " + (await r.text()).slice(0, 80);
+        } catch (e) { api = "refused"; }
+        frame.remove();
+        return [read, api];
+    }""", user_url(base, "teacher"))
+    assert reach == ["unreadable", "refused"], reach
 
 
 def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub):
     from playwright.sync_api import sync_playwright
 
     base, course, state, hub_env = hub
+    port = base.rsplit(":", 1)[1]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     by_id = parts_of(problems_mod.build_all()[0])
     total = sum(q.points for _, q in by_id.values())
@@ -249,8 +331,10 @@ def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub
     started = time.monotonic()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        watch = hc.Watch(lambda url: re.match(rf"(?:https?|wss?)://(?:[\w.-]+\.)?localhost:{port}(?:/|$)", url),
+                         [course, state])
         try:
-            shown, feedback = _the_class(browser, base, state)
+            shown, feedback = _the_class(browser, base, state, course, watch)
         except Exception:  # each user's page as it was, beside the hub's log (hub.log)
             for i, context in enumerate(browser.contexts):
                 for page in context.pages:
@@ -258,6 +342,9 @@ def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub
             raise
         browser.close()
     print(f"the class on the hub, in the browser: {time.monotonic() - started:.0f} s")
+    assert not watch.ran, f"bob's script ran: {watch.ran}"
+    assert not watch.written(), f"bob's script wrote through a Jupyter API: {watch.written()}"
+    assert not watch.foreign, f"requests left the hub: {watch.foreign[:10]}"
 
     # Every score agrees: what the answers earn, the Formgrader, the gradebook, the feedback
     # pages, and nbgrader's command line grading the same submissions in a course of its own.
