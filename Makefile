@@ -8,7 +8,9 @@
 #   make teacher-lab   the teacher's JupyterLab in exercises/ (formgrader, Assignments tab; README, "For teachers")
 #   make student STUDENT=id   write a student's nbgrader config into students/<id>/ (README, "For students")
 #   make student-lab STUDENT=id   that student's JupyterLab in students/<id>/ (Assignments tab, Validate)
-#   make grade [WORKERS=n] [SHARD=k/n]   grade every collected submission, n at once (README, "Grading a large class")
+#   make grade [WORKERS=n] [SHARD=k/n] [FORCE=1] [RETRY_FAILED=1]   grade every collected submission, n at once (README, "Grading a large class")
+#   make gradebook-db, make gradebook-db-stop   the course's own PostgreSQL gradebook on a local socket (no sudo)
+#   make roster ROSTER=roster.csv   the roster's students, with their names, into the gradebook (the Formgrader shows them)
 #   (the labs pass LAB_ARGS on to jupyter lab, e.g. LAB_ARGS=--allow-root)
 
 PYTHON ?= python3
@@ -25,7 +27,7 @@ SERVER_GUARD := $(VENV)/etc/jupyter/jupyter_server_config.d/mwm-guard.json
 # which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade
+.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade gradebook-db gradebook-db-stop roster
 
 setup: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
 
@@ -119,9 +121,13 @@ key: $(STAMP)
 	@test -n "$(STUDENT)" || { echo "usage: make key STUDENT=<student id>"; exit 2; }
 	$(BIN)/python scripts/answer_keys.py "$(STUDENT)"
 
+roster: $(STAMP)
+	@test -n "$(ROSTER)" || { echo "usage: make roster ROSTER=roster.csv"; exit 2; }
+	$(BIN)/python scripts/import_roster.py "$(ROSTER)"
+
 keys: $(STAMP)
-	@test -n "$(ROSTER)" || { echo "usage: make keys ROSTER=roster.csv [OUT=keys.html or keys.csv]"; exit 2; }
-	$(BIN)/python scripts/answer_keys.py --roster "$(ROSTER)" --out "$(or $(OUT),keys.html)"
+	@test -n "$(ROSTER)" || { echo "usage: make keys ROSTER=roster.csv [OUT=keys/keys.html or keys/keys.csv]"; exit 2; }
+	$(BIN)/python scripts/answer_keys.py --roster "$(ROSTER)" --out "$(or $(OUT),keys/keys.html)"
 
 # JupyterLab three ways. Each lab's nbgrader parts are chosen by a Jupyter config folder in labs/
 # (JUPYTER_CONFIG_DIR: it replaces ~/.jupyter for that command only): the learner's hides all of
@@ -147,15 +153,26 @@ student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)
 	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
 # Grade every collected submission of the practice assignment in exercises/, WORKERS autograde
-# processes at once (default: the cores; more than one needs MWM_GRADEBOOK_URL, a PostgreSQL
-# gradebook), only shard SHARD=k/n of the class if given; GRADE_ARGS passes more options on
-# (e.g. --force, --retry-failed). The plain command it runs is in README.md, "Grading a large class".
+# processes at once (default: the cores; more than one needs a PostgreSQL gradebook: make
+# gradebook-db, or MWM_GRADEBOOK_URL), only shard SHARD=k/n of the class if given; FORCE=1
+# regrades everyone, RETRY_FAILED=1 gives students skipped after 3 failures new attempts, and
+# GRADE_ARGS passes any other option on. The plain command it runs is in README.md, "Grading a large class".
 WORKERS ?=
 SHARD ?= 1/1
+FORCE ?=
+RETRY_FAILED ?=
 GRADE_ARGS ?=
 grade: $(STAMP)
 	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH python ../scripts/grade_parallel.py practice \
-	  $(if $(WORKERS),--workers $(WORKERS)) --shard $(SHARD) $(GRADE_ARGS)
+	  $(if $(WORKERS),--workers $(WORKERS)) --shard $(SHARD) $(if $(FORCE),--force) $(if $(RETRY_FAILED),--retry-failed) $(GRADE_ARGS)
+
+# The course's own PostgreSQL gradebook, on a local socket, for machines without sudo or systemd
+# (scripts/gradebook_db.py; README, "Grading a large class"); every command uses it once started.
+gradebook-db: $(STAMP)
+	$(BIN)/python scripts/gradebook_db.py start
+
+gradebook-db-stop: $(STAMP)
+	$(BIN)/python scripts/gradebook_db.py stop
 
 clean:
 	rm -rf _build

@@ -21,9 +21,16 @@ if os.environ.get("NBGRADER_EXCHANGE"):
 
 # The gradebook: nbgrader's default, the SQLite file gradebook.db in this folder, unless
 # MWM_GRADEBOOK_URL names another database, e.g. PostgreSQL for grading with several
-# processes at once (postgresql+psycopg://user@host/dbname; README, "Grading a large class").
+# processes at once (postgresql+psycopg://user@host/dbname; README, "Grading a large class"),
+# or else the file .gradebook-url here does: `make gradebook-db` and a `make grade` on PostgreSQL
+# write it, so a shell where the variable was forgotten still reads the same gradebook, instead of
+# making an empty gradebook.db (and an empty grades.csv). Delete the file to go back to gradebook.db.
+_remembered = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".gradebook-url")
 if os.environ.get("MWM_GRADEBOOK_URL"):
     c.CourseDirectory.db_url = os.environ["MWM_GRADEBOOK_URL"]
+elif os.path.isfile(_remembered):
+    with open(_remembered, encoding="utf-8") as _f:
+        c.CourseDirectory.db_url = _f.read().strip()
 
 # nbgrader 0.9.6's autograde prints SQLAlchemy warnings, three per student ("SAWarning: Object of
 # type <SubmittedAssignment> not in session ..."): its gradebook code adds a submission to the
@@ -69,12 +76,16 @@ class DropEmptyNbgraderMetadata(NbGraderPreprocessor):
         return cell, resources
 
 
-from mwm.practice.judge import GradingExecute, JudgeAnswers, RecordWorkedId  # noqa: E402
+from mwm.practice.judge import GradingExecute, JudgeAnswers, RecordWorkedId, RestoreDeletedCells  # noqa: E402
 
 # RecordWorkedId notes, before the outputs are cleared, which student id the notebook was
 # worked under (its first cell says): the feedback tells a student who worked under another id.
+# RestoreDeletedCells puts back, as released, every cell the student deleted, before nbgrader's
+# OverwriteCells (which stops the whole notebook with KeyError when an answer cell and its
+# hand-in cell are both gone): a deleted part then costs that part only, and is named in the
+# feedback and in autograde-logs/<assignment>/<student>.notes.txt.
 c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateIds, DropEmptyNbgraderMetadata,
-                                      OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
+                                      RestoreDeletedCells, OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
 
 # The grading pass. Grades are decided only here, in the teacher's process, never by code
 # in the student's kernel:

@@ -60,7 +60,7 @@ from scripts import student_setup  # noqa: E402
 VENV_BIN = Path(sys.executable).parent  # the hub runs from the course's .venv; so do the Labs
 COURSE = Path(os.environ.get("MWM_HUB_COURSE", ROOT / "exercises")).resolve()
 STATE = Path(os.environ.get("MWM_HUB_STATE", ROOT / "hub" / "state")).resolve()
-TEACHERS = {name.strip() for name in os.environ.get("MWM_HUB_TEACHERS", "teacher").split(",") if name.strip()}
+TEACHERS = {name.strip().lower() for name in os.environ.get("MWM_HUB_TEACHERS", "teacher").split(",") if name.strip()}
 TRIAL_PASSWORD = os.environ.get("MWM_HUB_TRIAL_PASSWORD", "")
 EXCHANGE = os.environ.get("NBGRADER_EXCHANGE") or None
 
@@ -91,11 +91,20 @@ elif not TRIAL_PASSWORD:
           "a page a student's Lab serves can act as the teacher when the teacher opens it. Give users subdomains "
           "(README, 'The course on a JupyterHub').", file=sys.stderr)
 
-# Who may log in.
-if os.environ.get("MWM_HUB_ROSTER"):
-    from scripts.answer_keys import read_roster
+# Who may log in: user names are student ids (mwm.practice.ids), so a name nbgrader cannot file is
+# refused at the login page, which says what is allowed (instead of "500: Unhandled error
+# starting server" once the Lab starts).
+from mwm.practice.ids import ID_PATTERN, RULE  # noqa: E402
 
-    students = set(read_roster(Path(os.environ["MWM_HUB_ROSTER"])))
+c.Authenticator.username_pattern = "^" + ID_PATTERN.pattern.replace("A-Za-z", "a-z") + "$"  # names are lower-cased
+c.JupyterHub.template_vars = {"announcement_login": f"Your user name is your student id: {RULE}."}
+if os.environ.get("MWM_HUB_ROSTER"):
+    from mwm.practice.roster import RosterError, read_roster
+
+    try:
+        students = set(read_roster(Path(os.environ["MWM_HUB_ROSTER"])))
+    except RosterError as exc:
+        sys.exit(f"MWM_HUB_ROSTER: {exc}")
     c.Authenticator.allowed_users = TEACHERS | students
 else:
     c.Authenticator.allow_all = True

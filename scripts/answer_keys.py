@@ -3,14 +3,17 @@
 Usage (from the project root; ``make key`` and ``make keys`` run these):
 
     .venv/bin/python scripts/answer_keys.py alice                 # alice's answers, one per line
-    .venv/bin/python scripts/answer_keys.py --roster roster.csv --out keys.html
-    .venv/bin/python scripts/answer_keys.py --roster roster.csv --out keys.csv
+    .venv/bin/python scripts/answer_keys.py --roster roster.csv                  # keys/keys.html
+    .venv/bin/python scripts/answer_keys.py --roster roster.csv --out keys/keys.csv
 
 Every student's numbers are derived from their student id (``mwm.practice.variants``), the
 same id nbgrader files their submission under; every answer is computed by ``mwm``, exactly as
-the grader computes it. A roster is a CSV file with one student per row: the ids are read from
-the column headed ``student_id`` (the ``grades.csv`` that ``nbgrader export`` writes can be used
-as it is), ``student``, ``username``, ``user`` or ``id``, or else from the first column.
+the grader computes it. A roster is a CSV file with one student per row, read by
+:func:`mwm.practice.roster.read_roster_entries`: the ids from the column headed ``student_id``
+(the ``grades.csv`` that ``nbgrader export`` writes can be used as it is), ``Student ID``,
+``student``, ``username``, ``user`` or ``id``, or else from the first column; every id
+lower-cased and checked, a bad or repeated one refused with its row named. Keys go to ``keys/``
+by default, which git ignores; a file written elsewhere in the repository gets a warning.
 ``--out`` ending in ``.csv`` writes one row per answer (student, problem, part, variable,
 answer, points); ending in ``.html``, one page with each student's answers and worked solutions,
 and beside it a ``mathjax/`` folder that the page loads to show the maths.
@@ -27,8 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
 from scripts import make_exercises as mk  # noqa: E402
 
-#: Column headings that name the student id, the most specific first.
-HEADERS = ["student_id", "student", "username", "user", "id"]
+from mwm.practice.ids import normalize_student_id  # noqa: E402
+from mwm.practice.roster import RosterError, read_roster  # noqa: E402,F401  (read_roster: the hub reads rosters here)
+
+#: Where keys go unless --out says otherwise: a folder git ignores (a key in the repository is a key published).
+KEYS_FOLDER = ROOT / "keys"
 
 
 def problems_for(student: str | None):
@@ -76,36 +82,6 @@ def key_rows(student: str | None) -> list[dict]:
     return rows
 
 
-def read_roster(path: Path) -> list[str]:
-    """The student ids of a roster: a CSV file, one student per row.
-
-    The ids are taken from the column headed ``student_id`` (as in the ``grades.csv`` that
-    ``nbgrader export`` writes), ``student``, ``id``, ``username`` or ``user``; without such a
-    header, from the first column. Blank cells and repeats are dropped.
-
-    Raises:
-        ValueError: the file holds no student id.
-    """
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = [row for row in csv.reader(f) if any(cell.strip() for cell in row)]
-    column = 0
-    if rows:
-        header = [cell.strip().lower() for cell in rows[0]]
-        named = [name for name in HEADERS if name in header]
-        if named:
-            column = header.index(min(named, key=HEADERS.index))
-            rows = rows[1:]
-    ids = []
-    for row in rows:
-        value = row[column].strip() if column < len(row) else ""
-        if value and value not in ids:
-            ids.append(value)
-    if not ids:
-        raise ValueError(f"roster {path} holds no student id (one student per row; a column headed student_id, "
-                         "or the ids in the first column)")
-    return ids
-
-
 def roster_html(ids: list[str], mathjax: str) -> str:
     """One page: for each student, their answers and worked solutions with their numbers."""
     sections = []
@@ -123,23 +99,56 @@ def roster_html(ids: list[str], mathjax: str) -> str:
         toc + "\n".join(sections) + "\n</body></html>\n"
 
 
+def _published(out: Path) -> str:
+    """Why writing keys at ``out`` could publish them ("" if it cannot): inside this repository and not ignored by git."""
+    import subprocess
+
+    target = out.resolve()
+    if not target.is_relative_to(ROOT):
+        return ""
+    try:
+        ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", str(target)],
+                                 capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if ignored:
+        return ""
+    return (f"{out} is inside the course's repository and git does not ignore it: a `git add -A` would publish every "
+            "student's answers. Keys belong in keys/ (the default), which git ignores.")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("student", nargs="?", help="a student id: print that student's answers")
-    ap.add_argument("--roster", type=Path, help="a CSV file of student ids (first column)")
-    ap.add_argument("--out", type=Path, help="with --roster: keys.csv or keys.html")
+    ap.add_argument("--roster", type=Path, help="a CSV file of student ids (a column headed student_id, or the first)")
+    ap.add_argument("--out", type=Path,
+                    help="with --roster: a file ending in .csv or .html (default keys/keys.html, a folder git ignores)")
     args = ap.parse_args(argv)
     if (args.student is None) == (args.roster is None):
         ap.error("give either one student id or --roster FILE")
     if args.student is not None:
+        try:
+            args.student = normalize_student_id(args.student)
+        except ValueError as exc:
+            print(f"answer_keys: {exc}", file=sys.stderr)
+            return 2
         rows = key_rows(args.student)
         print(f"Answer key of {args.student!r} ({sum(r['points'] or 0 for r in rows)} points)")
         for r in rows:
             print(f"  {r['problem']:>2} ({r['part']})  {r['variable']:<18} {r['answer']}")
         return 0
-    if args.out is None or args.out.suffix not in (".csv", ".html"):
-        ap.error("--roster needs --out ending in .csv or .html")
-    ids = read_roster(args.roster)
+    if args.out is None:
+        args.out = KEYS_FOLDER / "keys.html"
+    if args.out.suffix not in (".csv", ".html"):
+        ap.error(f"--out must end in .csv or .html, got {args.out}")
+    try:
+        ids = read_roster(args.roster)
+    except RosterError as exc:
+        print(f"answer_keys: {exc}", file=sys.stderr)
+        return 2
+    warning = _published(args.out)
+    if warning:
+        print(f"answer_keys: WARNING: {warning}", file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.out.suffix == ".csv":
         with open(args.out, "w", newline="", encoding="utf-8") as f:

@@ -35,8 +35,18 @@ Several machines that share the course folder and the database each run the comm
 ``--shard k/n`` (k = 1..n): a student belongs to shard ``crc32(id) mod n + 1``, a split that does
 not depend on which other students have submitted. Run each shard on one machine at a time.
 
+A student who submits again after being graded (``nbgrader collect --update`` replaces their
+folder) is graded again: the record keeps a fingerprint of the submission it graded.
+
+What could not be graded as handed in (a notebook that was not JSON, deleted cells: see
+:class:`mwm.practice.judge.RestoreDeletedCells`) and every failure are listed in the summary,
+one line each, and in ``autograde-logs/<assignment>/grading-notes.csv``, to send on.
+
+A gradebook on PostgreSQL is remembered in ``.gradebook-url`` in the course folder, which the
+course's config reads when ``MWM_GRADEBOOK_URL`` is unset.
+
 Exit status: 0 when every student of the shard is graded, 1 when some failed or were skipped
-after too many attempts, 2 for bad arguments.
+after too many attempts, 2 for bad arguments, 3 when the gradebook cannot be reached.
 """
 from __future__ import annotations
 
@@ -65,6 +75,21 @@ LOG_FOLDER = "autograde-logs"
 
 class UsageError(ValueError):
     """A bad argument; the message names it."""
+
+
+class GradebookError(RuntimeError):
+    """The gradebook's database cannot be reached, or stopped answering; the message says what to do."""
+
+
+def _database_errors():
+    import sqlalchemy.exc
+
+    return (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.ProgrammingError)
+
+
+def _first_line(exc) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -139,7 +164,8 @@ def _record_table(metadata):
         sa.Column("started", sa.Float),    # Unix time, seconds
         sa.Column("finished", sa.Float),
         sa.Column("seconds", sa.Float),    # wall seconds of the last attempt
-        sa.Column("message", sa.Text))
+        sa.Column("message", sa.Text),
+        sa.Column("submission", sa.String(64)))  # the graded submission's fingerprint (submission_fingerprint)
 
 
 class Record:
@@ -156,6 +182,10 @@ class Record:
         self.engine = sa.create_engine(db_url, future=True)
         self.table = _record_table(sa.MetaData())
         self.table.metadata.create_all(self.engine)
+        columns = {c["name"] for c in sa.inspect(self.engine).get_columns(TABLE)}
+        if "submission" not in columns:  # a record made before resubmissions were tracked
+            with self.engine.begin() as conn:
+                conn.execute(sa.text(f"ALTER TABLE {TABLE} ADD COLUMN submission VARCHAR(64)"))
         self.key = dict(course=course_id, assignment=assignment)
         self.lock = threading.Lock()
 
@@ -178,10 +208,10 @@ class Record:
             if conn.execute(sa.update(t).where(where).values(**values)).rowcount == 0:
                 conn.execute(sa.insert(t).values(**self.key, student=student, **{"attempts": 0, **values}))
 
-    def start(self, student: str, attempts: int) -> None:
-        """Mark ``student`` running, on its ``attempts``-th attempt (int, from 1)."""
+    def start(self, student: str, attempts: int, submission: str | None = None) -> None:
+        """Mark ``student`` running, on its ``attempts``-th attempt (int, from 1), grading ``submission`` (a fingerprint)."""
         self._write(student, state="running", attempts=attempts, host=socket.gethostname(),
-                    started=time.time(), finished=None, seconds=None, message=None)
+                    started=time.time(), finished=None, seconds=None, message=None, submission=submission)
 
     def finish(self, student: str, ok: bool, seconds: float, message: str = "") -> None:
         """Mark ``student`` done (``ok``) or failed, after ``seconds`` of wall time, with ``message``."""
@@ -330,9 +360,21 @@ def autograde_one(course: Path, assignment: str, student: str, db_url: str, env:
     receive.close()
     if status == 0:
         return Outcome(student, True, seconds, cpu_seconds=cpu)
-    tail = log.read_text(errors="replace").strip().splitlines()[-3:] if log.exists() else []
     why = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
-    return Outcome(student, False, seconds, f"{why}: " + " | ".join(tail)[-500:], cpu)
+    return Outcome(student, False, seconds, f"{why}: {cause(log)}", cpu)
+
+
+_EXCEPTION = re.compile(r"^\s*((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Missing\w*)"
+                        r"(?::.*)?)$")
+
+
+def cause(log: Path) -> str:
+    """One line saying why an autograde failed: the last exception its log names, else its last lines."""
+    lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+    found = [m.group(1).strip() for line in lines if (m := _EXCEPTION.match(line))]
+    if found:
+        return found[-1][:300]
+    return " | ".join(line.strip() for line in lines[-3:])[-300:] or "no output"
 
 
 @dataclass
@@ -342,19 +384,43 @@ class Plan:
     todo: list = field(default_factory=list)
     done: list = field(default_factory=list)
     gave_up: list = field(default_factory=list)
+    resubmitted: list = field(default_factory=list)  # in todo: submitted again since graded
 
 
-def plan(students, rows: dict, force: bool, max_attempts: int) -> Plan:
+def submission_fingerprint(course: Path, assignment: str, student: str) -> str:
+    """A fingerprint of ``student``'s collected submission: sha256 of its files' names and bytes (hex, 64).
+
+    ``nbgrader collect --update`` replaces the folder when the student submits again, so a new
+    fingerprint means a submission not yet graded.
+    """
+    import hashlib
+
+    folder = course / "submitted" / student / assignment
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def plan(students, rows: dict, force: bool, max_attempts: int, fingerprints: dict | None = None) -> Plan:
     """Split ``students`` by their completion rows (see Record.rows).
 
-    Graded: those without a ``done`` row (all with ``force``), unless they have used
-    ``max_attempts`` attempts (then ``gave_up``).
+    Graded: those without a ``done`` row for the submission they have now (all with ``force``;
+    a student who submitted again since, by ``fingerprints`` (id -> fingerprint), is graded
+    again), unless they have used ``max_attempts`` attempts on it (then ``gave_up``).
     """
     p = Plan()
+    fingerprints = fingerprints or {}
     for s in students:
         row = rows.get(s)
-        if row and row["state"] == "done" and not force:
+        resubmitted = bool(row and fingerprints.get(s) and row.get("submission")
+                           and row["submission"] != fingerprints[s])
+        if row and row["state"] == "done" and not force and not resubmitted:
             p.done.append(s)
+        elif resubmitted:
+            p.todo.append(s)
+            p.resubmitted.append(s)
         elif row and row["state"] != "done" and row["attempts"] >= max_attempts:
             p.gave_up.append(s)
         else:
@@ -394,6 +460,15 @@ def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1
     k, n = shard
     if not 1 <= k <= n:
         raise UsageError(f"--shard must be k/n with 1 <= k <= n, got {k}/{n}")
+    assignments = sorted(p.name for p in (course / "source").iterdir() if p.is_dir()) \
+        if (course / "source").is_dir() else []
+    if assignment not in assignments:
+        import difflib
+
+        near = difflib.get_close_matches(assignment, assignments, n=1)
+        hint = f" Did you mean {near[0]!r}?" if near else (f" The course has: {', '.join(assignments)}."
+                                                           if assignments else "")
+        raise UsageError(f"no assignment {assignment!r} in {course / 'source'}.{hint}")
     db_url, course_id = course_settings(course, db_url)
     if workers is None:
         workers = 1 if db_url.startswith("sqlite") else os.cpu_count() or 1
@@ -403,33 +478,47 @@ def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1
     if not students:
         print(f"{where}no submissions of {assignment} in {course / 'submitted'} ({workers} worker(s)): nothing to "
               "grade (nbgrader collect puts them there)", file=out, flush=True)
-        return dict(graded=[], failed={}, done_before=[], gave_up=[], seconds=0.0, cpu_seconds=0.0)
+        return dict(graded=[], failed={}, done_before=[], gave_up=[], seconds=0.0, cpu_seconds=0.0, resubmitted=[],
+                    notes={}, notes_file=None)
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
-    prepare_gradebook(course, db_url, course_id, assignment, students)
-    record = Record(db_url, course_id, assignment)
-    rows = record.rows()
+    try:
+        prepare_gradebook(course, db_url, course_id, assignment, students)
+        record = Record(db_url, course_id, assignment)
+        rows = record.rows()
+    except _database_errors() as exc:
+        raise GradebookError(f"cannot reach the gradebook at {_safe(db_url)}: {_first_line(exc)}. Is its server "
+                             "running (`make gradebook-db`, or the system's PostgreSQL), and is the database name "
+                             "right? (README, 'Grading a large class')") from None
+    if not db_url.startswith("sqlite"):
+        remember_gradebook(course, db_url)
     if retry_failed:
         record.reset_attempts([s for s in students if s in rows and rows[s]["state"] != "done"])
         rows = record.rows()
-    p = plan(students, rows, force, max_attempts)
-    print(f"{where}{len(students)} submissions of {assignment}: {len(p.todo)} to grade, {len(p.done)} graded "
-          f"before, {len(p.gave_up)} skipped after {max_attempts} failed attempts; {workers} worker(s); "
+    fingerprints = {s: submission_fingerprint(course, assignment, s) for s in students}
+    p = plan(students, rows, force, max_attempts, fingerprints)
+    again = f" ({len(p.resubmitted)} submitted again since graded)" if p.resubmitted else ""
+    print(f"{where}{len(students)} submissions of {assignment}: {len(p.todo)} to grade{again}, {len(p.done)} "
+          f"graded before, {len(p.gave_up)} skipped after {max_attempts} failed attempts; {workers} worker(s); "
           f"gradebook {_safe(db_url)}", file=out, flush=True)
     failed, graded, cpu = {}, [], 0.0
     start = time.perf_counter()
-    attempts = {s: (rows.get(s, {}).get("attempts", 0) if rows.get(s, {}).get("state") != "done" else 0) + 1
-                for s in p.todo}
+    def first_try(s):
+        row = rows.get(s, {})
+        return row.get("state") == "done" or (row.get("submission") or fingerprints[s]) != fingerprints[s]
+
+    attempts = {s: (0 if first_try(s) else rows.get(s, {}).get("attempts", 0)) + 1 for s in p.todo}
 
     stopping = threading.Event()
 
     def one(student):
-        record.start(student, attempts[student])
+        record.start(student, attempts[student], fingerprints[student])
         outcome = autograde_one(course, assignment, student, db_url, env)
         if not stopping.is_set():  # an interrupted student stays "running": the next run grades them
             record.finish(student, outcome.ok, outcome.seconds, outcome.message)
         return outcome
 
     pool = ThreadPoolExecutor(max_workers=workers)
+    database_errors = _database_errors()
     try:
         with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar:
             bar.set_postfix(failed=0)
@@ -448,12 +537,65 @@ def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1
         pool.shutdown(wait=True, cancel_futures=True)
         print("interrupted: run the command again to grade the students not done", file=out, flush=True)
         raise
+    except database_errors as exc:
+        stopping.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise GradebookError(f"the gradebook at {_safe(db_url)} stopped answering during the run ({_first_line(exc)}); "
+                             f"{len(graded)} students were graded and recorded. Run the command again once the "
+                             "database is back: it grades the students not done, and nobody twice") from None
     pool.shutdown(wait=True)
     seconds = time.perf_counter() - start
     result = dict(graded=sorted(graded), failed=failed, done_before=p.done, gave_up=p.gave_up,
-                  seconds=seconds, cpu_seconds=cpu)
+                  seconds=seconds, cpu_seconds=cpu, resubmitted=p.resubmitted,
+                  notes=grading_notes(course, assignment, students))
+    result["notes_file"] = write_notes_file(course, assignment, result)
     summarize(result, max_attempts, out)
     return result
+
+
+def remember_gradebook(course: Path, db_url: str) -> None:
+    """Write ``db_url`` to ``course/.gradebook-url`` (owner-only), which the course's config reads when
+    MWM_GRADEBOOK_URL is unset: a later command in a shell without the variable reads the same gradebook."""
+    path = course / ".gradebook-url"
+    if path.exists() and path.read_text(encoding="utf-8").strip() == db_url:
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(db_url + "\n")
+
+
+def grading_notes(course: Path, assignment: str, students) -> dict:
+    """Student id -> the lines of their grading notes (what could not be graded as handed in), for ``students``."""
+    from mwm.practice.judge import NOTES
+
+    found = {}
+    for s in students:
+        path = course / NOTES.format(assignment=assignment, student=s)
+        if path.is_file():
+            found[s] = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return found
+
+
+def write_notes_file(course: Path, assignment: str, result: dict) -> Path | None:
+    """``autograde-logs/<assignment>/grading-notes.csv``: student, what, why; one row per note or failure.
+
+    Returns its path, or None (and no file) when nothing is to be said."""
+    import csv
+
+    rows = [(s, "not graded", why) for s, why in sorted(result["failed"].items())]
+    rows += [(s, "skipped", "failed every attempt; see its log") for s in result["gave_up"]]
+    rows += [(s, "graded, with a note", line) for s, lines in sorted(result["notes"].items()) for line in lines]
+    path = course / LOG_FOLDER / assignment / "grading-notes.csv"
+    if not rows:
+        if path.exists():
+            path.unlink()
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["student", "what", "why"])
+        writer.writerows(rows)
+    return path
 
 
 def _safe(db_url: str) -> str:
@@ -471,8 +613,13 @@ def summarize(result: dict, max_attempts: int, out=sys.stdout) -> None:
     for student, message in sorted(result["failed"].items()):
         print(f"  FAILED {student}: {message} (log: {LOG_FOLDER}/)", file=out)
     for student in result["gave_up"]:
-        print(f"  SKIPPED {student}: failed {max_attempts} times; rerun with --retry-failed after a look at "
-              f"{LOG_FOLDER}/", file=out)
+        print(f"  SKIPPED {student}: failed {max_attempts} times; rerun with --retry-failed (make grade "
+              f"RETRY_FAILED=1) after a look at {LOG_FOLDER}/", file=out)
+    for student, lines in sorted(result.get("notes", {}).items()):
+        for line in lines:
+            print(f"  NOTE {student}: {line}", file=out)
+    if result.get("notes_file"):
+        print(f"  (the list above, to send on: {result['notes_file']})", file=out)
     out.flush()
 
 
@@ -496,6 +643,9 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"grade_parallel: {e}", file=sys.stderr)
         return 2
+    except GradebookError as e:
+        print(f"grade_parallel: {e}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
     return 1 if result["failed"] or result["gave_up"] else 0

@@ -108,6 +108,10 @@ def markdown_vectors() -> dict[str, str]:
         "md-svg-use": f'<svg><use href="data:image/svg+xml;base64,{_b64(svg("md-svg-use"))}#x"/></svg>',
         "md-attachment": "![a](attachment:evil.svg) ![b](attachment:evil.html) ![c](attachment:missing.png)",
         "md-handed-in": '<img src="notes.svg"> <img src="notes.html"> <script src="notes.js"></script>',
+        "md-myst-iframe": f":::{{iframe}} http://{EVIL}/md-myst-iframe\n:width: 100%\n:::",
+        # maths drawn far outside its cell, over the page's score boxes, with a fake verdict
+        "md-math-overlay": (r"Here is my answer. $\smash{\lower{1.5em}{\rlap{\color{white}{\rule{120em}{18em}}}"
+                            r"\rlap{\raise{-3em}{\color{green}{\text{Problem 1 (a): right -- Score: 3 / 3}}}}}}$"),
     }
 
 
@@ -189,16 +193,28 @@ def make_hostile(nb, raising: bool = True):
             "version_major": 2, "version_minor": 0, "model_id": WIDGET_ID}, "text/plain": "a widget"}),
         v4.new_output("display_data", data={"text/markdown": onerror("in-file-markdown"), "text/plain": "md"}),
         v4.new_output("display_data", data={"image/svg+xml": svg("in-file-svg"), "text/plain": "svg"}),
+        v4.new_output("display_data", data={"application/vnd.vegalite.v5+json": {
+            "$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"url": f"http://{EVIL}/in-file-vega"},
+            "mark": "point", "encoding": {"x": {"field": "a"}}}, "text/plain": "a chart"}),
     ]
     cells.append(code)
     names = [*vectors, "md-attachment-svg", "md-attachment-html", "cell-tags", "raw-cell", "out-html", "out-js",
              "out-markdown", "out-svg", "out-latex", "out-isolated", "out-png-meta", "out-vendor", "out-stream",
              "nb-title", "nb-widgets", "nb-language",
-             "in-file-html", "in-file-js", "in-file-markdown", "in-file-svg"]
+             "in-file-html", "in-file-js", "in-file-markdown", "in-file-svg", "in-file-vega"]
     if raising:
         cells.append(v4.new_code_cell(f"raise ValueError({onerror('out-error')!r})"))
         names.append("out-error")
     nb.cells[1:1] = cells
+    # the overlay goes right before the first hand-in cell, whose score it tries to cover
+    overlay = next(c for c in cells if c.source.startswith("Here is my answer."))
+    first = next((i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade") and
+                  c.metadata["nbgrader"].get("grade_id", "").endswith("-test")), None)
+    if first is not None:
+        nb.cells.remove(overlay)
+        first = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade") and
+                     c.metadata["nbgrader"].get("grade_id", "").endswith("-test"))
+        nb.cells.insert(first, overlay)
     nb.metadata["title"] = f"</title><script>{payload('nb-title')}</script>"
     nb.metadata["widgets"] = widget_state("nb-widgets")
     nb.metadata.setdefault("language_info", {})["name"] = f'python"><script>{payload("nb-language")}</script>'

@@ -87,11 +87,13 @@ def fetch_and_submit(config, student: str, home: Path, change):
     return expected, path.read_bytes()
 
 
-def grade_class(tmp: Path, class_: dict, before_grading=None) -> dict:
+def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=None) -> dict:
     """Run a whole class through nbgrader; ``class_`` maps student id -> change(nb) -> expected.
 
     ``before_grading``, if given, is called with the course folder after the submissions are
-    collected and before autograde runs (e.g. to plant files or hash folders).
+    collected and before autograde runs (e.g. to plant files or hash folders);
+    ``before_collect`` with the exchange's inbound folder, after the class has submitted (e.g.
+    to change a submission's files as a student could).
 
     Returns:
         dict with the course folder, autograde's and generate_feedback's results, each
@@ -119,6 +121,8 @@ def grade_class(tmp: Path, class_: dict, before_grading=None) -> dict:
     returned, submitted = {}, {}
     for student, change in class_.items():
         returned[student], submitted[student] = fetch_and_submit(config, student, tmp / "home" / student, change)
+    if before_collect is not None:
+        before_collect(exchange / "machines-with-memory" / "inbound")
     mk._ok(api.collect("practice"), "collect")
     if before_grading is not None:
         before_grading(course)

@@ -26,7 +26,7 @@ def test_a_students_key_is_what_the_grader_computes():
 
 @pytest.mark.parametrize("text, ids", [
     ("assignment,duedate,timestamp,student_id,last_name\npractice,,t,alice,A\npractice,,t,bob,B\n", ["alice", "bob"]),
-    ("id\nalice\n\nbob\nalice\n", ["alice", "bob"]),
+    ("id\nalice\n\nbob\n", ["alice", "bob"]),
     ("carol\ndave\n", ["carol", "dave"]),
 ])
 def test_a_roster_is_read_from_the_student_id_column_or_the_first(tmp_path, text, ids):

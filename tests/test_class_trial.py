@@ -110,3 +110,105 @@ def test_student_setup_writes_the_config_once_and_refuses_ids_nbgrader_cannot_fi
     assert not (tmp_path / "bad").exists()
     done = subprocess.run([sys.executable, "scripts/student_setup.py", "a+b"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "student_id 'a+b' cannot be used" in done.stderr
+
+
+def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos(tmp_path):
+    """Issue 31's term, with the README's commands: every student gets the grade their work earns, and a word.
+
+    alice works without MWM_STUDENT (her notebook takes her id from her nbgrader config); bob
+    hands in a blank notebook, is graded, then submits full marks again, which ``nbgrader collect
+    --update`` and a second ``make grade`` must grade; carol deletes a part's answer and hand-in
+    cells (nbgrader alone stopped her whole grading with KeyError); dan's notebook is not JSON.
+    The roster's names reach the gradebook; a student not on it is named by their id; a misspelt
+    assignment is refused with a suggestion.
+    """
+    need_sandbox()
+    from nbgrader.api import Gradebook
+
+    readme = (ROOT / "README.md").read_text()
+    for command in ("make roster ROSTER=roster.csv", "nbgrader collect --update practice", "make grade",
+                    "make grade RETRY_FAILED=1"):
+        assert command in readme, f"the README no longer shows {command!r}"
+    course, exchange = tmp_path / "course", tmp_path / "exchange"
+    (course / "source").mkdir(parents=True)
+    exchange.mkdir()
+    exchange.chmod(0o777)
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    shutil.copytree(SOURCE.parent, course / "source" / "practice")
+    env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), HOME=str(tmp_path / "home"),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "lib"), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    for name in ("MWM_STUDENT", "MWM_GRADEBOOK_URL"):
+        env.pop(name, None)
+    _run("nbgrader generate_assignment practice", course, env)
+    _run(RELEASE, course, env)
+    by_id = parts_of(problems_mod.build_all()[0])
+    total = sum(q.points for _, q in by_id.values())
+
+    def work(student, change, fetch=True):
+        folder = tmp_path / "students" / student
+        if fetch:
+            _run(f"{sys.executable} scripts/student_setup.py {student} --dir {folder}", ROOT, env)
+            _run(FETCH, folder, env)
+        path = folder / "practice" / "practice.ipynb"
+        change(path, parts_of(problems_mod.build_all(numbers_for(student))[0]))
+        _run(SUBMIT, folder, env)
+
+    def solved(path, own):
+        nbformat.write(solve(nbformat.read(path, as_version=4), own), path)
+
+    def run_notebook(path, own):  # alice runs her notebook, as a student does before submitting
+        from nbclient import NotebookClient
+
+        nb = solve(nbformat.read(path, as_version=4), own)
+        NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        nbformat.write(nb, path)
+
+    def deleted(path, own):
+        nb = solve(nbformat.read(path, as_version=4), own)
+        nb.cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") not in
+                    ("p05-a-answer", "p05-a-test")]
+        nbformat.write(nb, path)
+
+    saved = dict(os.environ)
+    os.environ.pop("MWM_STUDENT", None)  # alice's kernel (started from here) has no MWM_STUDENT
+    try:
+        work("alice", run_notebook)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    work("bob", lambda path, own: None)
+    work("carol", deleted)
+    work("dan", lambda path, own: path.write_text('{"cells": [ not json'))
+    _run(COLLECT, course, env)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("\ufeffStudent ID,First name,Last name\nAlice,Alice,Liddell\nbob,Bob,Cratchit\ncarol,Carol,Ann\n",
+                      encoding="utf-8")
+    _run(f"{sys.executable} scripts/import_roster.py {roster} --course {course}", ROOT, env)
+
+    grade = f"{sys.executable} {ROOT / 'scripts' / 'grade_parallel.py'} practice --no-progress"
+    first = subprocess.run(grade.split(), cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stdout + first.stderr
+    notes = (course / "autograde-logs" / "practice" / "grading-notes.csv").read_text()
+    for shown in (first.stdout, notes):
+        assert "carol" in shown and "Problem 5 (a)" in shown, shown
+        assert "dan" in shown and "could not be read (NotJSONError" in shown, shown
+    assert (course / "submitted" / "dan" / "practice" / "practice.ipynb.unreadable").is_file()
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
+        scores = {s: gb.find_submission("practice", s).score for s in ("alice", "bob", "carol", "dan")}
+        assert scores == {"alice": total, "bob": 0, "carol": total - by_id["p05-a"][1].points, "dan": 0}, scores
+        names = {s.id: (s.first_name, s.last_name) for s in gb.students}
+    assert names == {"alice": ("Alice", "Liddell"), "bob": ("Bob", "Cratchit"), "carol": ("Carol", "Ann"),
+                     "dan": ("", "dan")}, names
+
+    work("bob", solved, fetch=False)  # bob submits again, with every answer
+    _run("nbgrader collect --update practice --ExchangeCollect.check_owner=False", course, env)
+    second = subprocess.run(grade.split(), cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "1 to grade (1 submitted again since graded), 3 graded before" in second.stdout, second.stdout
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
+        assert gb.find_submission("practice", "bob").score == total
+
+    typo = subprocess.run([*grade.split()[:2], "practise"], cwd=course, env=env, capture_output=True, text=True)
+    assert typo.returncode == 2 and "Did you mean 'practice'?" in typo.stderr, typo.stderr

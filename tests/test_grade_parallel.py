@@ -258,13 +258,16 @@ def _broken_submission(url: str) -> dict:
 
 def test_bad_arguments_are_named(tmp_path):
     course = tmp_path / "course"
-    course.mkdir()
+    (course / "source" / "practice").mkdir(parents=True)
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
     cases = {("--workers", "0"): "--workers must be at least 1",
              ("--shard", "3/2"): "--shard must be k/n",
              ("--shard", "two"): "--shard must be k/n",
              ("--workers", "2"): "--workers 2 needs a database server",
              ("--max-attempts", "0"): "--max-attempts must be at least 1"}
+    done = subprocess.run([*COMMAND[:2], "practise"], cwd=course, env=_env(), capture_output=True, text=True)
+    assert done.returncode == 2 and "no assignment 'practise'" in done.stderr and "Did you mean 'practice'?" in \
+        done.stderr, done.stderr
     for args, message in cases.items():
         done = subprocess.run([*COMMAND, *args], cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr[-2000:])
@@ -303,3 +306,59 @@ def test_a_rerun_grades_whoever_is_not_done_within_the_attempts():
     assert (p.todo, p.done, p.gave_up) == (["new", "done", "killed", "failed"], [], ["spent"])
     p = gp.plan(students, rows, force=False, max_attempts=1)
     assert (p.todo, p.gave_up) == (["new"], ["killed", "failed", "spent"])
+
+
+def _one_line_error(done, expect: str):
+    assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("INFO  [alembic")]
+    assert len(lines) == 1 and expect in lines[0] and "Traceback" not in done.stderr, done.stderr[-3000:]
+
+
+def test_the_courses_own_gradebook_server_is_remembered_and_its_errors_are_one_line(classroom, tmp_path):
+    """make gradebook-db on a machine without sudo; later commands find it; a stopped server is one line."""
+    import sqlalchemy as sa
+
+    from scripts import gradebook_db
+
+    course = _copy(classroom, tmp_path / "course", keep={"c00", "c01", "p01", "b00", "c02"})
+    url = gradebook_db.start(course)
+    assert (course / ".gradebook-url").read_text().strip() == url and "?host=" in url
+    try:
+        out = _run(course, "--workers", "2")  # no MWM_GRADEBOOK_URL: the remembered gradebook
+        assert "graded 5, failed 0" in out and "gradebook postgresql" in out, out
+        exported = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export"], cwd=course, env=_env(),
+                                  capture_output=True, text=True, timeout=300)
+        assert exported.returncode == 0, exported.stderr[-2000:]
+        rows = (course / "grades.csv").read_text().strip().splitlines()
+        assert len(rows) == 6, rows  # the remembered PostgreSQL gradebook, not the template's empty gradebook.db
+        wrong = url.replace("/mwm_gradebook?", "/mwm_gradebok?")
+        done = subprocess.run(COMMAND, cwd=course, env=_env(MWM_GRADEBOOK_URL=wrong), capture_output=True, text=True,
+                              timeout=300)
+        _one_line_error(done, "cannot reach the gradebook")
+
+        # the server stops in the middle of a run: one line; the next run finishes the class
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM mwm_autograde"))
+        engine.dispose()
+        run = subprocess.Popen([*COMMAND, "--workers", "1"], cwd=course, env=_env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+            with engine.connect() as conn:
+                done_count = conn.execute(sa.text("SELECT count(*) FROM mwm_autograde WHERE state = 'done'")).scalar()
+            engine.dispose()
+            if done_count >= 1:
+                break
+            time.sleep(0.5)
+        gradebook_db.stop(course)
+        out, err = run.communicate(timeout=300)
+        _one_line_error(subprocess.CompletedProcess(run.args, run.returncode, out, err), "stopped answering during the run")
+    finally:
+        gradebook_db.start(course)
+    out = _run(course)
+    assert "graded 0" not in out and "failed 0" in out, out
+    assert _grades(url, ["c00", "c01", "p01", "b00", "c02"]) == \
+        {s: (classroom["expected"][s], _grades(url, [s])[s][1]) for s in ("c00", "c01", "p01", "b00", "c02")}
+    gradebook_db.stop(course)

@@ -187,6 +187,17 @@ def _assignments_tab(page):
 
 def _the_class(browser, base: str, state: Path, course: Path, watch) -> tuple[dict, dict]:
     """Steps 1-4 of the module's docstring; returns the Formgrader's scores and the feedback pages' text, by student."""
+    # 0. A user name that is no student id is refused at the login page, which says what is allowed.
+    page = browser.new_context().new_page()
+    page.goto(base + "/hub/login")
+    assert "Your user name is your student id" in page.locator("body").inner_text()
+    page.fill("#username_input", "zoë")
+    page.fill("#password_input", PASSWORD)
+    page.click("#login_submit")
+    page.wait_for_load_state()
+    assert "/hub/login" in page.url and "Invalid" in page.locator("body").inner_text(), page.url
+    page.context.close()
+
     # 1. The teacher releases the assignment from the Formgrader.
     teacher = _log_in(browser, base, "teacher", watch)
     _menu(teacher, "Nbgrader", "Formgrader")

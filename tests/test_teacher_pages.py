@@ -130,6 +130,17 @@ def lab(course, tmp_path_factory):
         _stop_lab(process)
 
 
+def _covered(frame, selector: str) -> list[str]:
+    """The elements of ``selector`` that something else is drawn over, at their centre (scrolled into view)."""
+    return frame.locator(selector).evaluate_all("""els => els.filter(e => {
+        e.scrollIntoView({block: "center"});
+        const r = e.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) return false;
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !(top && (top === e || e.contains(top) || top.contains(e)));
+    }).map(e => e.id || e.className || e.tagName)""")
+
+
 def _formgrader_frame(page):
     _menu(page, "Nbgrader", "Formgrader")
     page.locator(".jp-MainAreaWidget iframe").first.wait_for()
@@ -208,6 +219,8 @@ def test_no_student_content_runs_in_any_page_the_teacher_opens(course, lab):
                 red = frame.evaluate("() => [...document.querySelectorAll('*')].filter("
                                      "e => getComputedStyle(e).backgroundColor === 'rgb(255, 0, 0)').length")
                 assert red == 0, "a student's style reached the page"
+                covered = _covered(frame, "input.score")
+                assert not covered, f"student content covers the Formgrader's score boxes: {covered[:3]}"
                 honest.scroll_into_view_if_needed()
                 page.screenshot(path=str(ARTIFACTS / "teacher-formgrader-hostile.png"))
             else:
@@ -224,15 +237,15 @@ def test_no_student_content_runs_in_any_page_the_teacher_opens(course, lab):
 
         # 3. The files mallory handed in, through the Formgrader's route for them.
         mallory = ids["mallory"]
-        for name in ("notes.html", "notes.htm", "notes.svg", "notes.js", "page.xhtml", "fig.png"):
+        for name in ("notes.html", "notes.htm", "notes.svg", "notes.js", "page.xhtml", "fig.png"):  # SVG: an image
             url = f"{origin}/formgrader/submissions/{mallory}/{name}"
             response = context.request.get(url)
             assert response.status == 200, (name, response.status)
             headers = response.headers
             assert headers.get("x-content-type-options") == "nosniff", name
             assert "sandbox" in headers.get("content-security-policy", ""), name
-            if name.endswith(".png"):
-                assert headers["content-type"] == "image/png"
+            if name.endswith((".png", ".svg")):
+                assert headers["content-type"] == ("image/png" if name.endswith(".png") else "image/svg+xml")
             else:
                 assert headers["content-type"].startswith("text/plain"), (name, headers["content-type"])
                 assert headers.get("content-disposition", "").startswith("attachment"), name
@@ -255,6 +268,8 @@ def test_no_student_content_runs_in_any_page_the_teacher_opens(course, lab):
         assert not watch.markers(tab, "feedback page")
         body = tab.locator("body").inner_text()
         assert hc.HONEST_TEXT in body and "Problem 1 (a): right" in body
+        covered = _covered(tab, ".panel-heading .pull-right")
+        assert not covered, f"student content covers the feedback page's scores: {covered[:3]}"
         tab.screenshot(path=str(ARTIFACTS / "teacher-feedback-hostile.png"), full_page=False)
         tab.goto(feedback.as_uri())
         watch.settle(tab)

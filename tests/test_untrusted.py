@@ -275,7 +275,8 @@ class _Request:
 @pytest.mark.parametrize("path, content_type, policy", [
     ("/formgrader/submissions/abc/", None, "script-src 127.0.0.1:8888/formgrader/static/"),
     ("/formgrader/submissions/abc/notes.html", "text/plain; charset=utf-8", "sandbox"),
-    ("/formgrader/submissions/abc/sub/notes.SVG", "text/plain; charset=utf-8", "sandbox"),
+    ("/formgrader/submissions/abc/sub/notes.SVG", "image/svg+xml", "sandbox"),
+    ("/formgrader/submissions/abc/page.xhtml", "text/plain; charset=utf-8", "sandbox"),
     ("/formgrader/submissions/abc/x.png%00.html", "text/plain; charset=utf-8", "sandbox"),
     ("/formgrader/submissions/abc/fig.PNG", "image/png", "sandbox"),
     ("/formgrader/submissions/abc/next", None, "object-src 'none'"),

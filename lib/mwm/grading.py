@@ -276,7 +276,7 @@ def check_bool(name: str, value, expected=None, *, reveal=True):
         _fail(f"{name} should be {bool(expected)}, got {bool(value)}")
 
 
-def check_function(name: str, value, cases=(), *, decimals=None, sig=None, n_args=None):
+def check_function(name: str, value, cases=(), *, decimals=None, sig=None, n_args=None, reveal=True):
     """Check that ``value`` is a function and that it gives the expected result on each case.
 
     Args:
@@ -286,6 +286,7 @@ def check_function(name: str, value, cases=(), *, decimals=None, sig=None, n_arg
             results are compared exactly when ``decimals`` and ``sig`` are both None.
         decimals, sig: the precision of real-valued results, as in :func:`check_number`.
         n_args: how many arguments the function should take (for the format check).
+        reveal: whether a wrong result's message shows the expected result.
 
     Raises:
         AnswerError: one line: not a function, the call that raised, or the call whose
@@ -311,9 +312,9 @@ def check_function(name: str, value, cases=(), *, decimals=None, sig=None, n_arg
         except Exception as exc:  # the student's code: report it in one line
             _fail(f"{call} raised {type(exc).__name__}: {exc}")
         if decimals is None and sig is None:
-            check_integer(call, got, want)
+            check_integer(call, got, want, reveal=reveal)
         else:
-            check_number(call, got, want, decimals=decimals, sig=sig)
+            check_number(call, got, want, decimals=decimals, sig=sig, reveal=reveal)
 
 
 _install_in_ipython()

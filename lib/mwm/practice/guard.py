@@ -13,19 +13,21 @@ and changes nothing else:
   (:func:`formgrade_script_hashes`); no inline event handler, no ``javascript:`` URL, no script,
   frame, object, form target or stylesheet from anywhere else, no ``<base>``.
 * **Files of a submission** (``<base>formgrader/submissions/<id>/<path>``, nbgrader's route to
-  what a student handed in beside the notebook): PNG, JPEG, GIF and WebP are served as images;
-  everything else (HTML, SVG, JavaScript, ...) as ``text/plain``, as a download. All of them with
-  ``X-Content-Type-Options: nosniff`` and a ``sandbox`` policy, so even a file a browser did
-  render would run no script and reach no cookie.
+  what a student handed in beside the notebook): PNG, JPEG, GIF, WebP and SVG are served as
+  images; everything else (HTML, XHTML, JavaScript, ...) as ``text/plain``, as a download. All of
+  them with ``X-Content-Type-Options: nosniff`` and a ``sandbox`` policy that allows no script and
+  no request, so even an SVG opened on its own, or a file a browser did render, runs nothing.
 * **The Formgrader's other pages** (its lists of assignments, submissions and students, which
   show student ids and names through nbgrader's scripts): no plug-in objects, no ``<base>``, no
   form sent elsewhere, no framing by other sites.
 * **Every other page of a teacher's Lab** (a server started on a course folder, one holding
   ``nbgrader_config.py``: ``make teacher-lab``, or the teacher's Lab on the hub), where a teacher
-  opens submitted notebooks: images and media only from the Lab itself (or ``data:``/``blob:``),
-  so a student's markdown cannot make the teacher's browser fetch a tracking image from
-  elsewhere; no plug-in objects, no ``<base>``, no form sent elsewhere. JupyterLab itself
-  already shows an untrusted notebook's HTML sanitized and runs none of its script.
+  opens submitted notebooks: images, media, fonts, stylesheets, frames and requests only from the
+  Lab itself (or ``data:``/``blob:``), so a student's markdown or output cannot make the teacher's
+  browser fetch a tracking image, frame a remote page (a MyST ``{iframe}`` directive) or load a
+  remote data file (a Vega-Lite output); no plug-in objects, no ``<base>``, no form sent
+  elsewhere. JupyterLab itself already shows an untrusted notebook's HTML sanitized and runs
+  none of its script.
 
 It also serves MathJax (the copy the website build uses, from ``sphinx-mathjax-offline``) at
 ``<base>mwm-static/mathjax/``, without a login, since it is a public file: the Formgrader's page
@@ -49,7 +51,7 @@ __all__ = ["FormgraderGuard", "formgrade_script_hashes", "inline_script_hashes",
 TEMPLATES = Path(__file__).parent / "templates"
 #: What the file route serves as an image (by the file name's extension); everything else is text.
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-               ".webp": "image/webp"}
+               ".webp": "image/webp", ".svg": "image/svg+xml"}
 _INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
 _NAVIGATION = re.compile(r"(?:next_incorrect|prev_incorrect|next|prev)/?")
 
@@ -124,9 +126,11 @@ def submission_page_policy(host: str, base_url: str) -> str:
 
 
 OTHER_PAGES_POLICY = "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
-TEACHER_LAB_POLICY = ("img-src 'self' data: blob:; media-src 'self' data: blob:; object-src 'none'; base-uri 'self'; "
-                      "form-action 'self'")
-FILE_POLICY = "default-src 'none'; img-src 'self'; sandbox"
+TEACHER_LAB_POLICY = ("img-src 'self' data: blob:; media-src 'self' data: blob:; font-src 'self' data:; "
+                      "style-src 'self' 'unsafe-inline' data: blob:; connect-src 'self' ws: wss:; "
+                      "frame-src 'self' blob: data:; object-src 'none'; base-uri 'self'; form-action 'self'")
+#: Every handed-in file: no script, no request, not even inside an SVG opened on its own (``sandbox``).
+FILE_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
 
 
 class FormgraderGuard(web.OutputTransform):

@@ -23,6 +23,7 @@ part, scores 0 ("could not tell which answer to grade").
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -34,7 +35,7 @@ from .notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_ans
 from .sandbox import SandboxedExecute
 from .variants import numbers_for
 
-__all__ = ["RecordWorkedId", "GradingExecute", "JudgeAnswers", "judge_part", "expected_problems", "answer_code_files",
+__all__ = ["RecordWorkedId", "RestoreDeletedCells", "GradingExecute", "JudgeAnswers", "write_notes", "NOTES", "name_by_id", "judge_part", "expected_problems", "answer_code_files",
            "PART_CELL"]
 
 #: Grade ids of hand-in cells: ``pNN-x-test``.
@@ -200,6 +201,74 @@ class RecordWorkedId(NbGraderPreprocessor):
         return nb, resources
 
 
+def _course_root(resources) -> Path | None:
+    """The course folder of the notebook being graded (its folder is ``<root>/<kind>/<student>/<assignment>``)."""
+    path = (resources.get("metadata") or {}).get("path")
+    if not path:
+        return None
+    parents = Path(path).resolve().parents
+    return parents[2] if len(parents) > 2 else None
+
+
+def _student_version(resources, notebook: str):
+    """The released (student) version of ``notebook``, or None where the course has none."""
+    import nbformat
+
+    root, assignment = _course_root(resources), (resources.get("nbgrader") or {}).get("assignment")
+    if root is None or not assignment:
+        return None
+    path = root / "release" / assignment / f"{notebook}.ipynb"
+    return nbformat.read(path, as_version=4) if path.is_file() else None
+
+
+def _part_label(grade_id: str) -> str:
+    m = re.fullmatch(r"p(\d\d)-([a-z])-(answer|test)", grade_id)
+    return f"Problem {int(m.group(1))} ({m.group(2)})" if m else grade_id
+
+
+class RestoreDeletedCells(NbGraderPreprocessor):
+    """Sanitizing step, before nbgrader's ``OverwriteCells``: every cell the student deleted is put back.
+
+    nbgrader restores a deleted hand-in (grade) cell after the cell before it, and stops the
+    student's whole grading with ``KeyError`` when that cell was deleted too (an answer and its
+    hand-in cell both gone, or every cell). Here each missing cell of the released notebook
+    comes back at its place, as released (an answer cell empty), so the rest is graded and a
+    deleted part costs that part only. The restored parts are noted in the notebook's metadata
+    (``mwm.restored``): :class:`JudgeAnswers` names them in the feedback and in the teacher's
+    list of grading notes.
+    """
+
+    def preprocess(self, nb, resources):
+        """Insert the released cells whose grade ids ``nb`` lacks, each after the cell that precedes it there."""
+        released = _student_version(resources, (resources.get("nbgrader") or {}).get("notebook") or "")
+        if released is None:
+            return nb, resources
+        have = {_gid(c) for c in nb.cells if _gid(c)}
+        restored = []
+        inserted_after = -1  # where the last released cell sits in nb
+        for c in released.cells:
+            g = _gid(c)
+            if not g:
+                continue
+            if g in have:
+                inserted_after = next(i for i, x in enumerate(nb.cells) if _gid(x) == g)
+                continue
+            copy_ = NotebookNode({k: v for k, v in c.items() if k != "id"})
+            copy_["id"] = f"restored-{g}"
+            copy_.setdefault("metadata", NotebookNode())
+            if copy_.get("cell_type") == "code":
+                copy_["outputs"], copy_["execution_count"] = [], None
+            nb.cells.insert(inserted_after + 1, copy_)
+            inserted_after += 1
+            have.add(g)
+            restored.append(g)
+        if restored:
+            self.log.warning("%s: cells deleted from the notebook were put back as released: %s",
+                             (resources.get("nbgrader") or {}).get("student"), ", ".join(restored))
+            nb.metadata.setdefault("mwm", {})["restored"] = restored
+        return nb, resources
+
+
 class JudgeAnswers(NbGraderPreprocessor):
     """Grading step, right after execution: decide every hand-in cell in the teacher's process.
 
@@ -214,10 +283,26 @@ class JudgeAnswers(NbGraderPreprocessor):
         student = (resources.get("nbgrader") or {}).get("student")
         problems = expected_problems(student)
         worked = (nb.metadata.get("mwm") or {}).get("worked_as")
+        restored = list((nb.metadata.get("mwm") or {}).get("restored") or [])
+        unreadable = (nb.metadata.get("mwm_collect") or {}).get("unreadable")
+        notes = []  # what could not be graded, one line each, for the teacher
+        if unreadable:
+            notes.append(f"the notebook handed in could not be read ({unreadable}); it was graded as the "
+                         "empty assignment (the file handed in is kept beside it, as .unreadable)")
+        parts_restored = list(dict.fromkeys(_part_label(g) for g in restored
+                                            if re.fullmatch(r"p\d\d-[a-z]-(answer|test)", g)))
+        n_parts = sum(len(p.parts) for p in problems.values())
+        if len(parts_restored) == n_parts:
+            notes.append("every cell had been deleted from the notebook: they were put back empty, so no part "
+                         "had an answer")
+        elif parts_restored:
+            notes.append("cells deleted from the notebook were put back empty, so these parts had no answer: "
+                         + ", ".join(parts_restored))
         for cell in nb.cells:
             gid = _gid(cell)
             if gid == ID_CELL:
-                note = self._id_note(student, worked)
+                note = "\n".join(n for n in [self._id_note(student, worked),
+                                              *(f"Grading note: {n}." for n in notes)] if n)
                 if note:
                     cell.outputs.append(NotebookNode(output_type="stream", name="stdout", text=note + "\n"))
                 continue
@@ -235,6 +320,9 @@ class JudgeAnswers(NbGraderPreprocessor):
                 right, lines = False, [f"Problem {problem.number} ({parts[0].letter}): unreadable answer "
                                        f"record ({type(exc).__name__})."]
             label = f"Problem {problem.number} ({parts[0].letter})"
+            if label in parts_restored and not right:
+                lines = [f"{label}: its answer cell or hand-in cell was deleted from the notebook, so nothing "
+                         "was handed in (the cells are back, empty, in the graded notebook)."]
             if len(lines) == 1 and lines[0].startswith(label):  # nothing (or too much) handed in
                 text = lines[0]
             else:
@@ -242,6 +330,9 @@ class JudgeAnswers(NbGraderPreprocessor):
             cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=text + "\n")] if right \
                 else [_error(text)]
         nb.metadata.pop("mwm", None)
+        nb.metadata.pop("mwm_collect", None)
+        write_notes(resources, notes)
+        name_by_id(resources, self.config.CourseDirectory.get("course_id", "default_course"))
         return nb, resources
 
     @staticmethod
@@ -255,6 +346,44 @@ class JudgeAnswers(NbGraderPreprocessor):
             return (f"This notebook was worked under the id {worked.get('id')!r} but submitted by {student!r}: "
                     f"it was graded on the numbers of {student!r}.")
         return ""
+
+
+#: Where the grading notes of a student are written, in the course folder: one line per note.
+NOTES = "autograde-logs/{assignment}/{student}.notes.txt"
+
+
+def write_notes(resources, notes: list[str]) -> None:
+    """Write (or, with no notes, remove) the student's grading notes file (:data:`NOTES`) in the course folder."""
+    root = _course_root(resources)
+    info = resources.get("nbgrader") or {}
+    if root is None or not info.get("student") or not info.get("assignment"):
+        return
+    path = root / NOTES.format(assignment=info["assignment"], student=info["student"])
+    if notes:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(f"{n}\n" for n in notes), encoding="utf-8")
+    elif path.exists():
+        path.unlink()
+
+
+def name_by_id(resources, course_id: str) -> None:
+    """A student the gradebook knows by no name (no roster imported; a hub user) is named by their id.
+
+    nbgrader's Formgrader lists such a student as "None, None", and ``nbgrader export`` with
+    empty names. ``make roster`` puts a roster's names in; they are never overwritten here.
+    """
+    from nbgrader.api import Gradebook, MissingEntry
+
+    info = resources.get("nbgrader") or {}
+    if not info.get("db_url") or not info.get("student"):
+        return
+    with Gradebook(info["db_url"], course_id) as gb:
+        try:
+            student = gb.find_student(info["student"])
+        except MissingEntry:
+            return
+        if student.first_name is None and student.last_name is None:
+            gb.update_or_create_student(info["student"], last_name=info["student"], first_name="")
 
 
 def _error(text: str) -> NotebookNode:

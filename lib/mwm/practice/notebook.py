@@ -28,6 +28,7 @@ import getpass
 import json
 import math
 import os
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -53,8 +54,10 @@ MAX_TEXT = 200
 def student_id(environ=None) -> tuple[str | None, str]:
     """The student id whose numbers a notebook uses, and where it was found.
 
-    Order: ``MWM_STUDENT`` if set (an empty value means no id), else ``JUPYTERHUB_USER``,
-    else the user name of the process.
+    Order: ``MWM_STUDENT`` if set (an empty value means no id), else ``JUPYTERHUB_USER``, else
+    the student id of the student's nbgrader config (``CourseDirectory.student_id`` in an
+    ``nbgrader_config.py`` of the notebook's folder, a folder above it, or the Jupyter config
+    folder: what ``nbgrader submit`` files the work under), else the user name of the process.
 
     Args:
         environ: the environment to read (default ``os.environ``).
@@ -69,10 +72,39 @@ def student_id(environ=None) -> tuple[str | None, str]:
         return (value or None), "MWM_STUDENT"
     if env.get("JUPYTERHUB_USER", "").strip():
         return env["JUPYTERHUB_USER"].strip(), "JUPYTERHUB_USER"
+    found = _configured_id(env)
+    if found:
+        return found
     try:
         return getpass.getuser(), "your user name"
     except (KeyError, OSError):  # no user name (a container without one)
         return None, "no id found"
+
+
+_CONFIGURED_ID = re.compile(r"""^\s*c\.CourseDirectory\.student_id\s*=\s*(['"])([^'"\n]+)\1""", re.M)
+
+
+def _configured_id(env) -> tuple[str, str] | None:
+    """(id, where) from the first nbgrader_config.py that sets ``CourseDirectory.student_id``, or None.
+
+    Looked for in the working folder (a kernel's is its notebook's) and up to three folders
+    above it, then in ``JUPYTER_CONFIG_DIR`` (a hub user's); the file is read, not run.
+    """
+    from pathlib import Path
+
+    here = Path.cwd()
+    places = [here, *list(here.parents)[:3]]
+    if env.get("JUPYTER_CONFIG_DIR"):
+        places.append(Path(env["JUPYTER_CONFIG_DIR"]))
+    for folder in places:
+        path = folder / "nbgrader_config.py"
+        try:
+            m = _CONFIGURED_ID.search(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if m and m.group(2).strip():
+            return m.group(2).strip(), f"your nbgrader config, {path}"
+    return None
 
 
 # --------------------------------------------------------------------------------------
@@ -363,7 +395,10 @@ class Practice:
         value_here = not self.grading and (self.self_study or part is problem.parts[0])
         lines = []
         for a in part.answers:
-            check_answer(a, answers[a.name], with_value=value_here, all_cases=self.self_study)
+            # a graded course's notebook says right or not right, never the value (self-study shows it:
+            # the website shows the worked solutions anyway)
+            check_answer(a, answers[a.name], with_value=value_here, reveal=self.self_study,
+                         all_cases=self.self_study)
             lines.append(f"{a.name}: right" if value_here
                          else f"{a.name}: {a.what}; its value is checked when your work is graded")
         print("\n".join(lines))
@@ -415,10 +450,7 @@ def check_answer(answer, value, *, with_value: bool, reveal: bool = True, all_ca
         grading.check_bool(a.name, value, exp, reveal=reveal)
     elif a.kind == "function":
         cases = (a.cases if all_cases else a.cases[:1]) if with_value else ()
-        if reveal:
-            grading.check_function(a.name, value, cases, decimals=None, sig=None, n_args=a.n_args)
-        else:  # pragma: no cover - the judge checks recorded calls instead
-            raise ValueError("functions are judged from their recorded calls")
+        grading.check_function(a.name, value, cases, decimals=a.decimals, sig=a.sig, n_args=a.n_args, reveal=reveal)
     else:
         raise ValueError(f"unknown answer kind {a.kind!r}")
 

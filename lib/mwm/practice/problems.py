@@ -736,7 +736,7 @@ def problem_7(n) -> Problem:
         parts=[
             Part("a", "Write a Python function `n_chunks(N, k)` that counts the chunks a text of $N$ characters "
                       "is cut into, and store its value for this text in `chunks`.",
-                 [Answer("n_chunks", "function", None, cases=cases, n_args=2, what="a function",
+                 [Answer("n_chunks", "function", None, decimals=None, cases=cases, n_args=2, what="a function",
                          signature="n_chunks(N, k)", formula="\\lceil N/k\\rceil"),
                   Answer("chunks", "integer", chunks, what="a whole number")],
                  "# ceil(N / k): whole chunks, and one more for a leftover piece.\n"
@@ -1023,7 +1023,7 @@ def problem_8(n) -> Problem:
         parts=[
             Part("a", "For $0<w<1$, find a formula for the smallest whole $T$ with $w^T<\\varepsilon$, and "
                       "write it as a Python function `first_below(w, eps)` that returns that whole number.",
-                 [Answer("first_below", "function", None, cases=cases, n_args=2, what="a function",
+                 [Answer("first_below", "function", None, decimals=None, cases=cases, n_args=2, what="a function",
                          signature="first_below(w, eps)",
                          formula="\\lfloor \\ln\\varepsilon/\\ln w\\rfloor+1")],
                  "# w^T < eps  <=>  T ln w < ln eps  <=>  T > ln eps / ln w  (ln w < 0 flips the sign).\n"

@@ -26,7 +26,8 @@ Python binding of the Rust library ammonia), and nothing home-made:
   cell's rendered HTML through :func:`clean_html` (the ``clean_html`` filter).
 * :class:`CourseCollect` is ``nbgrader collect`` that refuses a submission filed under an id the
   course cannot use (:func:`mwm.practice.ids.check_student_id`), and, where nbgrader checks who
-  owns the files, one that names another student (nbgrader itself only warns and collects it).
+  owns the files, one that names another student (nbgrader itself only warns and collects it);
+  a notebook nbgrader could not read is kept aside and replaced (:func:`repair_unreadable`).
 
 Wired in ``exercises/nbgrader_config.py``. What was tried against it is in ``tests/test_untrusted.py``
 (every MIME type and markdown vector) and ``tests/test_teacher_pages.py`` (the pages, in Chromium).
@@ -37,6 +38,7 @@ import base64
 import binascii
 import copy
 import html as _html
+import os
 import re
 from pathlib import Path
 
@@ -46,7 +48,7 @@ from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
 __all__ = ["clean_html", "clean_notebook", "clean_output", "CleanStudentContent", "CourseCollect", "KEPT_MIME_TYPES",
-           "ID_PREFIX", "TEMPLATE_DIR"]
+           "ID_PREFIX", "TEMPLATE_DIR", "repair_unreadable"]
 
 #: The course's copies of nbgrader's Formgrader and feedback templates (``formgrade/``, ``feedback/``).
 TEMPLATE_DIR = str(Path(__file__).parent / "templates")
@@ -361,8 +363,6 @@ class CourseCollect(_collect_base()):
 
     def init_src(self):
         """nbgrader's list of the newest submission per student, without the refused ones."""
-        import os
-
         from .ids import check_student_id
 
         super().init_src()
@@ -387,3 +387,48 @@ class CourseCollect(_collect_base()):
                     continue
             kept.append(record)
         self.src_records = kept
+
+    def do_copy(self, src, dest):
+        """nbgrader's copy of one submission, then :func:`repair_unreadable` on the notebooks copied."""
+        super().do_copy(src, dest)
+        released = os.path.join(self.coursedir.root, self.coursedir.release_directory, self.coursedir.assignment_id)
+        for note in repair_unreadable(dest, released):
+            self.log.warning("%s: %s", dest, note)
+
+
+def repair_unreadable(folder, released_folder) -> list[str]:
+    """Make every notebook of a collected submission one that nbgrader can read and grade.
+
+    A notebook that is not JSON, or not a notebook nbformat accepts, stops ``nbgrader
+    autograde`` for that student: the student scores 0 with no word of why. Here it is kept
+    beside, renamed ``<name>.ipynb.unreadable``, and replaced by the released version (every
+    answer empty), marked with the reason (``metadata.mwm_collect.unreadable``), so the student
+    is graded, and the feedback and the teacher's grading notes say what happened.
+
+    Args:
+        folder: the submission's folder (``submitted/<student>/<assignment>``).
+        released_folder: the assignment's released folder (``release/<assignment>``).
+
+    Returns:
+        list of str: one line per notebook replaced.
+    """
+    import nbformat
+
+    notes = []
+    for path in sorted(Path(folder).glob("*.ipynb")):
+        try:
+            nbformat.validate(nbformat.read(path, as_version=4))
+            continue
+        except Exception as exc:  # noqa: BLE001 - whatever stops nbformat stops nbgrader
+            reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}".rstrip(": ")
+        released = Path(released_folder) / path.name
+        path.rename(path.with_name(path.name + ".unreadable"))
+        if released.is_file():
+            nb = nbformat.read(released, as_version=4)
+            nb.metadata["mwm_collect"] = {"unreadable": reason}
+            nbformat.write(nb, path)
+            notes.append(f"{path.name} could not be read ({reason}): kept as {path.name}.unreadable; "
+                         "the released notebook stands in for it")
+        else:
+            notes.append(f"{path.name} could not be read ({reason}): kept as {path.name}.unreadable")
+    return notes

@@ -72,8 +72,9 @@ def numbers_for(student_id: str | None) -> dict[int, dict]:
     """The numbers of all sixteen problems for ``student_id``.
 
     Args:
-        student_id: the student's id (nbgrader / hub user name), any non-empty str; None or ""
-            gives the website's numbers (a deep copy of ``problems.NUMBERS``).
+        student_id: the student's id (nbgrader / hub user name), any non-empty str, read without
+            regard to case or surrounding spaces ("Mary.Jones" is "mary.jones", whom JupyterHub
+            logs in); None or "" gives the website's numbers (a deep copy of ``problems.NUMBERS``).
 
     Returns:
         dict: problem number (1-16) -> that problem's numbers, in the form ``NUMBERS`` uses;
@@ -87,7 +88,8 @@ def numbers_for(student_id: str | None) -> dict[int, dict]:
         return copy.deepcopy(NUMBERS)
     if not isinstance(student_id, str):
         raise TypeError(f"student_id must be a str or None, got {type(student_id).__name__}")
-    return {number: VARIANTS[number](rng_for(student_id, number)) for number in range(1, 17)}
+    key = student_id.strip().lower()  # ids are read without regard to case (mwm.practice.ids)
+    return {number: VARIANTS[number](rng_for(key, number)) for number in range(1, 17)}
 
 
 # --------------------------------------------------------------------------------------
