@@ -109,7 +109,7 @@ test-fast: system-packages $(STAMP)
 	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
 	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py \
-	          --ignore=tests/test_teacher_pages.py
+	          --ignore=tests/test_teacher_pages.py --ignore=tests/test_site_panels.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.

@@ -188,6 +188,12 @@ def _random_corpus(rng, n_sentences, n_refs):
     return cands, refs
 
 
+def _tokenised(refs):
+    """Every reference as a list of tokens: several one-word reference strings beside a longer candidate are
+    refused as a probable tokenised reference, so random data passes its references tokenised."""
+    return [[r.split() for r in entry] for entry in refs]
+
+
 def _sacrebleu(cands, refs, max_n):
     streams = [list(r) for r in zip(*refs)]  # sacrebleu wants one stream per reference slot
     metric = sacrebleu.BLEU(tokenize="none", smooth_method="none", force=True, effective_order=False,
@@ -208,15 +214,16 @@ def sacrebleu_differences(n_pairs=1000, n_corpora=50, seed=13):
     worst, nonzero = 0.0, {2: 0, 4: 0}
     for k in range(n_pairs):
         cands, refs = _random_corpus(rng, 1, 1 + k % 3)
+        tokenised = _tokenised(refs)
         for max_n in (2, 4):
-            ours = corpus_bleu(cands, refs, max_n)
-            assert ours == sentence_bleu(cands[0], refs[0], max_n)
+            ours = corpus_bleu(cands, tokenised, max_n, streams=False)
+            assert ours == sentence_bleu(cands[0], tokenised[0], max_n)
             worst = max(worst, abs(ours - _sacrebleu(cands, refs, max_n)))
             nonzero[max_n] += ours > 0
     for k in range(n_corpora):
         cands, refs = _random_corpus(rng, 20, 1 + k % 3)
         for max_n in (2, 4):
-            worst = max(worst, abs(corpus_bleu(cands, refs, max_n) - _sacrebleu(cands, refs, max_n)))
+            worst = max(worst, abs(corpus_bleu(cands, _tokenised(refs), max_n) - _sacrebleu(cands, refs, max_n)))
     return worst, nonzero
 
 
@@ -278,3 +285,37 @@ def test_sacrebleu_defaults_differ_from_the_course_settings():
     assert defaults.get_signature().format() == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
     assert sentence_bleu("the train is delayed", [REF]) == 0.0           # no 4-word run matches: p4 = 0
     assert round(sacrebleu.sentence_bleu("the train is delayed", [REF]).score / 100, 3) == 0.463
+
+
+# --- by property, against sacrebleu, on random token streams -------------------------------------
+
+token_streams = st.lists(st.sampled_from(PAIR_VOCAB), min_size=0, max_size=14).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), n_sentences=st.integers(1, 5), n_refs=st.integers(1, 3), max_n=st.integers(1, 4))
+def test_corpus_bleu_is_sacrebleus_on_random_token_streams(data, n_sentences, n_refs, max_n):
+    cands = [data.draw(token_streams) for _ in range(n_sentences)]
+    refs = [[data.draw(token_streams.filter(bool)) for _ in range(n_refs)] for _ in range(n_sentences)]
+    ours = corpus_bleu(cands, _tokenised(refs), max_n, streams=False)
+    assert abs(ours - _sacrebleu(cands, refs, max_n)) < 1e-12
+    streams = [list(r) for r in zip(*_tokenised(refs))]  # sacrebleu's own layout gives the same
+    assert corpus_bleu(cands, streams, max_n, streams=True) == ours
+
+
+def test_misread_references_are_refused_by_name():
+    # a tokenised reference passed without its list is not three one-word references
+    with pytest.raises(ValueError, match="references looks like one tokenised reference"):
+        sentence_bleu("the cat sat", ["the", "cat", "sat"])
+    assert sentence_bleu("the cat sat", [["the", "cat", "sat"]], max_n=2) == 1.0
+    assert sentence_bleu("the cat sat", "the cat sat", max_n=2) == 1.0
+    # as many references per sentence as sentences: sacrebleu's layout or ours? say which
+    cands = ["the train is late", "our bus is late"]
+    per_sentence = [["the train is late", "the train is delayed"], ["our bus is late", "the bus is late"]]
+    with pytest.raises(ValueError, match="references_list holds 2 references for each of 2 candidates"):
+        corpus_bleu(cands, per_sentence)
+    assert corpus_bleu(cands, per_sentence, streams=False) == 1.0
+    assert corpus_bleu(cands, [list(s) for s in zip(*per_sentence)], streams=True) == 1.0
+    with pytest.raises(ValueError, match=r"references_list\[0\] must be a stream of 2"):
+        corpus_bleu(cands, [["the train is late"]], streams=True)
+    assert corpus_bleu(cands, [["the train is late"], ["our bus is late"]]) == 1.0  # one each: not ambiguous

@@ -84,7 +84,7 @@ def test_equals_torch_clip_grad_norm(seed, max_norm, scale):
 @given(arrays(np.float64, st.integers(1, 12), elements=st.floats(-1e3, 1e3)), st.floats(0.01, 100))
 def test_clipped_length_and_direction(g, c):
     out, norm = clip_by_global_norm(g, c)
-    assert np.linalg.norm(out) == pytest.approx(min(norm, c), rel=1e-12, abs=1e-300)
+    assert math.hypot(*out.ravel()) == pytest.approx(min(norm, c), rel=1e-12, abs=1e-300)  # hypot: no underflow
     assert np.all(out * g >= 0)  # no entry changes sign: same direction
 
 
@@ -247,3 +247,46 @@ def test_clipping_never_lengthens_a_faint_blame_chapter_8():
     out, norm = clip_by_global_norm(faint, 1e-9)
     np.testing.assert_allclose(out, [0.6e-9, 0.8e-9], rtol=1e-12)
     assert np.linalg.norm(out) == pytest.approx(1e-9, rel=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)),
+                       elements=st.floats(-50, 50).filter(lambda x: x == 0 or abs(x) > 1e-100)),
+                min_size=1, max_size=4),
+       st.floats(0.05, 20))
+def test_by_property_torch_clip_grad_norm_is_ours_with_its_epsilon(grads, max_norm):
+    """torch multiplies by min(1, c / (||g|| + 1e-6)): exactly ours rescaled by ||g|| / (||g|| + 1e-6) when it clips.
+
+    (Entries below 1e-100 are left out: torch squares them and its norm underflows to 0, where ours
+    does not; test_the_global_norm_neither_underflows_nor_overflows.)"""
+    params = [torch.nn.Parameter(torch.zeros(g.shape, dtype=torch.float64)) for g in grads]
+    for p, g in zip(params, grads):
+        p.grad = torch.tensor(g, dtype=torch.float64)
+    total = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
+    ours, norm = clip_by_global_norm(grads, max_norm)
+    assert norm == pytest.approx(total, rel=1e-13, abs=1e-300)
+    factor = min(1.0, max_norm / (norm + 1e-6)) / (min(1.0, max_norm / norm) if norm > 0 else 1.0)
+    for p, o in zip(params, ours):
+        np.testing.assert_allclose(p.grad.numpy(), o * factor, rtol=1e-12, atol=1e-300)
+
+
+def test_the_gradient_dict_of_a_backward_pass_is_clipped_as_a_dict():
+    from mwm import init_lstm, lstm_backward, lstm_forward
+
+    weights = init_lstm(3, 2, seed=1)
+    states, caches = lstm_forward(np.ones((4, 2)), weights)
+    grads, _, _ = lstm_backward(np.ones((4, 3)) * 10, caches, weights)
+    clipped, norm = clip_by_global_norm(grads, 1.0)
+    assert set(clipped) == set(grads) and norm == pytest.approx(global_norm(list(grads.values())))
+    assert global_norm(clipped) == pytest.approx(1.0) and global_norm(grads) == norm
+    with pytest.raises(ValueError, match=r"grads\['W_i'\]"):
+        clip_by_global_norm({**grads, "W_i": "x"}, 1.0)
+
+
+def test_the_global_norm_neither_underflows_nor_overflows():
+    for tiny in (1e-160, 1e-250, 5e-320):
+        assert global_norm([np.array([tiny, tiny]), np.array([tiny])]) == pytest.approx(math.sqrt(3) * tiny, rel=1e-12)
+    assert global_norm([np.array([1e200, 1e200])]) == pytest.approx(math.sqrt(2) * 1e200, rel=1e-12)
+    clipped, norm = clip_by_global_norm([np.array([3e200, 4e200])], 5.0)
+    np.testing.assert_allclose(clipped[0], [3.0, 4.0], rtol=1e-12)
+    assert global_norm([np.zeros(3)]) == 0.0

@@ -518,3 +518,54 @@ def _bad_cache_cases():
 def test_a_backward_pass_names_a_bad_cache(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- one contract for the three cells: pairs as lists, batch-first sequences ---------------------------
+
+def test_lstm_backward_takes_the_blame_pair_as_a_list_as_its_step_does():
+    from mwm import init_lstm, lstm_backward, lstm_forward, lstm_step, lstm_step_backward
+
+    rng = np.random.default_rng(3)
+    weights = init_lstm(4, 3, seed=2)
+    xs, dhs, dcs = rng.normal(size=(5, 2, 3)), rng.normal(size=(5, 2, 4)), rng.normal(size=(5, 2, 4))
+    _, caches = lstm_forward(xs, weights)
+    as_tuple = lstm_backward((dhs, dcs), caches, weights)
+    as_list = lstm_backward([dhs, dcs], caches, weights)
+    assert all(np.array_equal(as_tuple[0][k], as_list[0][k]) for k in as_tuple[0])
+    assert np.array_equal(as_tuple[2], as_list[2])
+    state, cache = lstm_step((np.zeros((2, 4)), np.zeros((2, 4))), xs[0], weights)
+    lstm_step_backward([dhs[0], dcs[0]], cache, weights)  # the step takes the same list
+    with pytest.raises(ValueError, match="dhs must have shape"):  # a list of per-step blames is not a pair
+        lstm_backward([dhs[0], dhs[1]], caches, weights)
+
+
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+def test_batch_first_sequences_are_read_as_batch_first(cell):
+    import mwm
+
+    rng = np.random.default_rng(7)
+    T, B, d, h = 5, 3, 2, 4
+    xs = rng.normal(size=(T, B, d))
+    dhs = rng.normal(size=(T, B, h))
+    if cell == "rnn":
+        weights = {"W": rng.normal(size=(h, h)) * 0.4, "U": rng.normal(size=(h, d)), "b": rng.normal(size=h)}
+        forward, backward = mwm.rnn_forward, mwm.rnn_backward
+    elif cell == "gru":
+        weights = mwm.init_gru(h, d, seed=1)
+        forward, backward = mwm.gru_forward, mwm.gru_backward
+    else:
+        weights = mwm.init_lstm(h, d, seed=1)
+        forward, backward = mwm.lstm_forward, mwm.lstm_backward
+    time_first, caches = forward(xs, weights)
+    batch_first, caches_b = forward(xs.swapaxes(0, 1), weights, batch_first=True)
+    first = time_first[0] if cell == "lstm" else time_first
+    second = batch_first[0] if cell == "lstm" else batch_first
+    np.testing.assert_array_equal(second, first.swapaxes(0, 1))
+    g1 = backward(dhs, caches, weights)
+    g2 = backward(dhs.swapaxes(0, 1), caches_b, weights, batch_first=True)
+    assert all(np.array_equal(g1[0][k], g2[0][k]) for k in g1[0])
+    np.testing.assert_array_equal(g2[2], g1[2].swapaxes(0, 1))
+    with pytest.raises(ValueError, match="batch_first must be True or False"):
+        forward(xs, weights, batch_first="yes")
+    with pytest.raises(ValueError, match="xs"):
+        forward(xs[:, 0], weights, batch_first=True)  # one sequence has no batch axis to swap

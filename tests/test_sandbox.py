@@ -8,6 +8,7 @@ where they can. Without bubblewrap the tests are skipped with a message;
 """
 import json
 import os
+import sys
 import socket
 import threading
 import time
@@ -121,6 +122,7 @@ print(json.dumps({{
   'root': sorted(os.listdir('/root')) if os.path.isdir('/root') else [],
   'home_dirs': can_read('/home'), 'host_etc_passwd': can_read('/etc/passwd'),
   'uid': os.getuid(), 'tmp': sorted(os.listdir('/tmp')),
+  'checkout': sorted(os.listdir({str(ROOT)!r})) if os.path.isdir({str(ROOT)!r}) else [],
 }}))""",
         PROBE + """
 home = os.environ['HOME']
@@ -148,7 +150,14 @@ print(json.dumps({
     assert not reads["home_dirs"] and not reads["host_etc_passwd"]
     # /root holds at most the path down to a Python installed there (pyenv); nothing else of it
     assert set(reads["root"]) <= {".pyenv"} and not (set(reads["root"]) & (host_root - {".pyenv"}))
-    assert not set(reads["tmp"]) - {os.path.basename(writes["scratch"]), nbdir.parts[2]}
+    # /tmp holds the scratch folder, the notebook's folder and, where the checkout or its Python lives
+    # under /tmp (a clone in /tmp/...), the path down to what is shown of it; nothing else of the host
+    shown = [ROOT / "lib", Path(sys.prefix), Path(sys.base_prefix)]
+    down_to = {p.resolve().parts[2] for p in shown
+               if p.resolve().parts[:2] == ("/", "tmp") and len(p.resolve().parts) > 2}
+    assert not set(reads["tmp"]) - {os.path.basename(writes["scratch"]), nbdir.parts[2], *down_to}, reads["tmp"]
+    # of the checkout itself, only the library (and the Python environment, where it lives inside)
+    assert set(reads["checkout"]) <= {"lib", ".venv"}, reads["checkout"]
     if AS_ROOT:
         assert reads["uid"] != 0
     assert writes == {**writes, "nb_folder": False, "root": False, "tmp": False, "dev_shm": False, "usr": False,

@@ -61,6 +61,24 @@ def as_sequence(xs, n_in: int, name: str = "xs") -> tuple[np.ndarray, int | None
     return xs, batch
 
 
+def time_major(xs, batch_first: bool, name: str = "xs"):
+    """``xs`` with time first: a batch-first ``(B, T, ...)`` array is swapped to ``(T, B, ...)``.
+
+    Raises:
+        ValueError: ``batch_first`` is not a bool, or (with it) ``xs`` is not 3-dimensional, naming ``name``.
+    """
+    if not isinstance(batch_first, (bool, np.bool_)):
+        raise ValueError(f"batch_first must be True or False, got {batch_first!r}")
+    if not batch_first or xs is None:
+        return xs
+    return as_array(xs, name, ndim=(3,)).swapaxes(0, 1)
+
+
+def batch_major(arr, batch_first: bool):
+    """The inverse of :func:`time_major` for a result: ``(T, B, ...)`` back to ``(B, T, ...)`` when ``batch_first``."""
+    return np.ascontiguousarray(np.swapaxes(arr, 0, 1)) if batch_first else arr
+
+
 def as_scalar(value, name: str) -> float:
     """Return ``value`` as a finite Python float; raise ``ValueError`` naming ``name`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):

@@ -227,10 +227,10 @@ class BleuScore:
 
 def _sentence_stats(candidate, references, max_n: int, where: str):
     cand = tokens_of(candidate, f"candidate{where}")
-    if (not isinstance(candidate, str) and isinstance(references, (list, tuple)) and len(references) > 1
+    if (len(cand) > 1 and isinstance(references, (list, tuple)) and len(references) > 1
             and all(isinstance(r, str) and len(r.split()) == 1 for r in references)):
-        # A tokenised candidate with several one-word "references": almost certainly one
-        # tokenised reference passed without its wrapping list.
+        # A candidate of several words with several one-word "references": almost certainly
+        # one tokenised reference passed without its wrapping list.
         raise ValueError(f"references{where} looks like one tokenised reference, not a list of references: "
                          f"wrap it as [reference]")
     refs = _references_of(references, f"references{where}")
@@ -260,8 +260,8 @@ def bleu_details(candidate, references, max_n: int = 4) -> BleuScore:
         candidate: a string (split on whitespace) or a list of tokens; may be empty.
         references: one reference string, or a non-empty list of references (each a
             string or a list of tokens). A list of strings is a list of references,
-            so pass one tokenised reference as ``[tokens]`` (a tokenised candidate with
-            several one-word strings as its references raises ``ValueError`` rather
+            so pass one tokenised reference as ``[tokens]`` (a candidate of several words
+            with several one-word strings as its references raises ``ValueError`` rather
             than read them as one-word references).
         max_n: N, the longest n-gram used, N >= 1 (BLEU-2 in the chapter, BLEU-4 usually).
 
@@ -290,27 +290,48 @@ def sentence_bleu(candidate, references, max_n: int = 4) -> float:
     return bleu_details(candidate, references, max_n).score
 
 
-def corpus_bleu_details(candidates, references_list, max_n: int = 4) -> BleuScore:
+def corpus_bleu_details(candidates, references_list, max_n: int = 4, *, streams: bool | None = None) -> BleuScore:
     """Corpus BLEU-N with all its pieces: counts summed over the sentences, then combined.
 
     Args:
         candidates: a non-empty list of S candidates (each a string or a list of tokens).
         references_list: a list of S entries, entry i holding candidate i's references:
             one reference string, or a non-empty list of references (strings or token lists).
+            With ``streams=True``, sacrebleu's layout instead: a list of R reference streams,
+            stream j holding every sentence's j-th reference (R lists of S).
         max_n: N >= 1.
+        streams: True for sacrebleu's layout, False for one entry per sentence; None (the
+            default) reads one entry per sentence, and refuses the one case where the two
+            layouts look alike (S > 1 sentences with exactly S references each), rather than
+            pair references with the wrong sentences.
 
     Returns:
         :class:`BleuScore` whose counts and lengths are sums over the S sentences.
 
     Raises:
         ValueError: if the two lists differ in length or are empty, an entry has no
-            reference, ``max_n`` < 1, or an item is not text.
+            reference, ``max_n`` < 1, an item is not text, or the layout is ambiguous (see
+            ``streams``), naming the argument.
     """
     max_n = positive_int(max_n, "max_n")
     for v, name in ((candidates, "candidates"), (references_list, "references_list")):
         if isinstance(v, str) or not isinstance(v, (list, tuple)):
             raise ValueError(f"{name} must be a list with one entry per sentence, got {type(v).__name__}")
     non_empty(candidates, "candidates")
+    if streams not in (None, True, False):
+        raise ValueError(f"streams must be True, False or None, got {streams!r}")
+    if streams:
+        non_empty(references_list, "references_list")
+        for j, stream in enumerate(references_list):
+            if isinstance(stream, str) or not isinstance(stream, (list, tuple)) or len(stream) != len(candidates):
+                raise ValueError(f"references_list[{j}] must be a stream of {len(candidates)} references (one per "
+                                 f"candidate), got {len(stream) if isinstance(stream, (list, tuple)) else stream!r}")
+        references_list = [list(refs) for refs in zip(*references_list)]
+    elif streams is None and len(candidates) > 1 and all(
+            isinstance(refs, (list, tuple)) and len(refs) == len(candidates) for refs in references_list):
+        raise ValueError(f"references_list holds {len(candidates)} references for each of {len(candidates)} "
+                         "candidates: it reads the same as sacrebleu's layout (one stream per reference). Say which "
+                         "it is: streams=False for one entry per candidate, streams=True for sacrebleu's streams")
     if len(candidates) != len(references_list):
         raise ValueError(f"references_list must have one entry per candidate ({len(candidates)}), "
                          f"got {len(references_list)}")
@@ -324,7 +345,7 @@ def corpus_bleu_details(candidates, references_list, max_n: int = 4) -> BleuScor
     return _combine(c, r, matched, total, max_n)
 
 
-def corpus_bleu(candidates, references_list, max_n: int = 4) -> float:
+def corpus_bleu(candidates, references_list, max_n: int = 4, *, streams: bool | None = None) -> float:
     """Corpus BLEU-N in [0, 1]: clipped matches, n-gram totals and lengths summed over all sentences first.
 
     Matches ``sacrebleu.BLEU(tokenize='none', smooth_method='none', force=True,
@@ -333,4 +354,4 @@ def corpus_bleu(candidates, references_list, max_n: int = 4) -> float:
 
     Same arguments and errors as :func:`corpus_bleu_details`; returns its ``score``.
     """
-    return corpus_bleu_details(candidates, references_list, max_n).score
+    return corpus_bleu_details(candidates, references_list, max_n, streams=streams).score

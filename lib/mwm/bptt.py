@@ -38,7 +38,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, as_sequence, positive, positive_int
+from ._validate import as_array, as_scalar, as_sequence, batch_major, positive, positive_int, time_major
 from .cell import check_rnn_weights
 
 
@@ -292,7 +292,7 @@ def rnn_step_backward(dh, cache, weights):
     return grads, dz @ W, dz @ U
 
 
-def rnn_backward(dhs, caches, weights):
+def rnn_backward(dhs, caches, weights, *, batch_first: bool = False):
     """Backprop through time for the vector cell over the caches of :func:`mwm.rnn_forward` (chapter 6).
 
     The plain cell's side of the contract the three cells share (:func:`mwm.gru_backward`,
@@ -302,6 +302,8 @@ def rnn_backward(dhs, caches, weights):
         dhs: the blame the loss puts directly on each step's state, (T, h) or (T, B, h).
         caches: the list returned by :func:`mwm.rnn_forward`.
         weights: the same weights as the forward pass.
+        batch_first: True if ``dhs`` is (B, T, h), as ``rnn_forward(..., batch_first=True)``
+            returns its states; ``dxs`` then comes back as (B, T, d).
 
     Returns:
         (grads, dh0, dxs): grads is a dict with dL/dW, dL/dU, dL/db (keys ``"W"``, ``"U"``,
@@ -320,9 +322,9 @@ def rnn_backward(dhs, caches, weights):
         raise ValueError(f"caches' inputs must have {U.shape[1]} numbers, got shape {x0.shape}")
     xs = np.stack([c["x"] for c in caches])
     hs = np.stack([c["h"] for c in caches])
-    dhs = as_array(dhs, "dhs", shape=hs.shape)
+    dhs = as_array(time_major(dhs, batch_first, "dhs"), "dhs", shape=hs.shape)
     g = _rnn_bptt(xs, hs, dhs, W, h0, None)
-    return {"W": g.dW, "U": g.dU, "b": g.db}, g.dh0, g.dz @ U
+    return {"W": g.dW, "U": g.dU, "b": g.db}, g.dh0, batch_major(g.dz @ U, batch_first)
 
 
 # --------------------------------------------------------------------------- truncation: chunks

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, as_sequence
+from ._validate import as_array, as_scalar, as_sequence, batch_major, time_major
 
 
 def scalar_rnn(xs, w, u, b=0.0, h0=0.0) -> np.ndarray:
@@ -120,7 +120,7 @@ def _check_state(h, name, n_hidden, batch):
     return as_array(h, name, shape=(batch, n_hidden))
 
 
-def rnn_forward(xs, weights, h0=None):
+def rnn_forward(xs, weights, h0=None, *, batch_first: bool = False):
     """Run the vector cell over a whole sequence and return every hidden state (chapters 2-3).
 
     The same ``W``, ``U``, ``b`` are used at every step: unrolled, this is a deep
@@ -130,6 +130,9 @@ def rnn_forward(xs, weights, h0=None):
         xs: inputs, shape (T, d), or (T, B, d) for a batch of B sequences; T >= 1.
         weights: dict ``{"W": (h, h), "U": (h, d), "b": (h,)}``.
         h0: the state before the first input, shape (h,) or (B, h); zeros if None.
+        batch_first: True if ``xs`` is a batch given batch first, (B, T, d) (torch's
+            ``batch_first=True``); ``hs`` then comes back as (B, T, h). Without it a (B, T, d)
+            array is read as T = B steps of a batch of T.
 
     Returns:
         (hs, caches): hs has shape (T, h) or (T, B, h), h_1..h_T (h0 is not included);
@@ -147,7 +150,7 @@ def rnn_forward(xs, weights, h0=None):
     """
     W, U, b = check_rnn_weights(weights)
     n_hidden, n_in = U.shape
-    xs, batch = as_sequence(xs, n_in)
+    xs, batch = as_sequence(time_major(xs, batch_first), n_in)
     if h0 is None:
         h = np.zeros((n_hidden,) if batch is None else (batch, n_hidden))
     else:
@@ -160,4 +163,4 @@ def rnn_forward(xs, weights, h0=None):
         h = np.tanh(h @ W.T + inputs[t])
         hs[t] = h
         caches.append({"h_prev": h_prev, "x": xs[t], "h": hs[t]})
-    return hs, caches
+    return batch_major(hs, batch_first), caches

@@ -23,7 +23,9 @@ def global_norm(grads) -> float:
     """The length of several arrays taken together: sqrt of the sum of all their squared entries.
 
     Args:
-        grads: a sequence of arrays of any shapes (one per weight: W, U, b, ...), or one array.
+        grads: a sequence of arrays of any shapes (one per weight: W, U, b, ...), a dict of
+            them (the gradients the backward functions return, ``{"W": ..., "U": ...}``), or
+            one array.
 
     Returns:
         float >= 0.
@@ -32,12 +34,23 @@ def global_norm(grads) -> float:
         ValueError: if the sequence is empty or an array is not numeric or not finite.
     """
     arrays = _arrays(grads)
-    return float(np.sqrt(sum(float(np.sum(g * g)) for g in arrays)))
+    squares = sum(float(np.sum(g * g)) for g in arrays)
+    if 1e-280 < squares < 1e280:
+        return float(np.sqrt(squares))
+    # tiny (< 1e-140) or huge (> 1e140) entries: scaled by the largest first, so that their squares
+    # neither underflow to 0 nor overflow to inf
+    top = max((float(np.max(np.abs(g))) if g.size else 0.0) for g in arrays)
+    if top == 0.0:
+        return 0.0
+    return top * float(np.sqrt(sum(float(np.sum((g / top) ** 2)) for g in arrays)))
 
 
 def _arrays(grads):
     if isinstance(grads, np.ndarray) or np.isscalar(grads):
         return [as_array(grads, "grads")]
+    if isinstance(grads, dict):
+        non_empty(grads, "grads")
+        return [as_array(g, f"grads[{k!r}]") for k, g in grads.items()]
     non_empty(grads, "grads")
     return [as_array(g, f"grads[{i}]") for i, g in enumerate(grads)]
 
@@ -50,13 +63,14 @@ def clip_by_global_norm(grads, max_norm):
     already no longer than ``max_norm`` comes back unchanged (as copies).
 
     Args:
-        grads: a sequence of arrays (any shapes), or a single array.
+        grads: a sequence of arrays (any shapes), a dict of them (as the backward functions
+            return their gradients), or a single array.
         max_norm: the limit c, a positive number.
 
     Returns:
         (clipped, norm): ``clipped`` is a list of new arrays with the shapes of ``grads``
-        (a single array if a single array was given); ``norm`` is the length before
-        clipping, a float.
+        (a dict with the same keys if a dict was given, a single array if a single array
+        was given); ``norm`` is the length before clipping, a float.
 
     Raises:
         ValueError: if ``max_norm`` is not positive or ``grads`` is empty or not numeric.
@@ -78,6 +92,8 @@ def clip_by_global_norm(grads, max_norm):
     norm = global_norm(arrays)
     scale = min(1.0, max_norm / norm) if norm > 0 else 1.0
     clipped = [g * scale for g in arrays]
+    if isinstance(grads, dict):
+        return dict(zip(grads, clipped)), norm
     return (clipped[0] if single else clipped), norm
 
 

@@ -103,8 +103,7 @@ class BeamCandidate:
         tokens: the token ids so far (no ``bos_id``).
         log_prob: their summed log-probability.
         score: the ranking score (see :class:`Hypothesis`).
-        finished: True if ``tokens`` ends with the end symbol.
-        carried: True if it finished at an earlier step and was carried over, not extended.
+        finished: True if ``tokens`` ends with the end symbol (kept, it is set aside as an output).
         kept: True if it was among the ``beam_width`` best at this step (the others are pruned).
     """
 
@@ -112,7 +111,6 @@ class BeamCandidate:
     log_prob: float
     score: float
     finished: bool
-    carried: bool
     kept: bool
 
 
@@ -121,7 +119,7 @@ class BeamSearchResult:
     """What :func:`beam_search` found.
 
     Attributes:
-        hypotheses: the final beam's outputs, best score first (at most ``beam_width``).
+        hypotheses: the finished outputs, best score first (at most ``beam_width``).
         steps: with ``trace=True``, for every step, all the candidates the beam ranked, in
             rank order, each marked kept or pruned (``steps[0]`` is the choice of the first
             token); empty otherwise.
@@ -213,15 +211,19 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
                 trace: bool = False) -> BeamSearchResult:
     """Beam search of width B (``beam_width``, called k below): keep the k best hypotheses at every step (chapter 13).
 
-    At every step each unfinished hypothesis in the beam is grown by every possible
-    next token (score = parent's log-probability + the token's log-probability).
-    Hypotheses that have written the end symbol are finished: they are carried over
-    unchanged, never extended, and compete with the new ones. Of all of these the k
-    best (by ``score``) are kept, the rest pruned. The search stops when every
-    hypothesis in the beam is finished; at step ``max_length`` only the end symbol is
-    allowed, so it stops by then. With k = 1 this is exactly greedy decoding; with k at
-    least the number of possible outputs nothing is ever pruned and the best output
-    is found.
+    At every step each live (unfinished) hypothesis in the beam is grown by every possible
+    next token (score = parent's log-probability + the token's log-probability), and the k
+    best of all these candidates (by ``score``) are kept, the rest pruned. A kept candidate
+    that has written the end symbol is finished: it is set aside, never extended, and the
+    beam goes on with the live ones (so it holds fewer than k once some have finished). The
+    search stops when no live hypothesis is left, or when none of them can still beat the
+    best finished one (a hypothesis's log-probability only falls as it grows, so with alpha
+    = 0 a live one whose score is already below the best finished score cannot win; with
+    alpha > 0 the bound is ``log_prob / max_length ** alpha``), and at step ``max_length``
+    only the end symbol is allowed, so it stops by then. The answer is the best finished
+    hypothesis; one a later step would push out of the beam is never lost. With k = 1 this
+    is exactly greedy decoding; with k at least the number of live hypotheses a step can
+    have, nothing is ever pruned and the best output is found.
 
     Only a parent's k best extensions can be among the k best overall, so unless
     ``trace`` is set, just those are built (the result is the same; a large
@@ -237,7 +239,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
 
     Args:
         model: a :class:`StepModel` (or an object with step, initial_state, bos_id, eos_id).
-        beam_width: k >= 1, the number of hypotheses kept.
+        beam_width: k >= 1, the number of hypotheses kept at each step.
         max_length: L >= 1, the most tokens an output may have, end symbol included.
         length_normalization: alpha >= 0 (see above).
         trace: if True, record every candidate of every step, kept or pruned, in
@@ -245,7 +247,7 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
 
     Returns:
         :class:`BeamSearchResult`: ``.best`` (a :class:`Hypothesis`), ``.hypotheses``
-        (the final beam, best first) and ``.steps`` (with ``trace``).
+        (the finished outputs, best first, at most k) and ``.steps`` (with ``trace``).
         On chapter 13's tree with k = 2: "our train", p = 0.36, log-prob ~ -1.022.
 
     Raises:
@@ -258,18 +260,14 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
     alpha = as_scalar(length_normalization, "length_normalization")
     if alpha < 0:
         raise ValueError(f"length_normalization must be >= 0, got {alpha}")
-    # a beam entry: (tokens, log_prob, state, finished)
-    beam = [((), 0.0, state0, False)]
+    live = [((), 0.0, state0)]  # (tokens, log_prob, state), best first
+    finished = []               # (score, order, tokens, log_prob): set aside, best found first on ties
     steps = []
     for t in range(1, max_length + 1):
-        # a pool entry: (score, order, tokens, log_prob, state, finished, carried); ties in
-        # score go to the smaller order = (rank of the parent, token id)
+        # a pool entry: (score, order, tokens, log_prob, state); ties in score go to the smaller
+        # order = (step, rank of the parent, token id)
         pool = []
-        for rank, (tokens, log_prob, state, finished) in enumerate(beam):
-            if finished:
-                pool.append((_length_score(log_prob, len(tokens), alpha), (rank, -1), tokens, log_prob,
-                             state, True, True))
-                continue
+        for rank, (tokens, log_prob, state) in enumerate(live):
             lp, new_state = _call_step(step, state, tokens[-1] if tokens else bos, bos, eos, checked)
             if t == max_length:
                 choices = [eos]
@@ -279,22 +277,26 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
                     choices = choices[:k]
             for v in choices:
                 v = int(v)
-                if not np.isfinite(lp[v]):
-                    continue
-                total = log_prob + float(lp[v])
-                pool.append((_length_score(total, t, alpha), (rank, v), tokens + (v,), total,
-                             new_state, v == eos, False))
-        if not pool:
-            raise ValueError(f"no hypothesis can end within max_length = {max_length}: "
-                             "the model gives the end symbol probability 0")
+                if np.isfinite(lp[v]):
+                    total = log_prob + float(lp[v])
+                    pool.append((_length_score(total, t, alpha), (t, rank, v), tokens + (v,), total, new_state))
         pool.sort(key=lambda c: (-c[0], c[1]))
         if trace:
-            steps.append(tuple(BeamCandidate(c[2], c[3], c[0], c[5], c[6], rank < k) for rank, c in enumerate(pool)))
-        beam = [(c[2], c[3], c[4], c[5]) for c in pool[:k]]
-        if all(finished for *_, finished in beam):
+            steps.append(tuple(BeamCandidate(c[2], c[3], c[0], c[2][-1] == eos, rank < k)
+                               for rank, c in enumerate(pool)))
+        kept = pool[:k]
+        finished += [(c[0], c[1], c[2], c[3]) for c in kept if c[2][-1] == eos]
+        live = [(c[2], c[3], c[4]) for c in kept if c[2][-1] != eos]
+        if not live:
             break
-    hyps = tuple(Hypothesis(tokens, log_prob, _length_score(log_prob, len(tokens), alpha))
-                 for tokens, log_prob, _, _ in beam)
+        best_finished = max((f[0] for f in finished), default=-math.inf)
+        if best_finished >= max(_length_score(lp_, max_length, alpha) for _, lp_, _ in live):
+            break  # nothing left can still win
+    if not finished:
+        raise ValueError(f"no hypothesis can end within max_length = {max_length}: "
+                         "the model gives the end symbol probability 0")
+    finished.sort(key=lambda f: (-f[0], f[1]))
+    hyps = tuple(Hypothesis(tokens, log_prob, score) for score, _, tokens, log_prob in finished[:k])
     return BeamSearchResult(hyps, tuple(steps))
 
 

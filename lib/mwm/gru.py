@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar, positive, positive_int
+from ._validate import as_array, as_scalar, batch_major, positive, positive_int, time_major
 from .gates import backward_block, check_blame, check_caches, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The GRU's blocks: update gate z, reset gate r, candidate h (the draft h~).
@@ -233,13 +233,15 @@ def gru_step_backward(dh, cache, weights):
     return grads, dh_prev, dx
 
 
-def gru_forward(xs, weights, h0=None):
+def gru_forward(xs, weights, h0=None, *, batch_first: bool = False):
     """Run the GRU over a sequence (chapter 10), keeping what the backward pass needs.
 
     Args:
         xs: inputs, (T, d) or (T, B, d); T >= 1.
         weights: dict with the keys :data:`GRU_KEYS`.
         h0: starting hidden state, (h,) or (B, h); zeros if None.
+        batch_first: True if ``xs`` is (B, T, d); ``hs`` then comes back as (B, T, h) (as
+            :func:`mwm.rnn_forward`).
 
     Returns:
         (hs, caches): hs has shape (T, h) or (T, B, h) (h_1..h_T), caches is a list of
@@ -249,7 +251,7 @@ def gru_forward(xs, weights, h0=None):
         ValueError: for an empty sequence, a missing weight or a shape that disagrees.
     """
     w, n_hidden, n_in = check_weights(weights, GRU_BLOCKS, "GRU")
-    xs, _, states = check_inputs(xs, n_in, n_hidden, {"h0": h0})
+    xs, _, states = check_inputs(time_major(xs, batch_first), n_in, n_hidden, {"h0": h0})
     h = states["h0"]
     hs = np.empty(xs.shape[:-1] + (n_hidden,))
     caches = []
@@ -257,10 +259,10 @@ def gru_forward(xs, weights, h0=None):
         h, cache = _gru_step(h, xs[t], w)
         hs[t] = h
         caches.append(cache)
-    return hs, caches
+    return batch_major(hs, batch_first), caches
 
 
-def gru_backward(dhs, caches, weights):
+def gru_backward(dhs, caches, weights, *, batch_first: bool = False):
     """Backprop through time for the GRU (chapters 6, 10): gradients of all weights, of h0 and of the inputs.
 
     Args:
@@ -268,6 +270,8 @@ def gru_backward(dhs, caches, weights):
             in the order of the forward pass (zeros for steps without a loss).
         caches: the list returned by :func:`gru_forward`.
         weights: the same weights as the forward pass.
+        batch_first: True if ``dhs`` is (B, T, h), as ``gru_forward(..., batch_first=True)``
+            returns its states; ``dxs`` then comes back as (B, T, d).
 
     Returns:
         (grads, dh0, dxs): grads is a dict with the gradient of every key of
@@ -280,13 +284,13 @@ def gru_backward(dhs, caches, weights):
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
     caches = check_caches(caches, _CACHE_KEYS, "caches", "gru_forward")
     state_shape = caches[0]["h_prev"].shape
-    dhs = check_blame(dhs, "dhs", (len(caches),) + state_shape)
+    dhs = check_blame(time_major(dhs, batch_first, "dhs"), "dhs", (len(caches),) + state_shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dxs = np.empty((len(caches),) + caches[0]["x"].shape)
     dh_next = np.zeros(state_shape)
     for t in reversed(range(len(caches))):
         dh_next, dxs[t] = _gru_step_backward(dhs[t] + dh_next, caches[t], w, grads)
-    return grads, dh_next, dxs
+    return grads, dh_next, batch_major(dxs, batch_first)
 
 
 def gru_weights_from_torch(weight_ih, weight_hh, bias_ih=None, bias_hh=None) -> dict:

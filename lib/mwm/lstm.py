@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_scalar, positive, positive_int
+from ._validate import as_scalar, batch_major, positive, positive_int, time_major
 from .gates import backward_block, check_blame, check_caches, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
 #: The LSTM's blocks, in PyTorch's stacking order: input, forget, candidate, output.
@@ -207,7 +207,7 @@ def lstm_step_backward(d_state, cache, weights):
     return grads, LSTMState(dh_prev, dc_prev), dx
 
 
-def lstm_forward(xs, weights, state0=None):
+def lstm_forward(xs, weights, state0=None, *, batch_first: bool = False):
     """Run the LSTM over a sequence (chapter 9), keeping what the backward pass needs.
 
     Args:
@@ -215,6 +215,8 @@ def lstm_forward(xs, weights, state0=None):
         weights: dict with the keys :data:`LSTM_KEYS`.
         state0: the starting state, an :class:`LSTMState` ``(h0, c0)`` (or a pair), each
             (h,) or (B, h) or None for zeros; None for both zero.
+        batch_first: True if ``xs`` is (B, T, d); the states then come back as (B, T, h)
+            (as :func:`mwm.rnn_forward`).
 
     Returns:
         (states, caches): states is an :class:`LSTMState` ``(hs, cs)`` of arrays (T, h) or
@@ -226,7 +228,7 @@ def lstm_forward(xs, weights, state0=None):
     """
     w, n_hidden, n_in = check_weights(weights, LSTM_BLOCKS, "LSTM")
     h0, c0 = (None, None) if state0 is None else _pair(state0, "state0")
-    xs, _, states = check_inputs(xs, n_in, n_hidden, {"h0": h0, "c0": c0})
+    xs, _, states = check_inputs(time_major(xs, batch_first), n_in, n_hidden, {"h0": h0, "c0": c0})
     h, c = states["h0"], states["c0"]
     hs = np.empty(xs.shape[:-1] + (n_hidden,))
     cs = np.empty_like(hs)
@@ -235,10 +237,10 @@ def lstm_forward(xs, weights, state0=None):
         h, c, cache = _lstm_step(h, c, xs[t], w)
         hs[t], cs[t] = h, c
         caches.append(cache)
-    return LSTMState(hs, cs), caches
+    return LSTMState(batch_major(hs, batch_first), batch_major(cs, batch_first)), caches
 
 
-def lstm_backward(d_states, caches, weights):
+def lstm_backward(d_states, caches, weights, *, batch_first: bool = False):
     """Backprop through time for the LSTM (chapters 6, 9): gradients of all weights, the start and the inputs.
 
     Args:
@@ -246,9 +248,13 @@ def lstm_backward(d_states, caches, weights):
             :class:`LSTMState` ``(dhs, dcs)`` of arrays (T, h) or (T, B, h) in the order of the
             forward pass (either may be None for zeros; a blame on c_T from beyond the last
             step, e.g. a decoder that starts from the final cell state, goes in ``dcs[-1]``).
-            A plain array is taken as ``dhs`` (no direct blame on the cell states).
+            A pair as a list ``[dhs, dcs]`` is read the same way (as :func:`lstm_step_backward`
+            reads ``[dh, dc]``); a plain array is taken as ``dhs`` (no direct blame on the cell
+            states).
         caches: the list returned by :func:`lstm_forward`.
         weights: the same weights as the forward pass.
+        batch_first: True if the blames are (B, T, h), as ``lstm_forward(..., batch_first=True)``
+            returns its states; ``dxs`` then comes back as (B, T, d).
 
     Returns:
         (grads, d_state0, dxs): grads is a dict with the gradient of every key of
@@ -261,15 +267,16 @@ def lstm_backward(d_states, caches, weights):
     w, _, _ = check_weights(weights, LSTM_BLOCKS, "LSTM")
     caches = check_caches(caches, _CACHE_KEYS, "caches", "lstm_forward")
     state_shape = caches[0]["c"].shape
-    dhs, dcs = _pair(d_states, "d_states") if isinstance(d_states, tuple) else (d_states, None)
+    dhs, dcs = _pair(d_states, "d_states") if isinstance(d_states, (tuple, list)) else (d_states, None)
     seq_shape = (len(caches),) + state_shape
-    dhs, dcs = check_blame(dhs, "dhs", seq_shape), check_blame(dcs, "dcs", seq_shape)
+    dhs = check_blame(time_major(dhs, batch_first, "dhs"), "dhs", seq_shape)
+    dcs = check_blame(time_major(dcs, batch_first, "dcs"), "dcs", seq_shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dxs = np.empty((len(caches),) + caches[0]["x"].shape)
     dh_next, dc_next = np.zeros(state_shape), np.zeros(state_shape)
     for t in reversed(range(len(caches))):
         dh_next, dc_next, dxs[t] = _lstm_step_backward(dhs[t] + dh_next, dcs[t] + dc_next, caches[t], w, grads)
-    return grads, LSTMState(dh_next, dc_next), dxs
+    return grads, LSTMState(dh_next, dc_next), batch_major(dxs, batch_first)
 
 
 def lstm_weights_from_stacked(weight_ih, weight_hh, bias_ih=None, bias_hh=None) -> dict:
