@@ -31,6 +31,19 @@ if os.environ.get("MWM_GRADEBOOK_URL"):
 elif os.path.isfile(_remembered):
     with open(_remembered, encoding="utf-8") as _f:
         c.CourseDirectory.db_url = _f.read().strip()
+    # the course's own server (`make gradebook-db`) listens on a socket in its data folder: when no
+    # socket is there, it is stopped, and a command would end in a page of SQLAlchemy; say so in one line
+    # (a Jupyter server, the teacher's Lab, only warns: its Formgrader says the same when opened)
+    import glob as _glob
+    import re as _re
+    import sys as _sys
+
+    _host = _re.search(r"[?&]host=([^&]+)", c.CourseDirectory.db_url)
+    if _host and os.path.isabs(_host.group(1)) and not _glob.glob(os.path.join(_host.group(1), ".s.PGSQL.*")):
+        print(f"the course's gradebook server is not running (its address is in {_remembered}): start it with "
+              "`make gradebook-db` in the course's folder", file=_sys.stderr)
+        if not _re.search(r"jupyter", _sys.argv[0] if _sys.argv else ""):
+            raise SystemExit(3)
 
 # nbgrader 0.9.6's autograde prints SQLAlchemy warnings, three per student ("SAWarning: Object of
 # type <SubmittedAssignment> not in session ..."): its gradebook code adds a submission to the

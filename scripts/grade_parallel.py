@@ -559,9 +559,9 @@ def remember_gradebook(course: Path, db_url: str) -> None:
     path = course / ".gradebook-url"
     if path.exists() and path.read_text(encoding="utf-8").strip() == db_url:
         return
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(db_url + "\n")
+    from scripts.gradebook_db import write_url
+
+    write_url(path, db_url)
 
 
 def grading_notes(course: Path, assignment: str, students) -> dict:

@@ -113,11 +113,19 @@ def start(course: Path = COURSE, out=sys.stdout) -> str:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DBNAME,)).fetchone() is None:
             conn.execute(f'CREATE DATABASE "{DBNAME}"')
     url = url_for(folder, user)
-    (course / URL_FILE).write_text(url + "\n", encoding="utf-8")
+    write_url(course / URL_FILE, url)
     print(f"gradebook: PostgreSQL is running on the socket in {data} (no TCP port); {course / URL_FILE} names it, "
           f"so every command of the course uses it while MWM_GRADEBOOK_URL is unset:\n  {url}\n"
           "stop it with `make gradebook-db-stop`", file=out)
     return url
+
+
+def write_url(path: Path, url: str) -> None:
+    """Write ``url`` to ``path``, readable by its owner only (it names the gradebook's user and address)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # a file that was there already keeps its mode otherwise
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(url + "\n")
 
 
 def stop(course: Path = COURSE, out=sys.stdout) -> None:

@@ -29,7 +29,7 @@ import os
 import sys
 from pathlib import Path
 
-from mwm.practice.ids import ID_PATTERN, check_student_id  # noqa: F401  (the one id rule; hub/ uses it from here)
+from mwm.practice.ids import ID_PATTERN, check_student_id, normalize_student_id  # noqa: F401  (the one id rule; hub/ uses it from here)
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE_ID = "machines-with-memory"
@@ -66,7 +66,8 @@ def set_up(student_id: str, folder: Path | None = None, exchange: str | None = N
     """Write ``student_id``'s ``nbgrader_config.py`` into ``folder`` (made if missing).
 
     Args:
-        student_id: the student's id.
+        student_id: the student's id, read as every roster id is (spaces stripped, lower-cased:
+            ``Carol.Smith`` is ``carol.smith``).
         folder: the student's folder; None: ``students/<id>/`` in the course.
         exchange: the exchange folder; None: nbgrader's default.
 
@@ -74,9 +75,9 @@ def set_up(student_id: str, folder: Path | None = None, exchange: str | None = N
         (the config file's path, whether it was written or changed).
 
     Raises:
-        TypeError, ValueError: as :func:`config_text`.
+        TypeError, ValueError: as :func:`config_text` (the message names the id).
     """
-    check_student_id(student_id)
+    student_id = normalize_student_id(student_id)  # "Carol.Smith" is carol.smith, as in rosters, keys and the hub
     folder = (Path(folder).expanduser() if folder is not None else ROOT / "students" / student_id).resolve()
     text = config_text(student_id, exchange, folder / ".nbgrader-cache")
     folder.mkdir(parents=True, exist_ok=True)
@@ -99,8 +100,11 @@ def main(argv=None) -> int:
         path, changed = set_up(args.student, args.dir, args.exchange)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
+    student = normalize_student_id(args.student)
     print(f"{'wrote' if changed else 'unchanged:'} {path}")
-    print(f"Work in {path.parent}: the README's student commands (\"For students\") run there as {args.student}.")
+    if student != args.student:
+        print(f"The id {args.student!r} is read as {student!r} (ids are not case-sensitive, as on the hub).")
+    print(f"Work in {path.parent}: the README's student commands (\"For students\") run there as {student}.")
     return 0
 
 

@@ -10,6 +10,7 @@ Every command the test runs is checked to appear, word for word, in the README.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -29,24 +30,23 @@ RELEASE = "nbgrader release_assignment practice"
 COLLECT = "nbgrader collect practice --ExchangeCollect.check_owner=False"
 AUTOGRADE = "nbgrader autograde practice"
 #: What each student leaves unanswered (bob skips two last parts, which no other part builds on).
+#: The course's Python, quoted for a command line (a clone's path may hold spaces).
+PY = shlex.quote(sys.executable)
 SKIPPED = {"alice": (), "bob": ("p01-c", "p05-c")}
 
 
 def _run(command: str, cwd: Path, env: dict) -> str:
     """Run one README command in ``cwd``; its output (stdout and stderr), or a failure showing it."""
-    done = subprocess.run(command.split(), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(shlex.split(command), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     output = done.stdout + done.stderr
     assert done.returncode == 0, f"{command} (in {cwd}) failed:\n{output[-4000:]}"
     return output
 
 
-def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
-    need_sandbox()
-    readme = (ROOT / "README.md").read_text()
-    for command in (FETCH, SUBMIT, RELEASE, COLLECT, AUTOGRADE, "make student STUDENT=alice",
-                    "export NBGRADER_EXCHANGE=/tmp/exchange"):
-        assert command in readme, f"the README no longer shows {command!r}"
-
+def _course(tmp_path: Path) -> tuple[Path, dict]:
+    """A fresh course in ``tmp_path/course`` (the config and the source of ``exercises/``), an exchange
+    beside it open to all, and the environment the README's commands run in (no MWM_STUDENT, no
+    MWM_GRADEBOOK_URL): (course folder, environment)."""
     course, exchange = tmp_path / "course", tmp_path / "exchange"
     (course / "source").mkdir(parents=True)
     exchange.mkdir()
@@ -56,7 +56,19 @@ def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
     env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), HOME=str(tmp_path / "home"),
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
                PYTHONPATH=os.pathsep.join([str(ROOT / "lib"), str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    env.pop("MWM_STUDENT", None)
+    for name in ("MWM_STUDENT", "MWM_GRADEBOOK_URL"):
+        env.pop(name, None)
+    return course, env
+
+
+def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
+    need_sandbox()
+    readme = (ROOT / "README.md").read_text()
+    for command in (FETCH, SUBMIT, RELEASE, COLLECT, AUTOGRADE, "make student STUDENT=alice",
+                    "export NBGRADER_EXCHANGE=/tmp/exchange"):
+        assert command in readme, f"the README no longer shows {command!r}"
+
+    course, env = _course(tmp_path)
     _run("nbgrader generate_assignment practice", course, env)  # what `make exercises` does in exercises/
     _run(RELEASE, course, env)
 
@@ -64,7 +76,7 @@ def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
     for student, skipped in SKIPPED.items():
         own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # solutions for the student's numbers
         folder = tmp_path / "students" / student
-        _run(f"{sys.executable} scripts/student_setup.py {student} --dir {folder}", ROOT, env)
+        _run(f"{PY} scripts/student_setup.py {student} --dir {shlex.quote(str(folder))}", ROOT, env)
         student_env = dict(env, MWM_STUDENT=student)
         _run(FETCH, folder, student_env)
         path = folder / "practice" / "practice.ipynb"
@@ -102,6 +114,9 @@ def test_student_setup_writes_the_config_once_and_refuses_ids_nbgrader_cannot_fi
     assert config.Exchange.cache == str(folder / ".nbgrader-cache")
     assert student_setup.set_up("alice", folder, str(tmp_path / "exchange")) == (path, False)  # idempotent
     assert "Exchange.root" not in student_setup.config_text("bob", None, folder)  # nbgrader's default
+    # one id rule: a capital is the hub's lower-case login, as in rosters and keys (issue 31's carol)
+    carol, _ = student_setup.set_up("Carol.Smith", tmp_path / "carol", None)
+    assert PyFileConfigLoader(carol.name, path=str(carol.parent)).load_config().CourseDirectory.student_id == "carol.smith"
     for bad in ["", "a+b", "*", "../x", "two words", "-dash", "x" * 65]:
         with pytest.raises(ValueError, match="student_id"):
             student_setup.set_up(bad, tmp_path / "bad")
@@ -129,17 +144,7 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
     for command in ("make roster ROSTER=roster.csv", "nbgrader collect --update practice", "make grade",
                     "make grade RETRY_FAILED=1"):
         assert command in readme, f"the README no longer shows {command!r}"
-    course, exchange = tmp_path / "course", tmp_path / "exchange"
-    (course / "source").mkdir(parents=True)
-    exchange.mkdir()
-    exchange.chmod(0o777)
-    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
-    shutil.copytree(SOURCE.parent, course / "source" / "practice")
-    env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), HOME=str(tmp_path / "home"),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "lib"), str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    for name in ("MWM_STUDENT", "MWM_GRADEBOOK_URL"):
-        env.pop(name, None)
+    course, env = _course(tmp_path)
     _run("nbgrader generate_assignment practice", course, env)
     _run(RELEASE, course, env)
     by_id = parts_of(problems_mod.build_all()[0])
@@ -148,7 +153,7 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
     def work(student, change, fetch=True):
         folder = tmp_path / "students" / student
         if fetch:
-            _run(f"{sys.executable} scripts/student_setup.py {student} --dir {folder}", ROOT, env)
+            _run(f"{PY} scripts/student_setup.py {student} --dir {shlex.quote(str(folder))}", ROOT, env)
             _run(FETCH, folder, env)
         path = folder / "practice" / "practice.ipynb"
         change(path, parts_of(problems_mod.build_all(numbers_for(student))[0]))
@@ -185,10 +190,10 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
     roster = tmp_path / "roster.csv"
     roster.write_text("\ufeffStudent ID,First name,Last name\nAlice,Alice,Liddell\nbob,Bob,Cratchit\ncarol,Carol,Ann\n",
                       encoding="utf-8")
-    _run(f"{sys.executable} scripts/import_roster.py {roster} --course {course}", ROOT, env)
+    _run(f"{PY} scripts/import_roster.py {shlex.quote(str(roster))} --course {shlex.quote(str(course))}", ROOT, env)
 
-    grade = f"{sys.executable} {ROOT / 'scripts' / 'grade_parallel.py'} practice --no-progress"
-    first = subprocess.run(grade.split(), cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    grade = [sys.executable, str(ROOT / "scripts" / "grade_parallel.py"), "practice", "--no-progress"]
+    first = subprocess.run(grade, cwd=course, env=env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0, first.stdout + first.stderr
     notes = (course / "autograde-logs" / "practice" / "grading-notes.csv").read_text()
     for shown in (first.stdout, notes):
@@ -204,11 +209,11 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
 
     work("bob", solved, fetch=False)  # bob submits again, with every answer
     _run("nbgrader collect --update practice --ExchangeCollect.check_owner=False", course, env)
-    second = subprocess.run(grade.split(), cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    second = subprocess.run(grade, cwd=course, env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "1 to grade (1 submitted again since graded), 3 graded before" in second.stdout, second.stdout
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
         assert gb.find_submission("practice", "bob").score == total
 
-    typo = subprocess.run([*grade.split()[:2], "practise"], cwd=course, env=env, capture_output=True, text=True)
+    typo = subprocess.run([*grade[:2], "practise"], cwd=course, env=env, capture_output=True, text=True)
     assert typo.returncode == 2 and "Did you mean 'practice'?" in typo.stderr, typo.stderr

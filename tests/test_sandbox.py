@@ -148,14 +148,16 @@ print(json.dumps({
     assert not reads["sibling"] and not reads["sibling_dir"]
     assert not reads["exercises"] and not reads["instructor"] and not reads["gradebook"] and not reads["repo"]
     assert not reads["home_dirs"] and not reads["host_etc_passwd"]
-    # /root holds at most the path down to a Python installed there (pyenv); nothing else of it
-    assert set(reads["root"]) <= {".pyenv"} and not (set(reads["root"]) & (host_root - {".pyenv"}))
-    # /tmp holds the scratch folder, the notebook's folder and, where the checkout or its Python lives
-    # under /tmp (a clone in /tmp/...), the path down to what is shown of it; nothing else of the host
+    # /root and /tmp hold, of the host, only the path down to what is shown: the library of this
+    # checkout and its Python environment (a clone in /root/... or /tmp/..., a Python of pyenv's in
+    # /root/.pyenv); /tmp also the scratch folder and the notebook's folder
     shown = [ROOT / "lib", Path(sys.prefix), Path(sys.base_prefix)]
-    down_to = {p.resolve().parts[2] for p in shown
-               if p.resolve().parts[:2] == ("/", "tmp") and len(p.resolve().parts) > 2}
-    assert not set(reads["tmp"]) - {os.path.basename(writes["scratch"]), nbdir.parts[2], *down_to}, reads["tmp"]
+
+    def down_to(top):
+        return {p.resolve().parts[2] for p in shown if p.resolve().parts[:2] == ("/", top) and len(p.resolve().parts) > 2}
+
+    assert set(reads["root"]) <= down_to("root") and not (set(reads["root"]) & (host_root - down_to("root"))), reads["root"]
+    assert not set(reads["tmp"]) - {os.path.basename(writes["scratch"]), nbdir.parts[2], *down_to("tmp")}, reads["tmp"]
     # of the checkout itself, only the library (and the Python environment, where it lives inside)
     assert set(reads["checkout"]) <= {"lib", ".venv"}, reads["checkout"]
     if AS_ROOT:

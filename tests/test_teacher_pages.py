@@ -280,9 +280,18 @@ def test_no_student_content_runs_in_any_page_the_teacher_opens(course, lab):
         for kind in ("submitted", "autograded"):
             page.goto(f"{origin}/lab/tree/{kind}/mallory/practice/practice.ipynb?reset")
             page.wait_for_selector(".jp-Notebook .jp-Cell")
-            cells = page.locator(".jp-Notebook .jp-Cell")
-            for i in range(min(cells.count(), 45)):
-                cells.nth(i).scroll_into_view_if_needed()
+            # scroll the notebook to its end, a screen at a time, so every cell is drawn (JupyterLab
+            # draws cells as they come into view and may swap a cell's element while doing so)
+            scrolled = page.evaluate("""async () => {
+                const box = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
+                if (!box) return null;
+                for (let i = 0; i < 400 && box.scrollTop + box.clientHeight < box.scrollHeight - 1; i++) {
+                    box.scrollTop += box.clientHeight * 0.8;
+                    await new Promise(done => setTimeout(done, 50));
+                }
+                return box.scrollTop + box.clientHeight >= box.scrollHeight - 1;
+            }""")
+            assert scrolled, f"the {kind} notebook could not be scrolled to its end"
             watch.settle(page, 2)
             assert not watch.markers(page, f"JupyterLab, {kind} notebook")
             assert page.locator(".jp-Notebook", has_text=hc.HONEST_TEXT).count() == 1

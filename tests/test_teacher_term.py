@@ -198,3 +198,16 @@ def test_the_hubs_proxy_runs_on_the_node_the_course_installs():
                                               and (not alternative.strip().startswith("^") or have[0] == int(m.group(1)))):
                 ok = True
         assert ok, f"{name} needs node {wanted}, the machine has {'.'.join(map(str, have))}"
+
+
+def test_an_unanswered_function_part_says_it_is_no_function_yet_not_that_a_call_raised():
+    from types import SimpleNamespace
+
+    from mwm.practice.judge import _judge_function
+    from mwm.practice.notebook import encode
+
+    answer = SimpleNamespace(name="n_chunks", cases=[((10, 3), 4)], decimals=None, sig=None)
+    unanswered = {"calls": [{"args": [encode(10), encode(3)], "error": "not a function: None (no answer yet)"}]}
+    assert _judge_function(answer, unanswered) == "n_chunks is not a function: None (no answer yet)"
+    raised = {"calls": [{"args": [encode(10), encode(3)], "error": "ZeroDivisionError: division by zero"}]}
+    assert _judge_function(answer, raised) == "n_chunks(10, 3) raised ZeroDivisionError: division by zero"

@@ -86,7 +86,10 @@ def _judge_function(answer, entry) -> str | None:
         if got_args != [float(a) if isinstance(a, (int, float)) else a for a in args]:
             return f"{answer.name}: the function was tried on other numbers than this submission's"
         if "error" in call:
-            return f"{shown} raised {str(call['error'])[:200]}"
+            error = str(call["error"])[:200]
+            if error.startswith("not a function: "):  # recorded before any call: nothing was raised
+                return f"{answer.name} is {error}"
+            return f"{shown} raised {error}"
         got = decode(call.get("result"))
         try:
             if answer.decimals is None and answer.sig is None:

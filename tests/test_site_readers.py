@@ -1,0 +1,129 @@
+"""Every page of the website as readers meet it, in a real browser.
+
+One visit per page (the site of ``conftest.site``, served and opened as in tests/test_site.py):
+axe-core (``node_modules``, installed by ``make test`` with npm), formulas and tables at desktop
+and phone widths, the weight of a first load (the local server compresses text with gzip, as
+static hosts do), the Tab order, dark mode and print. Kept apart from tests/test_site.py so that
+the two files run side by side in pytest-xdist's workers once the site is built.
+"""
+import os
+
+import pytest
+
+from tests.test_site import PAGES, PRACTICE, ROOT, Visit, browser, server  # noqa: F401  (fixtures used by name)
+
+# --- as readers meet it: accessibility, widths, weight, dark mode, print (every page) ---
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"   # from package-lock.json; `make test` runs npm ci
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+DESKTOP, PHONE = (1366, 900), (390, 844)
+MAX_BYTES = 2_000_000   # transferred on first load, cache off
+
+# Every display formula and table of the article wider than the article's content column.
+# At the phone width, one inside a box that scrolls sideways, can be reached by Tab and shows a
+# cue (its hidden edge fades out: a gradient mask) is allowed; the list names the others.
+_TOO_WIDE = """(phone) => {
+  const column = document.querySelector('article.bd-article');
+  const cs = getComputedStyle(column);
+  const width = column.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const scroller = (e) => {
+    for (let p = e.parentElement; p && p !== column; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (['auto', 'scroll'].includes(s.overflowX) && p.scrollWidth > p.clientWidth) return p;
+    }
+    return null;
+  };
+  const bad = [];
+  for (const e of column.querySelectorAll('mjx-container[display="true"], table')) {
+    if (e.tagName !== 'TABLE' && e.closest('table')) continue;
+    const inner = e.tagName === 'TABLE' ? e : (e.querySelector('mjx-math') || e);
+    const w = inner.getBoundingClientRect().width;
+    if (w <= width + 1) continue;
+    const box = scroller(e);
+    const fine = phone && box && box.getBoundingClientRect().width <= width + 1 && box.tabIndex >= 0
+                 && getComputedStyle(box).maskImage.includes('gradient');
+    if (!fine) bad.push(`${e.tagName.toLowerCase()} ${Math.round(w)} px > ${Math.round(width)} px` +
+                        (box ? ' (its box lacks Tab access or a cue)' : ' (no scrolling box)') +
+                        `: "${(e.textContent || '').trim().slice(0, 50)}"`);
+  }
+  return bad;
+}"""
+
+
+def _axe_violations(page, rules=None):
+    """axe-core's WCAG 2.1 A/AA violations on the page (or those of the named ``rules`` alone),
+    one line each: rule, impact, how many elements, the first targets."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
+    found = page.evaluate("""async (only) => {
+        const r = await axe.run(document, {runOnly: only, resultTypes: ['violations']});
+        return r.violations.map(v => `${v.id} (${v.impact}, ${v.nodes.length}): ` +
+                                     v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
+    }""", only)
+    return found
+
+
+def _axe_missing():
+    """Why axe-core cannot run (None when it can); its absence fails under MWM_REQUIRE_BROWSER=1."""
+    if AXE.is_file():
+        return None
+    message = "axe-core is not installed (npm ci --no-audit --no-fund, as make test does)"
+    if os.environ.get("MWM_REQUIRE_BROWSER") == "1":
+        pytest.fail(message)
+    return message
+
+
+@pytest.mark.parametrize("doc", PAGES + PRACTICE)
+def test_page_as_readers_meet_it(browser, server, doc):  # noqa: F811
+    """One visit per page (desktop, then resized to a phone): axe, widths, weight, Tab order, dark mode, print.
+
+    Without axe-core (no npm) the other checks still run, and the test then skips with a message.
+    """
+    no_axe = _axe_missing()
+    visit = Visit(browser, server, f"{doc}.html", viewport=DESKTOP, weigh=True)
+    page = visit.page
+    failures = []
+    try:
+        page.wait_for_timeout(100)   # the site's script marks wide formulas once MathJax is done
+        failures += [f"desktop: {w}" for w in page.evaluate(_TOO_WIDE, False)]
+        if not no_axe:
+            failures += [f"axe: {v}" for v in _axe_violations(page)]
+        focusable = page.evaluate("() => [...document.querySelectorAll('mjx-container')].filter(e => e.tabIndex >= 0).length")
+        if focusable:
+            failures.append(f"{focusable} formulas are Tab stops")
+        if visit.transferred > MAX_BYTES:
+            failures.append(f"page weight {visit.transferred / 1e6:.2f} MB transferred > {MAX_BYTES / 1e6:.0f} MB")
+
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        page.wait_for_timeout(400)   # the theme's and the site's resize handlers wait 200-300 ms
+        failures += [f"phone: {w}" for w in page.evaluate(_TOO_WIDE, True)]
+        if not no_axe:   # what the phone layout changes: boxes that now scroll must be reachable by keyboard
+            failures += [f"phone axe: {v}" for v in _axe_violations(page, ["scrollable-region-focusable"])]
+
+        page.emulate_media(color_scheme="dark")
+        try:
+            page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=3000)
+        except Exception:   # playwright's TimeoutError
+            failures.append(f"dark system, page theme {page.evaluate('() => document.documentElement.dataset.theme')!r}")
+
+        page.emulate_media(media="print", color_scheme="light")
+        printed = page.evaluate("""async () => {
+            // content-visibility (how a closed fold hides its content) changes at the next rendering
+            await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+            const shown = (e) => e.checkVisibility({contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true});
+            const folded = [...document.querySelectorAll('article details > :not(summary)')].filter(e => !shown(e));
+            const controls = [...document.querySelectorAll('.mwm-try-controls, .mwm-try input, .mwm-try button, .mwm-try select')].filter(shown);
+            const nav = [...document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary, .bd-header')].filter(shown);
+            const code = [...document.querySelectorAll('article pre')].filter(e => !getComputedStyle(e).whiteSpace.startsWith('pre-wrap'));
+            return {folded: folded.length, controls: controls.length, nav: nav.length, code: code.length};
+        }""")
+        for what, n in printed.items():
+            if n:
+                failures.append(f"print: {n} {dict(folded='folded contents stay hidden', controls='panel controls print', nav='navigation parts print', code='code blocks do not wrap')[what]}")
+        failures += visit.problems
+    finally:
+        visit.close()
+    assert not failures, f"{doc}:\n  " + "\n  ".join(failures)
+    if no_axe:
+        pytest.skip(no_axe)
