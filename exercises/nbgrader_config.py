@@ -33,7 +33,7 @@ elif os.path.isfile(_remembered):
         c.CourseDirectory.db_url = _f.read().strip()
     # the course's own server (`make gradebook-db`) listens on a socket in its data folder: when no
     # socket is there, it is stopped, and a command would end in a page of SQLAlchemy; say so in one line
-    # (a Jupyter server, the teacher's Lab, only warns: its Formgrader says the same when opened)
+    # (a Jupyter server, the teacher's Lab, only prints the line and starts: the Lab opens without a gradebook)
     import glob as _glob
     import re as _re
     import sys as _sys
