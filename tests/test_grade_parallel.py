@@ -373,3 +373,28 @@ def test_the_courses_own_gradebook_server_is_remembered_and_its_errors_are_one_l
     assert "graded 0" not in out and "failed 0" in out, out
     assert _grades(url, REMEMBERED) == {s: (classroom["expected"][s], _grades(url, [s])[s][1]) for s in REMEMBERED}
     gradebook_db.stop(course)
+
+
+def test_a_new_gradebook_is_made_at_nbgraders_revision_and_only_an_older_one_is_migrated(tmp_path):
+    """migrate_gradebook: nbgrader's tables and the revision nbgrader's own alembic command names; no migration at it."""
+    import sqlalchemy as sa
+    from nbgrader.api import Gradebook, get_alembic_version
+
+    mk._venv_on_path()
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    assert gp.migrate_gradebook(url) is False  # a new gradebook: made here
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == \
+            [get_alembic_version()]  # what nbgrader stamps (it asks the alembic command)
+    with Gradebook(url, COURSE_ID) as gb:  # nbgrader reads it as its own
+        gb.update_or_create_student("c00")
+    own = f"sqlite:///{tmp_path / 'nbgrader.db'}"
+    with Gradebook(own, COURSE_ID):
+        pass
+    assert sa.inspect(sa.create_engine(own)).get_table_names() == sa.inspect(engine).get_table_names()
+    assert gp.migrate_gradebook(url) is False  # at nbgrader's revision: left alone
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = 'older'"))
+    assert gp.migrate_gradebook(url) is True   # an older one: the caller migrates it
+    engine.dispose()
