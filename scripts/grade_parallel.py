@@ -16,8 +16,8 @@ takes it from ``MWM_GRADEBOOK_URL``; nbgrader's default is the SQLite file ``gra
 SQLite allows one writer, so more than one worker needs a database server: PostgreSQL,
 ``postgresql+psycopg://user@host/dbname``. Before any worker starts, this command creates the
 gradebook's tables (nbgrader's, at its newest revision) or migrates an older gradebook (nbgrader's
-``dbutil.upgrade``, what ``nbgrader db upgrade`` runs), adds the assignment from ``source/`` if the gradebook lacks
-it, and adds every student: nbgrader would otherwise create them from several processes at
+``dbutil.upgrade``, what ``nbgrader db upgrade`` runs), adds the assignment from ``source/`` if
+the gradebook lacks it, and adds every student: nbgrader would otherwise create them from several processes at
 once, which races.
 
 What has been graded is recorded in a table of the same database, ``mwm_autograde`` (one row
@@ -230,8 +230,8 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
     A new gradebook gets nbgrader's tables, stamped with nbgrader's newest alembic revision;
     an older one is migrated by ``nbgrader.dbutil.upgrade`` (what ``nbgrader db upgrade`` runs);
     one at the newest revision is left alone (:func:`migrate_gradebook`). A gradebook without
-    the assignment gets it from ``source/`` with nbgrader's ``generate_assignment`` into a scratch folder (``release/`` is not touched). On PostgreSQL this
-    runs under an advisory lock, so that machines started at the same moment do it in turn.
+    the assignment gets it from ``source/`` with nbgrader's ``generate_assignment`` into a scratch
+    folder (``release/`` is not touched). On PostgreSQL this runs under an advisory lock, so that machines started at the same moment do it in turn.
 
     Raises:
         RuntimeError: generate_assignment failed.
@@ -308,7 +308,9 @@ def _prepare(course: Path, db_url: str, course_id: str, assignment: str, student
     from scripts import make_exercises as mk
 
     mk._venv_on_path()  # nbgrader runs the alembic command, which sits beside python
-    if migrate_gradebook(db_url):
+    if migrate_gradebook(db_url):  # an older gradebook: as before, nbgrader adds missing tables, then migrates
+        with Gradebook(db_url, course_id):
+            pass
         dbutil.upgrade(db_url)
     with Gradebook(db_url, course_id) as gb:
         try:
