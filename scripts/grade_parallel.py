@@ -229,7 +229,7 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
 
     A new gradebook gets nbgrader's tables, stamped with nbgrader's newest alembic revision;
     an older one is migrated by ``nbgrader.dbutil.upgrade`` (what ``nbgrader db upgrade`` runs);
-    one at the newest revision is left alone (:func:`migrate_gradebook`). A gradebook without
+    one at the newest revision is left alone (:func:`scripts.make_exercises.migrate_gradebook`). A gradebook without
     the assignment gets it from ``source/`` with nbgrader's ``generate_assignment`` into a scratch
     folder (``release/`` is not touched). On PostgreSQL this runs under an advisory lock, so that machines started at the same moment do it in turn.
 
@@ -256,51 +256,6 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
 ADVISORY_LOCK = 0x6D776D16
 
 
-def nbgrader_head() -> str:
-    """The newest revision of nbgrader's gradebook schema (its alembic migrations), read in this process.
-
-    nbgrader asks the ``alembic`` command for it, a process of its own that imports nbgrader
-    again (about 2.5 s); alembic's ``ScriptDirectory`` reads the same migration files in 0.1 s.
-    """
-    import nbgrader
-    from alembic.script import ScriptDirectory
-
-    return ScriptDirectory(os.path.join(os.path.dirname(nbgrader.__file__), "alembic")).get_current_head()
-
-
-def migrate_gradebook(db_url: str) -> bool:
-    """Make the gradebook at ``db_url`` hold nbgrader's tables at nbgrader's newest revision, where that is quick.
-
-    A database without tables gets nbgrader's tables and the newest revision (what nbgrader's
-    ``Gradebook`` does when it creates a gradebook); one already at the newest revision is left
-    as it is. Returns True when neither applies (an older gradebook, or one without a revision):
-    the caller then migrates it with ``nbgrader.dbutil.upgrade``, what ``nbgrader db upgrade`` runs.
-
-    Raises:
-        sqlalchemy.exc.OperationalError: the database cannot be reached.
-    """
-    import sqlalchemy as sa
-    from nbgrader.api import Base
-
-    head = nbgrader_head()
-    engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
-    try:
-        with engine.begin() as conn:
-            tables = sa.inspect(conn).get_table_names()
-            if not tables:
-                Base.metadata.create_all(conn)
-                conn.execute(sa.text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
-                conn.execute(sa.text("INSERT INTO alembic_version (version_num) VALUES (:head)"), {"head": head})
-                return False
-            if "alembic_version" in tables:
-                versions = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
-                if versions == [head]:
-                    return False
-    finally:
-        engine.dispose()
-    return True
-
-
 def _prepare(course: Path, db_url: str, course_id: str, assignment: str, students) -> None:
     from nbgrader import dbutil
     from nbgrader.api import Gradebook, MissingEntry
@@ -308,7 +263,7 @@ def _prepare(course: Path, db_url: str, course_id: str, assignment: str, student
     from scripts import make_exercises as mk
 
     mk._venv_on_path()  # nbgrader runs the alembic command, which sits beside python
-    if migrate_gradebook(db_url):  # an older gradebook: as before, nbgrader adds missing tables, then migrates
+    if mk.migrate_gradebook(db_url):  # an older gradebook: as before, nbgrader adds missing tables, then migrates
         with Gradebook(db_url, course_id):
             pass
         dbutil.upgrade(db_url)

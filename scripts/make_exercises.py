@@ -295,6 +295,51 @@ def _venv_on_path() -> None:
         os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
 
 
+def nbgrader_head() -> str:
+    """The newest revision of nbgrader's gradebook schema (its alembic migrations), read in this process.
+
+    nbgrader asks the ``alembic`` command for it, a process of its own that imports nbgrader
+    again (about 2.5 s); alembic's ``ScriptDirectory`` reads the same migration files in 0.1 s.
+    """
+    import nbgrader
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory(os.path.join(os.path.dirname(nbgrader.__file__), "alembic")).get_current_head()
+
+
+def migrate_gradebook(db_url: str) -> bool:
+    """Make the gradebook at ``db_url`` hold nbgrader's tables at nbgrader's newest revision, where that is quick.
+
+    A database without tables gets nbgrader's tables and the newest revision (what nbgrader's
+    ``Gradebook`` does when it creates a gradebook); one already at the newest revision is left
+    as it is. Returns True when neither applies (an older gradebook, or one without a revision):
+    the caller then migrates it with ``nbgrader.dbutil.upgrade``, what ``nbgrader db upgrade`` runs.
+
+    Raises:
+        sqlalchemy.exc.OperationalError: the database cannot be reached.
+    """
+    import sqlalchemy as sa
+    from nbgrader.api import Base
+
+    head = nbgrader_head()
+    engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.begin() as conn:
+            tables = sa.inspect(conn).get_table_names()
+            if not tables:
+                Base.metadata.create_all(conn)
+                conn.execute(sa.text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
+                conn.execute(sa.text("INSERT INTO alembic_version (version_num) VALUES (:head)"), {"head": head})
+                return False
+            if "alembic_version" in tables:
+                versions = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+                if versions == [head]:
+                    return False
+    finally:
+        engine.dispose()
+    return True
+
+
 def course_api(course: Path, **overrides):
     """An ``NbGraderAPI`` for the course folder ``course``, configured by its nbgrader_config.py."""
     from nbgrader.apps import NbGraderAPI
@@ -311,8 +356,26 @@ def _ok(result: dict, what: str) -> dict:
     return result
 
 
+def new_sqlite_gradebook(api) -> None:
+    """Make the course's gradebook, when it is SQLite, with :func:`migrate_gradebook` before nbgrader opens it.
+
+    nbgrader would make a new one itself, but asks the ``alembic`` command for its revision
+    first (2.5 s); a server's gradebook (another URL) is left to nbgrader and its messages.
+    """
+    url = api.coursedir.db_url
+    if url.startswith("sqlite:///"):
+        migrate_gradebook(url)
+
+
 def generate_assignment(course: Path, assignment="practice") -> None:
-    _ok(course_api(course).generate_assignment(assignment, force=True), "generate_assignment")
+    """nbgrader's generate_assignment in the course folder ``course`` (its config, its gradebook).
+
+    Raises:
+        RuntimeError: nbgrader reports a failure (its log is in the message).
+    """
+    api = course_api(course)
+    new_sqlite_gradebook(api)
+    _ok(api.generate_assignment(assignment, force=True), "generate_assignment")
 
 
 def generate_solution(course: Path, assignment="practice") -> None:

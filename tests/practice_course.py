@@ -87,13 +87,14 @@ def fetch_and_submit(config, student: str, home: Path, change):
     return expected, path.read_bytes()
 
 
-def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=None) -> dict:
+def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=None, settings=None) -> dict:
     """Run a whole class through nbgrader; ``class_`` maps student id -> change(nb) -> expected.
 
     ``before_grading``, if given, is called with the course folder after the submissions are
     collected and before autograde runs (e.g. to plant files or hash folders);
     ``before_collect`` with the exchange's inbound folder, after the class has submitted (e.g.
-    to change a submission's files as a student could).
+    to change a submission's files as a student could). ``settings`` ({"Class.trait": value})
+    are laid over the course's nbgrader_config.py for every step.
 
     Returns:
         dict with the course folder, autograde's and generate_feedback's results, each
@@ -113,8 +114,9 @@ def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=Non
     # the students here are names, not accounts: collect need not check who owns each file,
     # and the students' submission records (nbgrader's cache) stay in the temporary folder
     settings = {"Exchange.root": str(exchange), "ExchangeCollect.check_owner": False,
-                "Exchange.cache": str(tmp / "cache")}
+                "Exchange.cache": str(tmp / "cache"), **(settings or {})}
     api = mk.course_api(course, **settings)
+    mk.new_sqlite_gradebook(api)
     mk._ok(api.generate_assignment("practice"), "generate_assignment")
     mk._ok(api.release_assignment("practice"), "release_assignment")
     config = mk.course_config(course, **settings)

@@ -382,7 +382,7 @@ def test_a_new_gradebook_is_made_at_nbgraders_revision_and_only_an_older_one_is_
 
     mk._venv_on_path()
     url = f"sqlite:///{tmp_path / 'gradebook.db'}"
-    assert gp.migrate_gradebook(url) is False  # a new gradebook: made here
+    assert mk.migrate_gradebook(url) is False  # a new gradebook: made here
     engine = sa.create_engine(url)
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == \
@@ -393,8 +393,8 @@ def test_a_new_gradebook_is_made_at_nbgraders_revision_and_only_an_older_one_is_
     with Gradebook(own, COURSE_ID):
         pass
     assert sa.inspect(sa.create_engine(own)).get_table_names() == sa.inspect(engine).get_table_names()
-    assert gp.migrate_gradebook(url) is False  # at nbgrader's revision: left alone
+    assert mk.migrate_gradebook(url) is False  # at nbgrader's revision: left alone
     with engine.begin() as conn:
         conn.execute(sa.text("UPDATE alembic_version SET version_num = 'older'"))
-    assert gp.migrate_gradebook(url) is True   # an older one: the caller migrates it
+    assert mk.migrate_gradebook(url) is True   # an older one: the caller migrates it
     engine.dispose()

@@ -66,6 +66,11 @@ graded after the honest students
                    folder until the disk watchdog kills it                                -> 0
 =================  =====================================================================================
 
+The class is graded with a cell time limit of ``TIMEOUT`` (4 s) instead of the course's 15 s: each
+of the honest students' cells runs in under 0.1 s, and the attacks that run into the limit (a1,
+z5) meet the same interrupt, grace and kill, only sooner. The course's own 15 s is what the
+endless loop of tests/test_exercises.py meets.
+
 Checked: the batch succeeds; every attacker scores 0 on every part; the honest students score
 exactly; their submitted files are byte-identical to what they sent, and their autograded
 notebooks and feedback pages exist with the right verdicts; source/ and release/ are unchanged;
@@ -102,6 +107,8 @@ PARTIAL, WRONG_PART = "h-partial", "p01-c"
 BLANK = "blank"
 HONEST = [*HONEST_FULL, PARTIAL, BLANK]
 CLASSMATE = "h-kim"   # the classmate whose id the forgers guess
+#: The class's cell time limit, seconds (the course's is 15; see the module's docstring).
+TIMEOUT = 4
 
 TOKEN = secrets.token_hex(6)             # names the files the attacks try to create
 CANARY = f"MWM-CANARY-{secrets.token_hex(8)}"
@@ -579,7 +586,8 @@ def graded(tmp_path_factory):
         before["release"] = _tree_hash(course / "release")
         before["config"] = (course / "nbgrader_config.py").read_bytes()
 
-    result = grade_class(tmp_path_factory.mktemp("attacked"), class_, before_grading=plant)
+    result = grade_class(tmp_path_factory.mktemp("attacked"), class_, before_grading=plant,
+                         settings={"Execute.timeout": TIMEOUT})
     result["before"] = before
     return result
 

@@ -6,9 +6,10 @@ Chromium from Debian's packages, driven by Playwright with its executable path s
 Every request that is not to the local server is blocked and counted as a failure.
 
 The first tests read the built files (every page of the table of contents, maths,
-figures, the practice pages); the others open pages in the browser. Every page as a reader meets
-it (accessibility, widths, weight, dark mode, print) is in tests/test_site_readers.py, a file of
-its own so that pytest-xdist can run it beside this one once the site is built.
+figures, the practice pages); the others open pages in the browser (panels moved, search).
+Every page opened once and read for all it must be (offline, maths, pictures, accessibility,
+widths, weight, dark mode, print, the practice pages' folds) is in tests/test_site_readers.py, a
+file of its own so that pytest-xdist can run it beside this one once the site is built.
 
 Screenshots of each chapter are written to ``test-artifacts/screenshots/`` (not
 committed). Without Chromium these tests skip with a message, unless
@@ -214,32 +215,6 @@ class Visit:
         self.context.close()
 
 
-@pytest.mark.parametrize("doc", PAGES)
-def test_page_is_clean_offline(browser, server, doc):
-    visit = Visit(browser, server, f"{doc}.html")
-    page = visit.page
-    try:
-        raw = page.evaluate("""() => {
-            const art = document.querySelector('article') || document.body;
-            const copy = art.cloneNode(true);
-            copy.querySelectorAll('pre, code, script, style, mjx-container, .mwm-try').forEach(e => e.remove());
-            return copy.innerText;
-        }""")
-        assert "$" not in raw and "\\(" not in raw, "maths left unrendered"
-        if doc != "intro" or "$" in (ROOT / "intro.md").read_text(encoding="utf-8"):
-            assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
-        broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(0, 80))")
-        assert not broken, f"images that did not load: {broken}"
-        assert page.locator("text=Loading widget").count() == 0
-        assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
-        if doc.startswith("chapters/"):
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"{Path(doc).name}.png"), full_page=True)
-        assert not visit.problems, visit.problems
-    finally:
-        visit.close()
-
-
 def chapter_panels(page):
     """The page's "Try" panels as (index, locator) pairs; a chapter page has at least one."""
     panels = page.locator(".mwm-try")
@@ -319,23 +294,3 @@ def test_each_chapter_offers_its_notebook(site):
         assert "Run it locally" in html and "_downloads/" in html and name in html, doc
         downloads = list((site / "_downloads").rglob(name))
         assert downloads and downloads[0].stat().st_size > 1000, doc
-
-
-@pytest.mark.parametrize("doc", PRACTICE)
-def test_practice_page_renders_and_folds_its_solution(browser, server, doc):
-    visit = Visit(browser, server, f"{doc}.html")
-    page = visit.page
-    try:
-        assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
-        assert page.locator("mjx-merror").count() == 0, "a formula MathJax could not read"
-        raw = page.evaluate("() => document.querySelector('article').innerText")
-        assert "$" not in raw, "maths left unrendered"
-        dropdown = page.locator("details.sd-dropdown")
-        assert dropdown.count() == 1 and dropdown.get_attribute("open") is None, "the solution starts folded"
-        assert not dropdown.locator(".sd-summary-content").is_visible()
-        dropdown.locator("summary").click()
-        assert dropdown.locator(".sd-summary-content").is_visible()
-        assert page.locator('a[href*="_downloads/"][href$="practice.ipynb"]').count() >= 1
-        assert not visit.problems, visit.problems
-    finally:
-        visit.close()

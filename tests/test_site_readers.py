@@ -1,16 +1,20 @@
 """Every page of the website as readers meet it, in a real browser.
 
-One visit per page (the site of ``conftest.site``, served and opened as in tests/test_site.py):
-axe-core (``node_modules``, installed by ``make test`` with npm), formulas and tables at desktop
-and phone widths, the weight of a first load (the local server compresses text with gzip, as
-static hosts do), the Tab order, dark mode and print. Kept apart from tests/test_site.py so that
-the two files run side by side in pytest-xdist's workers once the site is built.
+One visit per page (the site of ``conftest.site``, served and opened as in tests/test_site.py,
+every request that is not to the local server blocked), read by each test of this file in
+turn: offline, with its maths rendered and its pictures loaded (a screenshot of each chapter);
+a practice page's solution folded until asked for (and folded again); then axe-core (``node_modules``, installed by
+``make test`` with npm), formulas and tables at desktop and phone widths, the weight of a first
+load (the local server compresses text with gzip, as static hosts do), the Tab order, dark mode
+and print. Kept apart from tests/test_site.py so that the two files run side by side in
+pytest-xdist's workers once the site is built.
 """
 import os
+from pathlib import Path
 
 import pytest
 
-from tests.test_site import PAGES, PRACTICE, ROOT, Visit, browser, server  # noqa: F401  (fixtures used by name)
+from tests.test_site import ARTIFACTS, PAGES, PRACTICE, ROOT, Visit, browser, server  # noqa: F401  (fixtures used by name)
 
 # --- as readers meet it: accessibility, widths, weight, dark mode, print (every page) ---
 
@@ -74,56 +78,105 @@ def _axe_missing():
     return message
 
 
-@pytest.mark.parametrize("doc", PAGES + PRACTICE)
-def test_page_as_readers_meet_it(browser, server, doc):  # noqa: F811
-    """One visit per page (desktop, then resized to a phone): axe, widths, weight, Tab order, dark mode, print.
+@pytest.fixture(scope="module")
+def opened(request, browser, server):  # noqa: F811
+    """(page name, :class:`Visit`) of the page ``request.param``, opened once at the desktop width
+    for every test of this file that reads it (pytest runs them one after another, in file order)."""
+    visit = Visit(browser, server, f"{request.param}.html", viewport=DESKTOP, weigh=True)
+    yield request.param, visit
+    visit.close()
 
-    Without axe-core (no npm) the other checks still run, and the test then skips with a message.
+
+@pytest.mark.parametrize("opened", PAGES, indirect=True)
+def test_page_is_clean_offline(opened):
+    doc, visit = opened
+    page = visit.page
+    raw = page.evaluate("""() => {
+        const art = document.querySelector('article') || document.body;
+        const copy = art.cloneNode(true);
+        copy.querySelectorAll('pre, code, script, style, mjx-container, .mwm-try').forEach(e => e.remove());
+        return copy.innerText;
+    }""")
+    assert "$" not in raw and "\\(" not in raw, "maths left unrendered"
+    if doc != "intro" or "$" in (ROOT / "intro.md").read_text(encoding="utf-8"):
+        assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
+    broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(0, 80))")
+    assert not broken, f"images that did not load: {broken}"
+    assert page.locator("text=Loading widget").count() == 0
+    assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
+    if doc.startswith("chapters/"):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{Path(doc).name}.png"), full_page=True)
+    assert not visit.problems, visit.problems
+
+
+@pytest.mark.parametrize("opened", PRACTICE, indirect=True)
+def test_practice_page_renders_and_folds_its_solution(opened):
+    _doc, visit = opened
+    page = visit.page
+    assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
+    assert page.locator("mjx-merror").count() == 0, "a formula MathJax could not read"
+    raw = page.evaluate("() => document.querySelector('article').innerText")
+    assert "$" not in raw, "maths left unrendered"
+    dropdown = page.locator("details.sd-dropdown")
+    assert dropdown.count() == 1 and dropdown.get_attribute("open") is None, "the solution starts folded"
+    assert not dropdown.locator(".sd-summary-content").is_visible()
+    dropdown.locator("summary").click()
+    assert dropdown.locator(".sd-summary-content").is_visible()
+    dropdown.locator("summary").click()   # folded again, as the page's next test reads it
+    assert dropdown.get_attribute("open") is None
+    assert page.locator('a[href*="_downloads/"][href$="practice.ipynb"]').count() >= 1
+    assert not visit.problems, visit.problems
+
+
+@pytest.mark.parametrize("opened", PAGES + PRACTICE, indirect=True)
+def test_page_as_readers_meet_it(opened):
+    """The page's one visit (desktop, then resized to a phone): axe, widths, weight, Tab order, dark mode, print.
+
+    Runs after the page's other tests, on the same visit. Without axe-core (no npm) the other
+    checks still run, and the test then skips with a message.
     """
+    doc, visit = opened
     no_axe = _axe_missing()
-    visit = Visit(browser, server, f"{doc}.html", viewport=DESKTOP, weigh=True)
     page = visit.page
     failures = []
+    page.wait_for_timeout(100)   # the site's script marks wide formulas once MathJax is done
+    failures += [f"desktop: {w}" for w in page.evaluate(_TOO_WIDE, False)]
+    if not no_axe:
+        failures += [f"axe: {v}" for v in _axe_violations(page)]
+    focusable = page.evaluate("() => [...document.querySelectorAll('mjx-container')].filter(e => e.tabIndex >= 0).length")
+    if focusable:
+        failures.append(f"{focusable} formulas are Tab stops")
+    if visit.transferred > MAX_BYTES:
+        failures.append(f"page weight {visit.transferred / 1e6:.2f} MB transferred > {MAX_BYTES / 1e6:.0f} MB")
+
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.wait_for_timeout(400)   # the theme's and the site's resize handlers wait 200-300 ms
+    failures += [f"phone: {w}" for w in page.evaluate(_TOO_WIDE, True)]
+    if not no_axe:   # what the phone layout changes: boxes that now scroll must be reachable by keyboard
+        failures += [f"phone axe: {v}" for v in _axe_violations(page, ["scrollable-region-focusable"])]
+
+    page.emulate_media(color_scheme="dark")
     try:
-        page.wait_for_timeout(100)   # the site's script marks wide formulas once MathJax is done
-        failures += [f"desktop: {w}" for w in page.evaluate(_TOO_WIDE, False)]
-        if not no_axe:
-            failures += [f"axe: {v}" for v in _axe_violations(page)]
-        focusable = page.evaluate("() => [...document.querySelectorAll('mjx-container')].filter(e => e.tabIndex >= 0).length")
-        if focusable:
-            failures.append(f"{focusable} formulas are Tab stops")
-        if visit.transferred > MAX_BYTES:
-            failures.append(f"page weight {visit.transferred / 1e6:.2f} MB transferred > {MAX_BYTES / 1e6:.0f} MB")
+        page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=3000)
+    except Exception:   # playwright's TimeoutError
+        failures.append(f"dark system, page theme {page.evaluate('() => document.documentElement.dataset.theme')!r}")
 
-        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-        page.wait_for_timeout(400)   # the theme's and the site's resize handlers wait 200-300 ms
-        failures += [f"phone: {w}" for w in page.evaluate(_TOO_WIDE, True)]
-        if not no_axe:   # what the phone layout changes: boxes that now scroll must be reachable by keyboard
-            failures += [f"phone axe: {v}" for v in _axe_violations(page, ["scrollable-region-focusable"])]
-
-        page.emulate_media(color_scheme="dark")
-        try:
-            page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=3000)
-        except Exception:   # playwright's TimeoutError
-            failures.append(f"dark system, page theme {page.evaluate('() => document.documentElement.dataset.theme')!r}")
-
-        page.emulate_media(media="print", color_scheme="light")
-        printed = page.evaluate("""async () => {
-            // content-visibility (how a closed fold hides its content) changes at the next rendering
-            await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
-            const shown = (e) => e.checkVisibility({contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true});
-            const folded = [...document.querySelectorAll('article details > :not(summary)')].filter(e => !shown(e));
-            const controls = [...document.querySelectorAll('.mwm-try-controls, .mwm-try input, .mwm-try button, .mwm-try select')].filter(shown);
-            const nav = [...document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary, .bd-header')].filter(shown);
-            const code = [...document.querySelectorAll('article pre')].filter(e => !getComputedStyle(e).whiteSpace.startsWith('pre-wrap'));
-            return {folded: folded.length, controls: controls.length, nav: nav.length, code: code.length};
-        }""")
-        for what, n in printed.items():
-            if n:
-                failures.append(f"print: {n} {dict(folded='folded contents stay hidden', controls='panel controls print', nav='navigation parts print', code='code blocks do not wrap')[what]}")
-        failures += visit.problems
-    finally:
-        visit.close()
+    page.emulate_media(media="print", color_scheme="light")
+    printed = page.evaluate("""async () => {
+        // content-visibility (how a closed fold hides its content) changes at the next rendering
+        await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const shown = (e) => e.checkVisibility({contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true});
+        const folded = [...document.querySelectorAll('article details > :not(summary)')].filter(e => !shown(e));
+        const controls = [...document.querySelectorAll('.mwm-try-controls, .mwm-try input, .mwm-try button, .mwm-try select')].filter(shown);
+        const nav = [...document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary, .bd-header')].filter(shown);
+        const code = [...document.querySelectorAll('article pre')].filter(e => !getComputedStyle(e).whiteSpace.startsWith('pre-wrap'));
+        return {folded: folded.length, controls: controls.length, nav: nav.length, code: code.length};
+    }""")
+    for what, n in printed.items():
+        if n:
+            failures.append(f"print: {n} {dict(folded='folded contents stay hidden', controls='panel controls print', nav='navigation parts print', code='code blocks do not wrap')[what]}")
+    failures += visit.problems
     assert not failures, f"{doc}:\n  " + "\n  ".join(failures)
     if no_axe:
         pytest.skip(no_axe)

@@ -128,6 +128,32 @@ def test_big_panels_move_one_control_at_a_time():
     assert readings == panel.readings.value  # the page opens on the panel's own first state
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_shared_renderer_draws_what_a_fresh_one_draws(monkeypatch, workers):
+    """static._small_png re-uses one renderer per picture size, in this process and in forked ones:
+    every setting's picture is byte for byte what a renderer of its own draws."""
+    from mwm.widgets import static
+    from mwm.widgets.drawing import same_layout
+
+    monkeypatch.setenv("MWM_PANEL_WORKERS", workers)
+    panel = W.beam_try()
+    data = static_states(panel)
+    shared = {key: data["images"][i] for key, (i, _) in data["states"].items()}
+    assert len(set(shared.values())) > 4
+    fresh = {}
+    with same_layout():   # as static_states draws: the first setting's layout for every setting
+        for key in shared:
+            combo = [int(k) for k in key.split(",")]
+            listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+            values = panel.values()
+            for control, k in zip(listed, combo):
+                values[control["name"]] = static.control_options(panel.controls[control["name"]])[1][k]
+            fig, _ = panel._draw(values)
+            static._RENDERERS.clear()   # a renderer made for this figure alone
+            fresh[key] = "data:image/png;base64," + base64.b64encode(static._small_png(fig)).decode()
+    assert fresh == shared
+
+
 def test_static_twin_is_self_contained_html():
     html = static_html(W.window_try())
     assert html.count('src="data:image/png;base64,') == 1  # the first picture; the others live in the JSON
