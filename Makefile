@@ -104,9 +104,11 @@ test: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD) $(NODE_STAMP)
 test-notebooks-portable: $(STAMP)
 	$(BIN)/python -m pytest -p no:xdist tests/test_notebooks_portable.py
 
-# The contributors' loop: everything but the book, browser, nbval and grading, in 1.5-2 minutes.
+# The contributors' loop: everything but the book, browser, nbval, grading and the reruns of the
+# training scripts (tests marked `training`), in about 1.5 minutes on 2 cores. Its files need no
+# shared fixture, so single tests are handed out (--dist load): no worker waits at the end.
 test-fast: system-packages $(STAMP)
-	$(PYTEST) tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
+	$(BIN)/python -m pytest -n $(JOBS) --dist load -m "not training" --durations=15 tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
 	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py \
 	          --ignore=tests/test_teacher_pages.py --ignore=tests/test_site_panels.py --ignore=tests/test_site_readers.py

@@ -255,6 +255,7 @@ def test_talk_checks_the_seed(model):
 
 # ---------------------------------------------------------------- the training script
 
+@pytest.mark.training
 def test_a_short_training_run_is_reproducible(tmp_path):
     outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
     for out in outs:

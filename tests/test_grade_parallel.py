@@ -2,16 +2,17 @@
 
 A class of 12 synthetic submissions (3 correct, each for the student's own numbers; 3 with
 parts left unanswered; 2 blank; 4 of tests/test_grading_attacks.py's attackers) is placed in
-``submitted/`` of a temporary course. The command grades it once serially into the SQLite
-gradebook (``--workers 1``, the default gradebook) and once with 2 workers into a database of
-a throwaway PostgreSQL server (scripts/scratch_postgres.py: its own data folder and port,
-stopped at the end): every student's score and every part's grade must equal the serial
-run's, and the scores the answers earn (full marks, full marks less the parts left out, 0).
+``submitted/`` of a temporary course. What each student earns is known part by part: a worked
+solution gets the part's points, a part left out or an attacker's part 0. The command grades
+four of them serially into the SQLite gradebook (``--workers 1``, the default gradebook) and
+the whole class with 2 workers into a database of a throwaway PostgreSQL server
+(scripts/scratch_postgres.py: its own data folder and port, stopped at the end): every part's
+grade must be what the answers earn, in both, so the two runs agree wherever both graded.
 
 Then a worker is killed: the command runs with 2 workers on 5 of those students and a broken
 submission, and is SIGKILLed (its whole process group) while a student's autograde has
 started writing its ``autograded/`` folder. A rerun grades that student again and no one who
-was done; the gradebook holds one submission per student with the serial run's scores; the
+was done; the gradebook holds one submission per student with the grades the answers earn; the
 broken submission is reported and, after its attempts, skipped.
 
 Skipped with a message where the sandbox (bubblewrap) or PostgreSQL's server programs are
@@ -52,6 +53,8 @@ KILL_CLASS = ["c00", "c01", "p01", "b00", "a4-hide"]
 BROKEN = "zz-broken"
 #: The class of the remembered-gradebook test: one full marks, one partial, one blank.
 REMEMBERED = ["c00", "p01", "b00"]
+#: The students the serial run grades: one of each kind.
+SERIAL = ["c00", "p01", "b00", "a2-hooks"]
 CLASS_SIZE = len(CORRECT) + len(PARTIAL) + len(BLANK) + len(ATTACKERS)
 
 
@@ -85,7 +88,8 @@ def _env(**extra) -> dict:
 def classroom(server, tmp_path_factory):
     """A course template with the assignment generated and the class's submissions; the expected scores.
 
-    Returns dict: "course" (Path), "expected" (student -> points), "max" (points).
+    Returns dict: "course" (Path), "expected" (student -> points), "grades" (student -> (points,
+    {grade cell: points}), as :func:`_grades` reads them), "max" (points).
     """
     tmp = tmp_path_factory.mktemp("classroom")
     course = tmp / "course"
@@ -97,23 +101,27 @@ def classroom(server, tmp_path_factory):
 
     by_id = parts_of(problems_mod.build_all()[0])
     total = sum(q.points for _, q in by_id.values())
-    changes, expected = {}, {}
+    changes, earned = {}, {}   # earned: student -> the part ids whose points the answers earn
     for s in CORRECT:
-        changes[s], expected[s] = (lambda nb, s=s: solve(nb, parts_of(problems_mod.build_all(numbers_for(s))[0]))), total
+        changes[s], earned[s] = (lambda nb, s=s: solve(nb, parts_of(problems_mod.build_all(numbers_for(s))[0]))), set(by_id)
     for s, skip in PARTIAL.items():
         changes[s] = lambda nb, s=s, skip=skip: solve(nb, parts_of(problems_mod.build_all(numbers_for(s))[0]), skip)
-        expected[s] = total - sum(by_id[p][1].points for p in skip)
+        earned[s] = set(by_id) - set(skip)
     for s in BLANK:
-        changes[s], expected[s] = (lambda nb: nb), 0
+        changes[s], earned[s] = (lambda nb: nb), set()
     for s in ATTACKERS:
-        changes[s], expected[s] = ATTACKS[s](), 0
+        changes[s], earned[s] = ATTACKS[s](), set()
+    grades = {s: (float(sum(by_id[p][1].points for p in parts)),
+                  {f"{p}-test": float(by_id[p][1].points if p in parts else 0) for p in by_id})
+              for s, parts in earned.items()}
+    expected = {s: points for s, (points, _) in grades.items()}
     release = course / "release" / "practice" / "practice.ipynb"
     for s, change in changes.items():
         nb = nbformat.read(release, as_version=4)
         change(nb)
         _place(course, s, nbformat.writes(nb))
     assert len(changes) == CLASS_SIZE
-    return dict(course=course, expected=expected, max=total)
+    return dict(course=course, expected=expected, grades=grades, max=total)
 
 
 def _place(course: Path, student: str, text: str) -> None:
@@ -166,21 +174,21 @@ def _run(course: Path, *args, env=None, expect=0) -> str:
 
 @pytest.fixture(scope="module")
 def serial(classroom, tmp_path_factory):
-    """The class graded by the command with one worker into the default SQLite gradebook: _grades of it."""
-    course = _copy(classroom, tmp_path_factory.mktemp("serial") / "course")
+    """The students of SERIAL graded by the command with one worker into the default SQLite gradebook: _grades of them."""
+    course = _copy(classroom, tmp_path_factory.mktemp("serial") / "course", keep=set(SERIAL))
     out = _run(course, "--workers", "1")
-    assert f"graded {CLASS_SIZE}, failed 0" in out, out
-    return _grades(f"sqlite:///{course / 'gradebook.db'}", classroom["expected"])
+    assert f"graded {len(SERIAL)}, failed 0" in out and "; 1 worker(s);" in out, out
+    return _grades(f"sqlite:///{course / 'gradebook.db'}", SERIAL)
 
 
 def test_two_workers_on_postgresql_grade_as_the_serial_run(server, classroom, serial, tmp_path):
-    expected = classroom["expected"]
-    assert {s: serial[s][0] for s in expected} == expected  # what the answers earn
+    expected, grades = classroom["expected"], classroom["grades"]
+    assert serial == {s: grades[s] for s in SERIAL}  # what the answers earn, part by part
     course = _copy(classroom, tmp_path / "course")
     url = server.create_database("two_workers")
     out = _run(course, "--workers", "2", env=_env(MWM_GRADEBOOK_URL=url))
     assert f"graded {CLASS_SIZE}, failed 0" in out and "2 worker(s)" in out, out
-    assert _grades(url, expected) == serial
+    assert _grades(url, expected) == grades  # so the same as the serial run's, for the students both graded
     assert _submissions_per_student(url) == {s: 1 for s in expected}
     # a rerun leaves everyone alone
     again = _run(course, "--workers", "2", env=_env(MWM_GRADEBOOK_URL=url))
@@ -191,7 +199,7 @@ def _record_rows(url: str) -> dict:
     return gp.Record(url, COURSE_ID, "practice").rows()
 
 
-def test_a_killed_run_is_finished_by_a_rerun_without_grading_anyone_twice(server, classroom, serial, tmp_path):
+def test_a_killed_run_is_finished_by_a_rerun_without_grading_anyone_twice(server, classroom, tmp_path):
     course = _copy(classroom, tmp_path / "course", keep=KILL_CLASS)
     _place(course, BROKEN, '{"cells": [ this is not a notebook')
     url = server.create_database("killed")
@@ -232,7 +240,7 @@ def test_a_killed_run_is_finished_by_a_rerun_without_grading_anyone_twice(server
     for s in killed:  # graded again, once, to the end
         assert rows[s]["state"] == "done" and rows[s]["attempts"] == 2 and rows[s]["finished"] > killed_at, rows[s]
     assert {s: r["state"] for s, r in rows.items()} == {**{s: "done" for s in KILL_CLASS}, BROKEN: "failed"}
-    assert _grades(url, KILL_CLASS) == {s: serial[s] for s in KILL_CLASS}
+    assert _grades(url, KILL_CLASS) == {s: classroom["grades"][s] for s in KILL_CLASS}
     assert _submissions_per_student(url) == {s: 1 for s in KILL_CLASS} | _broken_submission(url)
 
     # with one attempt allowed, the broken submission has used it: a rerun skips it, says so, grades nobody
@@ -371,7 +379,7 @@ def test_the_courses_own_gradebook_server_is_remembered_and_its_errors_are_one_l
         gradebook_db.start(course)
     out = _run(course)
     assert "graded 0" not in out and "failed 0" in out, out
-    assert _grades(url, REMEMBERED) == {s: (classroom["expected"][s], _grades(url, [s])[s][1]) for s in REMEMBERED}
+    assert _grades(url, REMEMBERED) == {s: classroom["grades"][s] for s in REMEMBERED}
     gradebook_db.stop(course)
 
 

@@ -57,7 +57,7 @@ graded after the honest students
 ``z2-osexit``      ``os._exit(0)`` in the first answer cell                                -> 0
 ``z3-fork``        a fork bomb (every child forks for ever) in the last answer cell        -> 0
 ``z4-memory``      8 GiB at once, then 128 MiB blocks until MemoryError, then a numpy 10^12 array;
-                   then 3 forked processes holding 1.2 GiB each (each under its own 2 GiB
+                   then 3 forked processes holding 900 MiB each (each under its own 2 GiB
                    address-space limit)                                                   -> 0, killed
 ``z5-loops``       1(a) ``while True: pass`` (timed out, interrupted); 1(b) the same with SIGINT
                    ignored (killed 5 s after the interrupt)                                -> 0
@@ -465,14 +465,15 @@ while True:
 Z4_NUMPY = "del blocks\nimport numpy as np\nx = np.ones((10**6, 10**6))\n"
 Z4_FORKED = '''\
 # Attack: each process may hold 2 GiB of address space, so hold memory in several processes
+# (a kernel's own address space is about 0.8 GB: 900 MiB more stays well under a process's limit)
 import os, time
 for _ in range(3):
     if os.fork() == 0:
-        block = bytearray(1200 * 2**20)   # touched: resident, not just reserved
+        block = bytearray(900 * 2**20)   # touched: resident, not just reserved
         time.sleep(60)
         os._exit(0)
 time.sleep(10)
-print("three processes held 3.6 GiB together")
+print("three processes held 2.6 GiB together")
 '''
 Z5_LOOP = "while True:\n    pass\n"
 Z5_DEAF_LOOP = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n"

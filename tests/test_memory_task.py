@@ -38,6 +38,7 @@ def stored():
     return np.load(DATA / "memory_task_weights.npz")
 
 
+@pytest.mark.training
 def test_quick_run_is_byte_identical_twice(script, tmp_path, capsys):
     digests = []
     for name in ("a", "b"):

@@ -161,6 +161,7 @@ def test_committed_outputs_are_what_numpy_inference_gives(models, outputs):
 
 # --- training: reproducible, and the committed weights are the documented ones -----------
 
+@pytest.mark.training
 @pytest.mark.parametrize("name", ["attention", "control"])
 def test_training_script_is_reproducible(tmp_path, name):
     digests = []
