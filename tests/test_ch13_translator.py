@@ -5,6 +5,7 @@ The outputs come from ``lib/mwm/data/translator_test_beam.tsv``, written by
 ``scripts/translate_test_set.py``; these tests decode a sample again, rerun a shortened
 script, and check every number the chapter states about them.
 """
+import nbformat
 import numpy as np
 import pytest
 import sacrebleu
@@ -118,3 +119,75 @@ def test_the_two_examples(rows):
     assert " ".join(second["greedy"]).startswith("ek dayalu pita") and " ".join(second["beam4"]).startswith("ek dayalu pita")
     assert float(second["beam4_score"][0]) > float(second["greedy_score"][0])
     assert sentence_bleu(second["beam4"], [second["reference"]]) == 0.0 < sentence_bleu(second["greedy"], [second["reference"]])
+
+
+# --- the sweep of the beam width and the length normalisation (scripts/sweep_beam.py) ---
+
+@pytest.fixture(scope="module")
+def sweep():
+    import json
+
+    from scripts import sweep_beam
+    data = json.loads(sweep_beam.SWEEP_FILE.read_text(encoding="utf-8"))
+    return {(r["B"], r["nu"]): r for r in data["settings"]}, data
+
+
+def test_the_sweep_holds_every_setting_once(sweep):
+    from scripts import sweep_beam
+    by_setting, data = sweep
+    assert list(by_setting) == sweep_beam.settings() and len(sweep_beam.settings()) == 1 + 4 * 3
+    assert (data["widths"], data["nus"], data["max_length"]) == ([1, 2, 4, 8, 16], [0.0, 0.5, 1.0], 81)
+
+
+def test_the_sweep_agrees_with_the_committed_greedy_and_width_4_outputs(sweep, rows):
+    """The script's summary of the two columns of translator_test_beam.tsv is the file's rows for (1, 0) and (4, 0)."""
+    from scripts import sweep_beam
+    by_setting, _ = sweep
+    decoded = {(1, 0.0): [(r["greedy"], float(r["greedy_score"][0])) for r in rows],
+               (4, 0.0): [(r["beam4"], float(r["beam4_score"][0])) for r in rows]}
+    again = {(r["B"], r["nu"]): r for r in sweep_beam.summarise(decoded, [r["reference"] for r in rows])}
+    for setting in decoded:
+        for key in ("output_words", "reference_words"):
+            assert again[setting][key] == by_setting[setting][key]
+        for key in ("bleu", "brevity_penalty", "mean_score", "minus_greedy"):
+            assert again[setting][key] == pytest.approx(by_setting[setting][key], abs=1e-12), (setting, key)
+        assert again[setting]["minus_greedy_interval"] == pytest.approx(by_setting[setting]["minus_greedy_interval"], abs=1e-12)
+        assert again[setting]["precisions"] == pytest.approx(by_setting[setting]["precisions"], abs=1e-12)
+    systems = {(1, 0.0): "greedy", (4, 0.0): "beam4"}
+    for setting, s in systems.items():
+        assert by_setting[setting]["bleu"] == pytest.approx(
+            corpus_bleu([r[s] for r in rows], [[r["reference"]] for r in rows], max_n=4), abs=1e-12)
+        assert by_setting[setting]["output_words"] == sum(len(r[s]) for r in rows)
+
+
+def test_the_sweep_decodes_as_the_script_says(translator):
+    """A sample decoded again: greedy (B = 1) whatever nu, and the same words for the same setting twice."""
+    from scripts import sweep_beam
+    pairs = load_pairs("test")[::250]
+    out = sweep_beam.decode_all(pairs, [(1, 0.0), (16, 1.0)])
+    for (src, _), (words, score) in zip(pairs, out[(1, 0.0)]):
+        greedy = greedy_decode(translator.step_model(src), max_length=81)
+        assert words == translator.target_vocab.words_of(greedy.tokens[:-1])
+        assert score == pytest.approx(greedy.log_prob, abs=1e-9)
+    assert sweep_beam.decode_all(pairs, [(16, 1.0)], workers=2)[(16, 1.0)] == out[(16, 1.0)]
+
+
+def test_the_chapter_states_the_sweeps_numbers(sweep):
+    """Every number the chapter's text gives about the sweep, from the file."""
+    by_setting, _ = sweep
+    text = " ".join(c.source for c in nbformat.read(CHAPTER, as_version=4).cells if c.cell_type == "markdown")
+    words = {b: f"{by_setting[(b, 0.0)]['output_words']:,}" for b in (4, 8, 16)}
+    bp = {b: f"{by_setting[(b, 0.0)]['brevity_penalty']:.3f}" for b in (4, 8, 16)}
+    assert (f"22,254 words at $B=4$, {words[8]} at $B=8$ and {words[16]} at $B=16$, against the references' "
+            f"{by_setting[(1, 0.0)]['reference_words']:,}") in text and words[4] == "22,254"
+    assert f"falls from 1 to {bp[4]}, {bp[8]} and {bp[16]}" in text
+    assert f"(gain 0.00{round(by_setting[(16, 0.0)]['minus_greedy'] * 1000)}, an interval reaching below 0)" in text
+    assert by_setting[(16, 0.0)]["minus_greedy_interval"][0] < 0   # "an interval reaching below 0"
+    gains = [f"{by_setting[(b, 1.0)]['minus_greedy']:.3f}" for b in (4, 8, 16)]
+    assert f"{gains[0]} at $B=4$, {gains[1]} at $B=8$, {gains[2]} at $B=16$, each interval above 0" in text
+    assert all(by_setting[(b, 1.0)]["minus_greedy_interval"][0] > 0 for b in (4, 8, 16))
+    assert round(min(by_setting[(b, 1.0)]["brevity_penalty"] for b in (2, 4, 8, 16)), 3) == 0.998
+    assert "(penalty 0.998 to 1)" in text
+    best_plain = max((2, 4, 8, 16), key=lambda b: by_setting[(b, 0.0)]["bleu"])
+    assert best_plain in (2, 4) and "highest at $B$ = 2 to 4" in text
+    assert "(22,254 words to greedy's 22,692; the references have 22,651) and pays a brevity penalty of 0.982" in text and by_setting[(1, 0.0)]["brevity_penalty"] == 1.0
