@@ -14,7 +14,9 @@ For each setting the file ``lib/mwm/data/translator_beam_sweep.json`` holds the 
 summed output and reference lengths in words, the mean model score of the outputs (summed
 log-probability of the words and the end symbol), and the difference of its BLEU from greedy
 decoding's with a paired-bootstrap 95% interval (1,000 resamples of the test sentences, seed
-13, as chapter 13's own bootstrap). Everything is deterministic: the file is the same on every
+13, as chapter 13's own bootstrap); and, for the pairs of settings in :data:`CONTRASTS`, the
+difference of their BLEU with a paired-bootstrap interval of its own (the same resamples).
+Everything is deterministic: the file is the same on every
 run. tests/test_ch13_translator.py checks it against the committed greedy and width-4 outputs
 (``translator_test_beam.tsv``) and decodes a sample again.
 """
@@ -39,6 +41,8 @@ NUS = (0.0, 0.5, 1.0)
 MAX_LENGTH = 81
 RESAMPLES, SEED = 1000, 13
 SWEEP_FILE = DATA / "translator_beam_sweep.json"
+#: Pairs of settings (first minus second) whose BLEU difference chapter 13 states.
+CONTRASTS = (((16, 1.0), (16, 0.0)), ((4, 0.0), (16, 0.0)))
 
 
 def settings() -> list[tuple[int, float]]:
@@ -84,11 +88,38 @@ def bleu_of(c: np.ndarray) -> float:
     return min(1.0, float(np.exp(1 - c[1] / c[0]))) * float(np.exp(np.mean(np.log(c[2:6] / c[6:10]))))
 
 
+def _picks(n: int) -> np.ndarray:
+    """The bootstrap's resamples of ``n`` sentences: (RESAMPLES, n) sentence numbers."""
+    return np.random.default_rng(SEED).integers(0, n, (RESAMPLES, n))
+
+
+def contrasts(decoded: dict, references, pairs=CONTRASTS) -> list[dict]:
+    """For each (a, b) of ``pairs``: BLEU(a) - BLEU(b) and its paired-bootstrap 95% interval.
+
+    Args:
+        decoded: {(B, nu): [(words, score) per sentence]}, holding every setting of ``pairs``.
+        references: the reference word lists, one per sentence.
+    Returns:
+        [{"a": [B, nu], "b": [B, nu], "difference": float, "interval": [low, high]}].
+    Raises:
+        KeyError: naming a setting of ``pairs`` that ``decoded`` lacks.
+    """
+    per = {s: counts([w for w, _ in decoded[s]], references) for pair in pairs for s in pair}
+    picks = _picks(len(references))
+    out = []
+    for a, b in pairs:
+        diffs = np.array([bleu_of(per[a][p].sum(0)) - bleu_of(per[b][p].sum(0)) for p in picks])
+        low, high = np.percentile(diffs, [2.5, 97.5])
+        out.append({"a": list(a), "b": list(b), "difference": bleu_of(per[a].sum(0)) - bleu_of(per[b].sum(0)),
+                    "interval": [float(low), float(high)]})
+    return out
+
+
 def summarise(decoded: dict, references) -> list[dict]:
     """The file's rows: one per setting (see the module docstring)."""
     per = {s: counts([w for w, _ in out], references) for s, out in decoded.items()}
     greedy = per[(1, 0.0)]
-    picks = np.random.default_rng(SEED).integers(0, len(references), (RESAMPLES, len(references)))
+    picks = _picks(len(references))
     base = np.array([bleu_of(greedy[p].sum(0)) for p in picks])
     rows = []
     for (b, nu), c in per.items():
@@ -113,9 +144,12 @@ def main() -> None:
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     pairs = load_pairs("test")
-    rows = summarise(decode_all(pairs, settings(), args.workers), [ref for _, ref in pairs])
+    references = [ref for _, ref in pairs]
+    decoded = decode_all(pairs, settings(), args.workers)
+    rows = summarise(decoded, references)
     args.out.write_text(json.dumps({"widths": list(WIDTHS), "nus": list(NUS), "max_length": MAX_LENGTH,
-                                    "resamples": RESAMPLES, "seed": SEED, "settings": rows}, indent=1) + "\n",
+                                    "resamples": RESAMPLES, "seed": SEED, "settings": rows,
+                                    "contrasts": contrasts(decoded, references)}, indent=1) + "\n",
                         encoding="utf-8")
     print(f"wrote {args.out}: {len(rows)} settings")
     for r in rows:

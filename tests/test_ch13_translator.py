@@ -181,7 +181,7 @@ def test_the_chapter_states_the_sweeps_numbers(sweep):
     assert (f"22,254 words at $B=4$, {words[8]} at $B=8$ and {words[16]} at $B=16$, against the references' "
             f"{by_setting[(1, 0.0)]['reference_words']:,}") in text and words[4] == "22,254"
     assert f"falls from 1 to {bp[4]}, {bp[8]} and {bp[16]}" in text
-    assert f"(gain 0.00{round(by_setting[(16, 0.0)]['minus_greedy'] * 1000)}, an interval reaching below 0)" in text
+    assert f"(gain 0.00{round(by_setting[(16, 0.0)]['minus_greedy'] * 1000)}, an interval reaching below 0;" in text
     assert by_setting[(16, 0.0)]["minus_greedy_interval"][0] < 0   # "an interval reaching below 0"
     gains = [f"{by_setting[(b, 1.0)]['minus_greedy']:.3f}" for b in (4, 8, 16)]
     assert f"{gains[0]} at $B=4$, {gains[1]} at $B=8$, {gains[2]} at $B=16$, each interval above 0" in text
@@ -191,3 +191,23 @@ def test_the_chapter_states_the_sweeps_numbers(sweep):
     best_plain = max((2, 4, 8, 16), key=lambda b: by_setting[(b, 0.0)]["bleu"])
     assert best_plain in (2, 4) and "highest at $B$ = 2 to 4" in text
     assert "(22,254 words to greedy's 22,692; the references have 22,651) and pays a brevity penalty of 0.982" in text and by_setting[(1, 0.0)]["brevity_penalty"] == 1.0
+
+
+def test_the_sweeps_contrasts_are_paired_bootstraps_and_the_chapter_states_them(sweep, rows):
+    """The contrast function on the committed columns gives the file's beam-minus-greedy row; the chapter's two contrasts."""
+    from scripts import sweep_beam
+    by_setting, data = sweep
+    decoded = {(1, 0.0): [(r["greedy"], 0.0) for r in rows], (4, 0.0): [(r["beam4"], 0.0) for r in rows]}
+    (again,) = sweep_beam.contrasts(decoded, [r["reference"] for r in rows], pairs=[((4, 0.0), (1, 0.0))])
+    assert again["difference"] == pytest.approx(by_setting[(4, 0.0)]["minus_greedy"], abs=1e-12)
+    assert again["interval"] == pytest.approx(by_setting[(4, 0.0)]["minus_greedy_interval"], abs=1e-12)
+    found = {(tuple(c["a"]), tuple(c["b"])): c for c in data["contrasts"]}
+    assert list(found) == list(sweep_beam.CONTRASTS)
+    for (a, b), c in found.items():
+        assert c["difference"] == pytest.approx(by_setting[a]["bleu"] - by_setting[b]["bleu"], abs=1e-12)
+        assert c["interval"][0] > 0   # both contrasts the chapter draws a lesson from are clear of 0
+    text = " ".join(c.source for c in nbformat.read(CHAPTER, as_version=4).cells if c.cell_type == "markdown")
+    nu, width = found[((16, 1.0), (16, 0.0))], found[((4, 0.0), (16, 0.0))]
+    assert (f"{width['difference']:.3f} below $B=4$, interval {width['interval'][0]:.3f} to "
+            f"{width['interval'][1]:.3f}") in text
+    assert f"at $B=16$ {nu['difference']:.3f} above $\\nu=0$ ({nu['interval'][0]:.3f} to {nu['interval'][1]:.3f})" in text
