@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mwm.bleu import bleu_details
+from mwm.bleu import bleu_details, brevity_penalty
 from mwm.decoding import beam_search
 from mwm.seq2seq import DATA, load_translator
 from mwm.translation_corpus import load_pairs
@@ -85,7 +85,7 @@ def bleu_of(c: np.ndarray) -> float:
     """Corpus BLEU-4 from summed counts (a row of :func:`counts`, summed over sentences)."""
     if np.any(c[2:6] == 0):
         return 0.0
-    return min(1.0, float(np.exp(1 - c[1] / c[0]))) * float(np.exp(np.mean(np.log(c[2:6] / c[6:10]))))
+    return brevity_penalty(int(c[0]), int(c[1])) * float(np.exp(np.mean(np.log(c[2:6] / c[6:10]))))
 
 
 def _picks(n: int) -> np.ndarray:
@@ -127,7 +127,7 @@ def summarise(decoded: dict, references) -> list[dict]:
         diffs = np.array([bleu_of(c[p].sum(0)) for p in picks]) - base
         low, high = np.percentile(diffs, [2.5, 97.5])
         rows.append({"B": b, "nu": nu, "bleu": bleu_of(total),
-                     "brevity_penalty": min(1.0, float(np.exp(1 - total[1] / total[0]))),
+                     "brevity_penalty": brevity_penalty(int(total[0]), int(total[1])),
                      "precisions": [float(m / t) for m, t in zip(total[2:6], total[6:10])],
                      "output_words": int(total[0]), "reference_words": int(total[1]),
                      "mean_score": float(np.mean([s for _, s in decoded[(b, nu)]])),
