@@ -27,9 +27,12 @@ SERVER_GUARD := $(VENV)/etc/jupyter/jupyter_server_config.d/mwm-guard.json
 # which tests/conftest.py starts with the slowest. --durations lists the slowest tests.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade gradebook-db gradebook-db-stop roster
+.PHONY: venv book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade gradebook-db gradebook-db-stop roster
 
 setup: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
+
+# The Python environment alone (.ci/run builds it while Debian's packages install).
+venv: $(STAMP)
 
 # The grading sandbox (lib/mwm/practice/sandbox.py, tests/test_sandbox.py) needs Debian's
 # bubblewrap (bwrap) and util-linux (prlimit, setpriv). Installed with apt-get when missing, as
@@ -56,7 +59,18 @@ system-packages:
 $(STAMP): requirements.txt lib/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "The course needs Python 3.11 (its pinned torch wheel is built for it); got " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
-	$(BIN)/python -m pip install --quiet --no-compile -r requirements.txt
+	@# uv (pinned in requirements.txt, installed first with pip) installs the pinned set: it resolves,
+	@# fetches and unpacks in parallel (about 10 s; pip alone took about 50). It is told where pip finds
+	@# local wheels (PIP_FIND_LINKS or pip's config: the CPU build of torch on the course machines).
+	@# Where uv cannot be installed, pip installs everything.
+	@links="$${PIP_FIND_LINKS:-$$($(BIN)/python -m pip config get global.find-links 2>/dev/null)}"; \
+	if $(BIN)/python -m pip install --quiet "$$(grep -m1 '^uv==' requirements.txt)"; then \
+	  echo "$(BIN)/uv pip install -r requirements.txt$${links:+ (find-links: $$links)}"; \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python $$(for l in $$links; do printf -- '--find-links %s ' "$$l"; done) -r requirements.txt; \
+	else \
+	  echo "uv could not be installed: pip installs requirements.txt"; \
+	  $(BIN)/python -m pip install --quiet --no-compile -r requirements.txt; \
+	fi
 	@# Byte-compile once, on every core (about 30 s; pip's own serial pass takes longer). A machine
 	@# with PYTHONDONTWRITEBYTECODE=1 never keeps what imports compile, and every kernel, grader and
 	@# test process would compile its imports again (a kernel start took 11 s instead of 4).
