@@ -1,5 +1,5 @@
 # Machines with Memory: the two jobs a fresh machine runs (see README.md).
-#   make book   set up .venv, execute every chapter and build the site into _build/html
+#   make book   set up .venv and build the site into _build/html from the committed chapters (panels drawn)
 #   make test   set up .venv and node_modules (axe-core, for the browser tests), run the whole test suite (what CI runs)
 #   make test-fast   the unit tests and torch checks alone (no book, browser, nbval or grading)
 #   make exercises   rebuild the practice problems from lib/mwm/practice/problems.py (README, "For teachers")
@@ -88,7 +88,8 @@ $(SERVER_GUARD): labs/jupyter_server_config.d/mwm-guard.json $(STAMP)
 	mkdir -p $(@D) && cp labs/jupyter_server_config.d/mwm-guard.json $@
 
 # book_cache.py: empty the execution cache if lib/, requirements.txt or _config.yml changed,
-# then execute the chapters it lacks, one per core (see the script's docstring).
+# then add the chapters it lacks: their committed outputs with every "Try" panel's settings drawn
+# (a draft not committed executed is executed; see the script's docstring).
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
 # MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.

@@ -1,9 +1,9 @@
-"""The book's execution cache: invalidated by what the chapters run on, filled in parallel.
+"""The book's execution cache: invalidated by what the chapters run on, filled from the committed chapters.
 
-Jupyter Book 1 (``execute_notebooks: cache``) keeps each executed chapter in a
+Jupyter Book 1 (``execute_notebooks: cache``) keeps each chapter's outputs in a
 jupyter-cache database, keyed on the chapter's code cells only. A change in the library
 ``lib/`` or in the pinned environment would therefore re-use outputs computed by the old
-code. This script closes that gap and uses the machine's cores:
+code. This script closes that gap and fills the cache before the build:
 
 ``python scripts/book_cache.py prepare [--cache DIR] [--workers N]``
     1. computes a digest of everything a chapter's outputs depend on besides its own
@@ -11,16 +11,24 @@ code. This script closes that gap and uses the machine's cores:
        ``_config.yml``, the ``MWM_STATIC_PANELS`` setting, the Python version and every
        installed distribution's version;
     2. if the digest differs from the one stored beside the cache (or there is none),
-       empties the cache, so every chapter runs again;
-    3. executes, ``N`` at a time (default: the usable cores), every chapter of
-       ``_toc.yml`` the cache does not hold yet, exactly as Jupyter Book would (in the
-       chapter's folder, with the configured cell timeout, errors not allowed), and
-       stores the results. A chapter that fails is left out of the cache, and the book
-       build that follows executes it again and reports its error.
+       empties the cache;
+    3. fills it with every chapter of ``_toc.yml`` it does not hold yet:
 
-``make book`` runs it before ``jupyter-book build``; a fresh clone has no cache, so
-everything is executed. Editing a chapter's prose changes no code cell: the build
-then re-uses every cached chapter.
+       * a chapter committed executed (every code cell run once, top to bottom: the rule
+         the chapters keep, and ``nbval`` in ``make test`` checks that a fresh run prints
+         the same outputs) is stored with its committed outputs, and with
+         ``MWM_STATIC_PANELS=1`` each "Try" panel's display (a cell that is just a call of a
+         builder of ``mwm.widgets``, such as ``tank_try()``) gets the kernel-free twin the
+         panel would add in a run (:func:`mwm.widgets.static.static_html`: every setting
+         drawn, shared among the cores). Nothing of the chapter is run again;
+       * any other chapter (a draft not yet executed, or a panel displayed some other way)
+         is executed, ``N`` at a time (default: the usable cores), exactly as Jupyter Book
+         would (in the chapter's folder, with the configured cell timeout, errors not
+         allowed). A chapter that fails is left out of the cache, and the book build that
+         follows executes it again and reports its error.
+
+``make book`` runs it before ``jupyter-book build``. Editing a chapter's prose changes no
+code cell: the build then re-uses every cached chapter.
 """
 from __future__ import annotations
 
@@ -29,6 +37,7 @@ import hashlib
 import importlib.metadata
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 import time
@@ -120,11 +129,63 @@ def _execute(job: tuple[str, int]) -> tuple[str, dict | None, float, str | None]
     return str(path), nb, result.time, None
 
 
+#: A cell that displays a "Try" panel: nothing but a call of one of mwm.widgets' builders.
+PANEL_CELL = re.compile(r"\s*(?P<builder>[A-Za-z_][A-Za-z0-9_]*_try)\(\)\s*")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def committed_run(nb) -> bool:
+    """Whether ``nb`` holds the outputs of one run, top to bottom: its non-empty code cells numbered 1, 2, ... n."""
+    code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+    return bool(code) and [c.get("execution_count") for c in code] == list(range(1, len(code) + 1))
+
+
+def panel_cells(nb) -> list[tuple[int, str]] | None:
+    """(cell index, builder name) of every cell whose output is a "Try" panel; None if one is not a plain builder call.
+
+    A panel's display is recognised by its widget view; it must come from a cell that is just
+    ``name_try()`` with ``name_try`` a builder of :mod:`mwm.widgets`, so that the panel can be
+    made again outside the chapter's kernel.
+    """
+    from mwm import widgets
+
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        views = [o for o in cell.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
+        if not views:
+            continue
+        match = PANEL_CELL.fullmatch(cell.source)
+        if len(views) != 1 or not match or not callable(getattr(widgets, match["builder"], None)):
+            return None
+        found.append((index, match["builder"]))
+    return found
+
+
+def add_static_twins(nb, panels: list[tuple[int, str]]) -> None:
+    """Give each panel's display (``panels`` as from :func:`panel_cells`) the kernel-free twin a run would add.
+
+    The twin is :func:`mwm.widgets.static.static_html` of the builder's fresh panel: the same
+    ``text/html`` the panel's own display carries when the chapter runs with ``MWM_STATIC_PANELS=1``.
+    """
+    from mwm import widgets
+    from mwm.widgets.static import static_html
+
+    for index, builder in panels:
+        (view,) = [o for o in nb.cells[index].outputs if WIDGET_VIEW in o.get("data", {})]
+        view["data"]["text/html"] = static_html(getattr(widgets, builder)())
+
+
 def prepare(cache_path: Path, workers: int, root: Path = ROOT, log=print) -> dict[str, float]:
-    """Invalidate ``cache_path`` if the inputs changed, then execute the chapters it lacks, ``workers`` at a time.
+    """Invalidate ``cache_path`` if the inputs changed, then add the chapters it lacks.
+
+    A chapter committed executed (:func:`committed_run`) whose panels are recognised
+    (:func:`panel_cells`) is added with its committed outputs, its panels' twins drawn when
+    ``MWM_STATIC_PANELS`` is on; every other chapter is executed, ``workers`` at a time.
 
     Returns:
-        {notebook path: seconds} for the chapters executed now (cached ones are absent).
+        {notebook path: seconds} for the chapters added now (cached ones are absent).
 
     Raises:
         ValueError: if ``workers`` < 1.
@@ -132,25 +193,52 @@ def prepare(cache_path: Path, workers: int, root: Path = ROOT, log=print) -> dic
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
+    from mwm.widgets.static import static_enabled
+
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if invalidate_if_changed(cache_path, inputs_digest(root)):
         log(f"book cache: the library, requirements or settings changed (or no cache yet): "
-            f"every chapter runs again ({cache_path})")
+            f"every chapter is added again ({cache_path})")
     cache = get_cache(str(cache_path))
-    todo = []
+    missing = []
     for path in toc_notebooks(root):
         try:
             cache.match_cache_notebook(nbformat.read(path, as_version=4))
         except KeyError:
+            missing.append(path)
+    times = {}
+
+    def store(path, nb, seconds, how):
+        name = Path(path).relative_to(root).as_posix()
+        record = cache.add_nb_to_project(str(path))
+        cache.cache_notebook_bundle(CacheBundleIn(nb, record.uri, data={"seconds": seconds, "from": how}),
+                                    check_validity=False, overwrite=True)
+        times[name] = seconds
+        return name
+
+    todo = []
+    for path in missing:
+        nb = nbformat.read(path, as_version=4)
+        panels = panel_cells(nb)
+        if not committed_run(nb) or panels is None:
             todo.append(path)
+            continue
+        start = time.perf_counter()
+        if static_enabled():
+            add_static_twins(nb, panels)
+        seconds = time.perf_counter() - start
+        name = store(path, nb, seconds, "committed")
+        drawn = f", {len(panels)} panel(s) drawn in every setting in {seconds:.1f} s" if static_enabled() and panels else ""
+        log(f"book cache: {name} from its committed outputs{drawn}")
+
     # longest first (a notebook's size, outputs included, is a fair guess of its running time),
     # so the slowest chapter never starts last
     todo.sort(key=lambda p: p.stat().st_size, reverse=True)
     timeout = int(book_config(root).get("execute", {}).get("timeout", 30))
-    log(f"book cache: {len(toc_notebooks(root)) - len(todo)} chapters cached, executing {len(todo)} "
-        f"with {min(workers, max(1, len(todo)))} worker(s)")
-    times = {}
+    log(f"book cache: {len(toc_notebooks(root)) - len(missing)} chapters cached before, {len(missing) - len(todo)} "
+        f"added from their committed outputs, executing {len(todo)}"
+        + (f" with {min(workers, len(todo))} worker(s)" if todo else ""))
     if not todo:
         return times
     jobs = [(str(p), timeout) for p in todo]
@@ -160,10 +248,7 @@ def prepare(cache_path: Path, workers: int, root: Path = ROOT, log=print) -> dic
             if error is not None:
                 log(f"book cache: {name} failed after {seconds:.1f} s ({error}); the build will report it")
                 continue
-            record = cache.add_nb_to_project(path)
-            cache.cache_notebook_bundle(CacheBundleIn(nb, record.uri, data={"execution_seconds": seconds}),
-                                        check_validity=False, overwrite=True)
-            times[name] = seconds
+            store(path, nb, seconds, "executed")
             log(f"book cache: executed {name} in {seconds:.1f} s")
     return times
 

@@ -100,3 +100,54 @@ def test_coalesce_streams_merges_consecutive_prints_of_one_stream():
     merged = coalesce_streams(out)
     assert [(o.get("name"), o.get("text")) for o in merged] == [
         ("stdout", "a\nb\n"), ("stderr", "warn\n"), ("stdout", "c\n"), (None, None), ("stdout", "d\n")]
+
+
+def _panel_chapter(book, source="window_try()"):
+    """chapters/one.ipynb committed executed: a print whose stored output is not what a run prints, and a panel."""
+    nb = nbformat.read(book / "chapters" / "one.ipynb", as_version=4)
+    printed = nbformat.v4.new_code_cell("print(6 * 7)", execution_count=1)
+    printed.outputs = [nbformat.v4.new_output("stream", name="stdout", text="as committed\n")]
+    panel = nbformat.v4.new_code_cell(source, execution_count=2)
+    panel.outputs = [nbformat.v4.new_output("execute_result", execution_count=2, data={
+        book_cache.WIDGET_VIEW: {"model_id": "0" * 32, "version_major": 2, "version_minor": 0},
+        "text/plain": "Try: a panel"})]
+    nb.cells = [nb.cells[0], printed, panel]
+    nbformat.write(nb, book / "chapters" / "one.ipynb")
+    return nb
+
+
+def test_a_committed_chapter_is_stored_as_committed_with_its_panels_drawn(book, monkeypatch):
+    from jupyter_cache import get_cache
+
+    from mwm.widgets import window_try
+    from mwm.widgets.static import static_html
+
+    monkeypatch.setenv("MWM_STATIC_PANELS", "1")
+    nb = _panel_chapter(book)
+    cache = book / "_build" / ".jupyter_cache"
+    assert list(book_cache.prepare(cache, workers=1, root=book, log=lambda *_: None)) == ["chapters/one.ipynb"]
+    record = get_cache(str(cache)).match_cache_notebook(nb)
+    printed, panel = get_cache(str(cache)).get_cache_bundle(record.pk).nb.cells   # the cache keeps code cells
+    assert printed.outputs[0]["text"] == "as committed\n", "the chapter is not run again"
+    view = panel.outputs[0]["data"]
+    assert view["text/html"] == static_html(window_try()), "the twin the panel adds in a run"
+    assert view["text/plain"] == "Try: a panel"
+
+
+def test_a_chapter_not_committed_executed_or_with_another_display_is_executed(book):
+    nb = _panel_chapter(book)
+    assert book_cache.committed_run(nb) and book_cache.panel_cells(nb) == [(2, "window_try")]
+    nb.cells[2].execution_count = 3   # not one run, top to bottom
+    assert not book_cache.committed_run(nb)
+    for other in ("panel = window_try()\npanel", "no_such_try()"):
+        assert book_cache.panel_cells(_panel_chapter(book, other)) is None, other
+
+
+def test_every_chapter_of_the_book_is_stored_from_its_committed_outputs():
+    shown = 0
+    for path in book_cache.toc_notebooks():
+        nb = nbformat.read(path, as_version=4)
+        panels = book_cache.panel_cells(nb)
+        assert book_cache.committed_run(nb) and panels, f"{path.name}: it would be executed by the build"
+        shown += len(panels)
+    assert shown == 22   # every "Try" of the course (mwm.widgets' table)
