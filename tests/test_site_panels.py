@@ -1,20 +1,20 @@
 """Every "Try" panel on the website reaches the settings its chapter names, and shows what the text says.
 
-For every panel of every chapter page (one browser; each page opened once), the test reads
-the panel's declared named settings (``named_settings`` in the panel's builder, carried in
-the page's panel data), then, for each one, moves the controls from the panel's start as
-a reader would: sliders one notch at a time with the arrow keys, buttons and check boxes
-with a click, menus by choosing an option. On the way no other control may jump back (the
-panel draws every combination on the way to a named setting), and at the end the readings
-and the picture's alt text must show what was declared. The pictures must be files of
-their own: no ``data:`` URI is left in a panel, and each picture shown has loaded.
+:func:`panels_reach_their_named_settings` reads, for every panel of a chapter page, the
+panel's declared named settings (``named_settings`` in the panel's builder, carried in the
+page's panel data), then, for each one, moves the controls from the panel's start as a
+reader would: sliders one notch at a time with the arrow keys, buttons and check boxes with
+a click, menus by choosing an option. On the way no other control may jump back (the panel
+draws every combination on the way to a named setting), and at the end the readings and the
+picture's alt text must show what was declared. The pictures must be files of their own: no
+``data:`` URI is left in a panel, and each picture shown has loaded. tests/test_site_readers.py
+runs it on each chapter's one visit; the test here checks what a panel says when a control
+leaves the drawn settings.
 
 Uses the session-wide built ``site`` and the server, browser and :class:`Visit` helpers of
 ``tests/test_site.py``.
 """
 import json
-
-import pytest
 
 from tests.test_site import CHAPTERS, Visit, browser, chapter_panels, server  # noqa: F401  (fixtures used by name)
 
@@ -83,41 +83,38 @@ def _picture_loaded(panel):
         " img.onerror = () => ok(false)))")
 
 
-@pytest.mark.parametrize("doc", CHAPTERS)
-def test_panels_reach_the_settings_their_chapter_names(browser, server, doc):  # noqa: F811
-    visit = Visit(browser, server, f"{doc}.html")
-    page = visit.page
-    try:
-        for n, panel in chapter_panels(page):
-            assert "data:image" not in panel.inner_html(), f"panel {n + 1}: a picture left inside the page"
-            data = _panel_data(panel)
-            listed = [c for c in data["controls"] if c["kind"] != "fixed"]
-            start = [c["start"] for c in listed]
-            img = panel.locator("img.mwm-try-figure")
-            assert _picture_loaded(panel), f"panel {n + 1}: the first picture did not load"
-            assert img.get_attribute("alt").startswith(data["title"])
-            for named in data["named"]:
-                where = f"panel {n + 1} ({data['title']}), {named['name']}"
-                for k in range(len(listed)):          # back to the start, one control at a time
-                    if _index(panel, listed)[k] != start[k]:
-                        _set(panel, listed, k, start[k])
-                assert _index(panel, listed) == start, where
-                target = [int(x) for x in named["key"].split(",")]
-                for k in range(len(listed)):
-                    if target[k] != start[k]:
-                        _set(panel, listed, k, target[k])
-                        assert panel.locator(".mwm-try-status").text_content() == "", \
-                            f"{where}: a control jumped back: {panel.locator('.mwm-try-status').text_content()}"
-                assert _index(panel, listed) == target, where
-                _shows_state(panel, data, named["key"])
-                readings = panel.locator(".mwm-try-readings").inner_text()
-                alt = img.get_attribute("alt")
-                for expected in named["expect"]:
-                    assert expected in readings, f"{where}: {expected!r} not in the readings {readings!r}"
-                    assert expected in alt, f"{where}: {expected!r} not in the alt text {alt!r}"
-        assert not visit.problems, visit.problems
-    finally:
-        visit.close()
+def panels_reach_their_named_settings(page):
+    """Every panel of ``page`` reaches each of its named settings from its start, as a reader moves the controls.
+
+    Run on each chapter's one visit by tests/test_site_readers.py.
+    """
+    for n, panel in chapter_panels(page):
+        assert "data:image" not in panel.inner_html(), f"panel {n + 1}: a picture left inside the page"
+        data = _panel_data(panel)
+        listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+        start = [c["start"] for c in listed]
+        img = panel.locator("img.mwm-try-figure")
+        assert _picture_loaded(panel), f"panel {n + 1}: the picture did not load"
+        assert img.get_attribute("alt").startswith(data["title"])
+        for named in data["named"]:
+            where = f"panel {n + 1} ({data['title']}), {named['name']}"
+            for k in range(len(listed)):          # back to the start, one control at a time
+                if _index(panel, listed)[k] != start[k]:
+                    _set(panel, listed, k, start[k])
+            assert _index(panel, listed) == start, where
+            target = [int(x) for x in named["key"].split(",")]
+            for k in range(len(listed)):
+                if target[k] != start[k]:
+                    _set(panel, listed, k, target[k])
+                    assert panel.locator(".mwm-try-status").text_content() == "", \
+                        f"{where}: a control jumped back: {panel.locator('.mwm-try-status').text_content()}"
+            assert _index(panel, listed) == target, where
+            _shows_state(panel, data, named["key"])
+            readings = panel.locator(".mwm-try-readings").inner_text()
+            alt = img.get_attribute("alt")
+            for expected in named["expect"]:
+                assert expected in readings, f"{where}: {expected!r} not in the readings {readings!r}"
+                assert expected in alt, f"{where}: {expected!r} not in the alt text {alt!r}"
 
 
 def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # noqa: F811

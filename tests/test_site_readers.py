@@ -7,15 +7,20 @@ turn: offline, with its maths rendered and its pictures loaded (a screenshot of 
 a practice page's solution folded until asked for (and folded again); then axe-core (``node_modules``, installed by
 ``make test`` with npm), formulas and tables at desktop and phone widths, the weight of a first
 load (the local server compresses text with gzip, as static hosts do), the Tab order, dark mode
-and print. Kept apart from tests/test_site.py so that the two files run side by side in
-pytest-xdist's workers once the site is built.
+and print; last, back at the desktop width on screen, every "Try" panel of a chapter is moved
+(tests/test_site.py's :func:`every_panel_moves`) and taken to each setting its chapter names
+(tests/test_site_panels.py's :func:`panels_reach_their_named_settings`). Kept apart from
+tests/test_site.py so that the two files run side by side in pytest-xdist's workers once the
+site is built.
 """
 import os
 from pathlib import Path
 
 import pytest
 
-from tests.test_site import ARTIFACTS, PAGES, PRACTICE, ROOT, Visit, browser, server  # noqa: F401  (fixtures used by name)
+from tests.test_site import (ARTIFACTS, CHAPTERS, PAGES, PRACTICE, ROOT, Visit, browser,  # noqa: F401  (fixtures used by name)
+                             every_panel_moves, server)
+from tests.test_site_panels import panels_reach_their_named_settings
 
 # --- as readers meet it: accessibility, widths, weight, dark mode, print (every page) ---
 
@@ -135,7 +140,7 @@ def test_practice_page_renders_and_folds_its_solution(opened):
 def test_page_as_readers_meet_it(opened):
     """The page's one visit (desktop, then resized to a phone): axe, widths, weight, Tab order, dark mode, print.
 
-    Runs after the page's other tests, on the same visit. Without axe-core (no npm) the other
+    Runs after the page's first tests and before its panels are moved, on the same visit. Without axe-core (no npm) the other
     checks still run, and the test then skips with a message.
     """
     doc, visit = opened
@@ -182,3 +187,25 @@ def test_page_as_readers_meet_it(opened):
     assert not failures, f"{doc}:\n  " + "\n  ".join(failures)
     if no_axe:
         pytest.skip(no_axe)
+
+
+def _back_on_screen(page):
+    """The visit as a desktop reader has it again: desktop width, screen media, light scheme."""
+    page.emulate_media(media="screen", color_scheme="light")
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+
+
+@pytest.mark.parametrize("opened", CHAPTERS, indirect=True)
+def test_every_panel_moves_without_a_kernel(opened):
+    _doc, visit = opened
+    _back_on_screen(visit.page)
+    every_panel_moves(visit.page)
+    assert not visit.problems, visit.problems
+
+
+@pytest.mark.parametrize("opened", CHAPTERS, indirect=True)
+def test_panels_reach_the_settings_their_chapter_names(opened):
+    _doc, visit = opened
+    _back_on_screen(visit.page)
+    panels_reach_their_named_settings(visit.page)
+    assert not visit.problems, visit.problems
