@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import io
 import json
 import os
 import re
@@ -74,34 +73,18 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> Non
 #: Where the panel pictures go, under the site's folder.
 PANEL_DIR = Path("_static") / "panels"
 _PANEL_DATA = re.compile(r'(<script type="application/json" class="mwm-try-data">)(.*?)(</script>)', re.S)
-_DATA_URI = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
-
-
-def smallest_picture(png: bytes) -> tuple[bytes, str]:
-    """The smaller of the PNG as given and the same picture as lossless WebP: (bytes, "png" or "webp").
-
-    Both encodings are deterministic, so the same picture always gives the same file.
-
-    Raises:
-        ValueError: if ``png`` is not a PNG.
-    """
-    from PIL import Image
-
-    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ValueError("png must be the bytes of a PNG file")
-    image = Image.open(io.BytesIO(png))
-    out = io.BytesIO()
-    image.save(out, format="WEBP", lossless=True, quality=50, method=4)
-    webp = out.getvalue()
-    return (webp, "webp") if len(webp) < len(png) else (png, "png")
+#: A panel picture as the panels' static twins carry it (mwm.widgets.static.PICTURE_MIME) or as a PNG.
+_DATA_URI = re.compile(r"data:image/(?P<ext>png|webp);base64,[A-Za-z0-9+/=]+")
 
 
 def _picture_file(uri: str, site: Path, made: dict) -> Path:
-    """Write the picture of a ``data:`` URI once, named by its content; return its path."""
+    """Write the picture of a ``data:`` URI once, as it is, named by its content; return its path."""
     if uri not in made:
-        png = base64.b64decode(uri.split(",", 1)[1], validate=True)
-        data, ext = smallest_picture(png)
-        path = site / PANEL_DIR / f"{hashlib.sha256(data).hexdigest()[:20]}.{ext}"
+        match = _DATA_URI.fullmatch(uri)
+        if match is None:
+            raise ValueError(f"not a panel picture's data: URI: {uri[:40]}...")
+        data = base64.b64decode(uri.split(",", 1)[1], validate=True)
+        path = site / PANEL_DIR / f"{hashlib.sha256(data).hexdigest()[:20]}.{match['ext']}"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
@@ -127,7 +110,7 @@ def move_panel_pictures_in_page(page: Path, site: Path, made: dict) -> int:
 
     def fix_data(match):
         data = json.loads(match.group(2))
-        data["images"] = [url(u) if u.startswith("data:image/png;base64,") else u for u in data["images"]]
+        data["images"] = [url(u) if _DATA_URI.fullmatch(u) else u for u in data["images"]]
         payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
         return match.group(1) + payload + match.group(3)
 
