@@ -3,22 +3,22 @@
 One visit per page (the site of ``conftest.site``, served and opened as in tests/test_site.py,
 every request that is not to the local server blocked), read by each test of this file in
 turn: offline, with its maths rendered and its pictures loaded (a screenshot of each chapter, in
-``test-artifacts/screenshots/``);
-a practice page's solution folded until asked for (and folded again); then axe-core (``node_modules``, installed by
+``test-artifacts/screenshots/``); then axe-core (``node_modules``, installed by
 ``make test`` with npm), formulas and tables at desktop and phone widths, the weight of a first
 load (the local server compresses text with gzip, as static hosts do), the Tab order, dark mode
 and print; last, back at the desktop width on screen, every "Try" panel of a chapter is moved
 (tests/test_site.py's :func:`every_panel_moves`) and taken to each setting its chapter names
 (tests/test_site_panels.py's :func:`panels_reach_their_named_settings`). Kept apart from
 tests/test_site.py so that the two files run side by side in pytest-xdist's workers once the
-site is built.
+site is built; the practice pages are read in tests/test_site_practice_pages.py, with the same
+visit and checks.
 """
 import os
 from pathlib import Path
 
 import pytest
 
-from tests.test_site import (ARTIFACTS, CHAPTERS, PAGES, PRACTICE, ROOT, Visit, browser,  # noqa: F401  (fixtures used by name)
+from tests.test_site import (ARTIFACTS, CHAPTERS, PAGES, ROOT, Visit, browser,  # noqa: F401  (fixtures used by name)
                              every_panel_moves, server)
 from tests.test_site_panels import panels_reach_their_named_settings
 
@@ -117,27 +117,12 @@ def test_page_is_clean_offline(opened):
     assert not visit.problems, visit.problems
 
 
-@pytest.mark.parametrize("opened", PRACTICE, indirect=True)
-def test_practice_page_renders_and_folds_its_solution(opened):
-    _doc, visit = opened
-    page = visit.page
-    assert page.locator("mjx-container").count() > 0, "MathJax rendered nothing"
-    assert page.locator("mjx-merror").count() == 0, "a formula MathJax could not read"
-    raw = page.evaluate("() => document.querySelector('article').innerText")
-    assert "$" not in raw, "maths left unrendered"
-    dropdown = page.locator("details.sd-dropdown")
-    assert dropdown.count() == 1 and dropdown.get_attribute("open") is None, "the solution starts folded"
-    assert not dropdown.locator(".sd-summary-content").is_visible()
-    dropdown.locator("summary").click()
-    assert dropdown.locator(".sd-summary-content").is_visible()
-    dropdown.locator("summary").click()   # folded again, as the page's next test reads it
-    assert dropdown.get_attribute("open") is None
-    assert page.locator('a[href*="_downloads/"][href$="practice.ipynb"]').count() >= 1
-    assert not visit.problems, visit.problems
-
-
-@pytest.mark.parametrize("opened", PAGES + PRACTICE, indirect=True)
+@pytest.mark.parametrize("opened", PAGES, indirect=True)
 def test_page_as_readers_meet_it(opened):
+    as_readers_meet_it(opened)
+
+
+def as_readers_meet_it(opened):
     """The page's one visit (desktop, then resized to a phone): axe, widths, weight, Tab order, dark mode, print.
 
     Runs after the page's first tests and before its panels are moved, on the same visit. Without axe-core (no npm) the other

@@ -161,7 +161,7 @@ def test_static_twin_is_self_contained_html():
     assert '"mode":"grid"' in html and "mwm-try-data" in html
 
 
-def test_static_twin_names_what_only_jupyter_can_do():
+def test_static_twin_names_what_only_jupyter_can_do(cheap_pictures):   # the twin's text; its pictures do not matter
     assert "Run the chapter in Jupyter" not in static_html(W.window_try())
     bleu = static_html(W.bleu_try())
     assert "Run the chapter in Jupyter to type a candidate of your own" in bleu
