@@ -801,7 +801,8 @@ def test_flood_and_disk_are_capped(graded):
 
 
 def test_no_attacker_process_is_left_running(graded):
-    ours = {f"MWM_STUDENT={s}".encode() for s in graded["students"]}
+    # the attackers' ids are this file's own; an honest id ("blank") may be graded by another test meanwhile
+    ours = {f"MWM_STUDENT={s}".encode() for s in ATTACKERS}
     left = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
