@@ -13,7 +13,7 @@ spread. Every start is trained for 100 steps at each learning rate of :data:`ETA
 clipped at gamma = 2, on the data of each seed of :data:`SEEDS` (the same data and the same
 ``U`` for the three starts of a seed).
 
-``memory_task``, ``gradient`` and ``train`` are chapter 8's own (tests/test_sweep_start.py
+``memory_task``, ``gradient`` and ``train`` are chapter 8's own (tests/test_ch08_machinery.py
 checks that they give the chapter's numbers). A run is marked *chaotic* when nudging its start
 by one part in 10^15 moves its final loss by more than 10^-3: such a run ends elsewhere on a
 computer that rounds differently, so its final loss is data of this machine only. The summary

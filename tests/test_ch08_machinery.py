@@ -259,5 +259,23 @@ def test_chapter_8_says_what_the_start_sweep_shows():
     text = next(source_of(c) for c in json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
                 if c["cell_type"] == "markdown" and "Rescaled to radius 1" in source_of(c))
     for phrase in ("from $\\eta=0.005$ to the chapter's $0.02$", "0.28 to 0.45", "80 to 89 seeds of 100",
-                   "nearly half the runs are chaotic", "by about 0.25"):
+                   "nearly half the runs are chaotic", "by about 0.25", "about a third of its eigenvalues have size below 0.5",
+                   "helped the seeds whose radius was below 0.9 and hurt those above 1.1"):
         assert phrase in text, phrase
+
+
+def test_the_gaussian_starts_radius_and_spread_as_chapter_8_says():
+    """0.7 to 1.7 on the sweep's 100 seeds; at radius 1 about a third of the eigenvalues below 0.5; rescaling helps the
+    small-radius seeds and hurts the large-radius ones wherever the runs are mostly not chaotic."""
+    from scripts import sweep_start
+    radius = np.array([np.abs(np.linalg.eigvals(sweep_start.gaussian_W(s))).max() for s in range(100)])
+    assert (round(radius.min(), 1), round(radius.max(), 1)) == (0.7, 1.7)
+    small = [np.mean(np.abs(np.linalg.eigvals(sweep_start.start_W("Gaussian at radius 1", s))) < 0.5) for s in range(100)]
+    assert 0.30 < np.mean(small) < 0.35
+    data = _sweep_file()
+    final = {(r["eta"], r["gamma"], r["start"]): np.array(r["final"]) for r in data["runs"]}
+    for row in data["summary"]:
+        if sum(row["chaotic"].values()) > 50:
+            continue                                          # 0.04 unclipped: "unsettled"
+        change = final[row["eta"], row["gamma"], "Gaussian at radius 1"] - final[row["eta"], row["gamma"], "Gaussian"]
+        assert change[radius < 0.9].mean() < -0.15 and change[radius > 1.1].mean() > 0.03, (row["eta"], row["gamma"])

@@ -150,3 +150,70 @@ def _bad_input_names_the_argument_cases():
 def test_bad_input_names_the_argument(call, args, kwargs, error, match):
     with pytest.raises(error, match=match):
         call(*args, **kwargs)
+
+
+# --- the fair control: the same memory (w = f) and the same input gate, the lane alone switched ---
+
+def test_input_gate_switches_one_thing():
+    """"marker" gives the plain cell the LSTM's gate, "open" holds the LSTM's at 1; "own" is each cell's wiring."""
+    s = lab_sentences(5, 12, 0.5, seed=4)
+    gates = lab_gates(12)
+    h = np.zeros(5)
+    for t in range(12):
+        h = np.tanh(0.95 * h + gates[t] * s[:, t])
+    assert np.allclose(lab_run("plain", s, w=0.95, input_gate="marker")[0][:, -1], h, rtol=0, atol=1e-15)
+    c = np.zeros(5)
+    for t in range(12):
+        c = 0.95 * c + np.tanh(s[:, t])
+    assert np.allclose(lab_run("LSTM", s, f=0.95, input_gate="open")[0][:, -1], c, rtol=0, atol=1e-15)
+    for cell in LAB_CELLS:
+        own = lab_run(cell, s, w=0.95, f=0.95)
+        assert all(np.array_equal(a, b) for a, b in zip(own, lab_run(cell, s, w=0.95, f=0.95, input_gate="own")))
+    assert np.array_equal(lab_run("plain", s, input_gate="open")[0], lab_run("plain", s)[0])
+    assert np.array_equal(lab_run("LSTM", s, input_gate="marker")[0], lab_run("LSTM", s)[0])
+    # the blame through a gated plain cell is still prod w (1 - h_t^2), checked by finite differences
+    memory, blame = lab_run("plain", s[:1], w=0.95, input_gate="marker")
+    eps = 1e-6
+
+    def after(h1):
+        for t in range(1, 12):
+            h1 = np.tanh(0.95 * h1 + gates[t] * s[0, t])
+        return h1
+    assert (after(memory[0, 0] + eps) - after(memory[0, 0] - eps)) / (2 * eps) == pytest.approx(blame[0, -1], rel=1e-6)
+    with pytest.raises(ValueError, match="input_gate must be one of"):
+        lab_run("plain", s, input_gate="closed")
+    with pytest.raises(ValueError, match="input_gate must be 'own' for the GRU"):
+        lab_accuracy("GRU", [5], 0.5, input_gate="open", n_trials=10)
+
+
+def _control():
+    lengths = [5, 10, 20, 30, 40, 50]
+    words = lab_sentences(40_000, 50, 0.5, seed=0)
+    out = {}
+    for m in (0.9, 0.99):
+        for gate in ("open", "marker"):
+            for cell, kw in (("plain", dict(w=m)), ("LSTM", dict(f=m))):
+                acc, _ = lab_accuracy(cell, lengths, 0.5, input_gate=gate, n_trials=40_000, seed=0, **kw)
+                out[m, gate, cell] = acc, float(np.median(lab_run(cell, words, input_gate=gate, **kw)[1][:, -1]))
+    return out
+
+
+def test_chapter_9_control_the_input_gate_holds_the_word_the_lane_carries_the_blame():
+    """The sentences after the chapter's control table (the chapter prints the table itself; nbval compares it)."""
+    import json
+    from pathlib import Path
+    c = _control()
+    acc = {k: v[0] for k, v in c.items()}
+    blame = {k: v[1] for k, v in c.items()}
+    assert round(100 * acc[0.99, "open", "plain"][-1], 1) == 50.0 and round(100 * acc[0.99, "open", "LSTM"][-1], 1) == 62.1
+    assert np.all(acc[0.99, "marker", "plain"] == 1.0) and np.all(acc[0.99, "marker", "LSTM"] == 1.0)
+    assert (round(100 * acc[0.9, "marker", "LSTM"][-1], 1), round(100 * acc[0.9, "marker", "plain"][-1], 1)) == (84.6, 72.3)
+    assert all(acc[m, "marker", cell][-1] > acc[m, "open", cell][-1] for m in (0.9, 0.99) for cell in ("plain", "LSTM"))
+    assert (round(blame[0.99, "marker", "LSTM"], 2), round(blame[0.99, "marker", "plain"], 3)) == (0.61, 0.012)
+    assert 45 < blame[0.99, "marker", "LSTM"] / blame[0.99, "marker", "plain"] < 55            # "about 50 times"
+    chapter = json.loads((Path(__file__).resolve().parents[1] / "chapters" / "09-the-lstm.ipynb").read_text("utf-8"))
+    text = next("".join(x["source"]) for x in chapter["cells"]
+                if x["cell_type"] == "markdown" and "So in this lab the input gate holds the word" in "".join(x["source"]))
+    for phrase in ("(50.0%)", "(62.1% at $f=0.99$)", "(84.6% against 72.3% at 50 words with $w=f=0.9$)",
+                   "0.61 along the lane against 0.012", "about 50 times more"):
+        assert phrase in text, phrase

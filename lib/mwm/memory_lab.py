@@ -9,7 +9,11 @@ and 0 afterwards. Three one-number cells read the sentence, with hand-set weight
     LSTM:   i_t = sigma(10 m_t - 5),   c_t = f c_{t-1} + i_t tanh(s_t)
     GRU:    z_t = sigma(10 m_t - 5),   h_t = (1 - z_t) h_{t-1} + z_t tanh(s_t)
 
-all starting from zero (``h_0 = c_0 = 0``). The answer is the sign of the final memory
+all starting from zero (``h_0 = c_0 = 0``). For a fair control, ``input_gate`` changes one
+thing: ``"marker"`` gives the plain cell the LSTM's input gate (``h_t = tanh(w h_{t-1} + i_t s_t)``),
+``"open"`` holds the LSTM's input gate at 1 (``c_t = f c_{t-1} + tanh(s_t)``); with ``w = f``
+the plain cell and the LSTM then differ only in the lane (a memory scaled by ``f`` and topped
+up, against one squeezed by tanh at every word). The answer is the sign of the final memory
 (the cell state ``c_T`` for the LSTM, the note ``h_T`` for the other two): positive
 means chai. A cell is right when that sign equals the sign of ``s_1``; a memory of
 exactly 0 counts as wrong.
@@ -41,6 +45,9 @@ GATE_SLOPE, GATE_SHIFT = 10.0, -5.0
 #: The panel's defaults: plain w, LSTM forget gate f, sentence length, filler noise A.
 LAB_DEFAULTS = {"w": 0.9, "f": 0.99, "length": 20, "noise": 0.5}
 
+#: What ``input_gate`` may be: each cell's own wiring, the marker gate for every cell, or no gate (1 on every word).
+INPUT_GATES = ("own", "marker", "open")
+
 
 def _check_cell(cell):
     if cell not in LAB_CELLS:
@@ -53,6 +60,16 @@ def _check_noise(noise):
     if noise < 0:
         raise ValueError(f"noise must be >= 0, got {noise}")
     return noise
+
+
+def _input_gates(cell, input_gate, length) -> np.ndarray:
+    """The gate that scales what the cell writes on words 1..length, by ``input_gate`` (see the module)."""
+    if input_gate not in INPUT_GATES:
+        raise ValueError(f"input_gate must be one of {INPUT_GATES}, got {input_gate!r}")
+    if cell == "GRU" and input_gate != "own":
+        raise ValueError("input_gate must be 'own' for the GRU: its update gate is also what it keeps (1 - z_t)")
+    own = "open" if cell == "plain" else "marker"
+    return np.ones(length) if (own if input_gate == "own" else input_gate) == "open" else lab_gates(length)
 
 
 def _check_f(f):
@@ -106,7 +123,7 @@ def lab_sentences(n_trials, length, noise, seed=0) -> np.ndarray:
     return s
 
 
-def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
+def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"], input_gate="own"):
     """Run one of the lab's hand-wired cells over a batch of sentences (chapter 9).
 
     Args:
@@ -114,6 +131,9 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
         sentences: array (n, T) of words s_t, as from :func:`lab_sentences` (T >= 1).
         w: the plain cell's recurrent weight (any finite number); ignored by the others.
         f: the LSTM's forget gate, in [0, 1], the same at every word; ignored by the others.
+        input_gate: "own" (each cell as wired above), "marker" (the marker gate sigma(10 m_t - 5)
+            scales what the plain cell or the LSTM writes) or "open" (nothing scales it); the
+            GRU takes "own" only.
 
     Returns:
         (memory, blame): two arrays of shape (n, T). ``memory[:, t-1]`` is the memory after
@@ -123,7 +143,7 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
 
     Raises:
         ValueError: for an unknown cell, a sentence array that is not 2-D with T >= 1,
-            or f outside [0, 1].
+            f outside [0, 1], or an ``input_gate`` not in :data:`INPUT_GATES` (or not "own" for the GRU).
     """
     cell = _check_cell(cell)
     s = as_array(sentences, "sentences", ndim=2)
@@ -133,16 +153,17 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
     f = _check_f(f)
     n, length = s.shape
     gates = lab_gates(length)
+    written = _input_gates(cell, input_gate, length)
     memory = np.empty((n, length))
     blame = np.empty((n, length))
     state = np.zeros(n)
     lane = np.ones(n)
     for t in range(length):
         if cell == "plain":
-            state = np.tanh(w * state + s[:, t])
+            state = np.tanh(w * state + written[t] * s[:, t])
             step_blame = w * (1.0 - state ** 2)
         elif cell == "LSTM":
-            state = f * state + gates[t] * np.tanh(s[:, t])
+            state = f * state + written[t] * np.tanh(s[:, t])
             step_blame = f
         else:  # GRU
             state = (1.0 - gates[t]) * state + gates[t] * np.tanh(s[:, t])
@@ -154,7 +175,7 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"]):
     return memory, blame
 
 
-def lab_accuracy(cell, lengths, noise, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"],
+def lab_accuracy(cell, lengths, noise, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"], input_gate="own",
                  n_trials=40_000, seed=0):
     """Measure a lab cell's accuracy at several sentence lengths, by simulation (chapter 9).
 
@@ -169,7 +190,7 @@ def lab_accuracy(cell, lengths, noise, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f
         cell: "plain", "LSTM" or "GRU".
         lengths: 1-D sequence of sentence lengths, each a whole number >= 1.
         noise: the filler noise A >= 0.
-        w, f: as in :func:`lab_run`.
+        w, f, input_gate: as in :func:`lab_run`.
         n_trials: sentences per length, >= 1.
         seed: seed of the sentences.
 
@@ -178,11 +199,11 @@ def lab_accuracy(cell, lengths, noise, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f
 
     Raises:
         ValueError: for an unknown cell, an empty or non-integer list of lengths, a
-            length below 1, a negative noise or f outside [0, 1].
+            length below 1, a negative noise, f outside [0, 1] or a bad ``input_gate``.
     """
     lengths = _check_lengths(lengths)
     s = lab_sentences(n_trials, int(lengths.max()), noise, seed)
-    memory, _ = lab_run(cell, s, w=w, f=f)
+    memory, _ = lab_run(cell, s, w=w, f=f, input_gate=input_gate)
     right = np.sign(memory[:, lengths - 1]) == np.sign(s[:, :1])
     accuracy = right.mean(axis=0)
     return accuracy, np.sqrt(accuracy * (1.0 - accuracy) / s.shape[0])
