@@ -306,3 +306,54 @@ def test_trained_lstm_carries_and_rewrites_chapter_9(stored):
     # word 1's own entry at word 50, as a share of the cell state: at most 0.3% on lane 3, 0.72% on any lane
     left = np.abs(np.prod(f[1:], axis=0) * cs[0] / cs[-1])
     assert round(100 * float(left[:, 3].max()), 1) == 0.3 and round(100 * float(left.max()), 2) == 0.72
+
+
+# --- the learning-rate sweep (scripts/sweep_memory_task.py, lib/mwm/data/memory_task_rate_sweep.json) ---
+
+def _rate_sweep():
+    return json.loads((DATA / "memory_task_rate_sweep.json").read_text(encoding="utf-8"))
+
+
+def test_rate_sweep_at_0_01_is_the_committed_training_run(results):
+    """The sweep's runs at 0.01 are the committed results' runs at 20 and 50 words (same seeds, same bytes)."""
+    from scripts import sweep_memory_task as sweep
+    data = _rate_sweep()
+    assert data["setup"]["learning_rates"] == list(sweep.RATES) and data["setup"]["lengths"] == list(sweep.LENGTHS)
+    assert data["setup"]["max_steps"] == results["setup"]["max_steps"] == sweep.STEPS
+    committed = {(r["model"], r["length"], r["seed"]): r for r in results["runs"]}
+    at_001 = [r for r in data["runs"] if r["learning_rate"] == 0.01]
+    assert len(at_001) == len(memory_task.MODELS) * len(sweep.LENGTHS) * len(sweep.SEEDS)
+    for r in at_001:
+        assert {k: r[k] for k in ("steps", "final_loss", "right")} == \
+            {k: committed[r["model"], r["length"], r["seed"]][k] for k in ("steps", "final_loss", "right")}
+    assert len(data["runs"]) == len(sweep.RATES) * len(at_001)
+    assert sweep.summarise(data["runs"]) == data["summary"]
+    assert sweep.wilson(0, 10)[0] == 0.0 and sweep.wilson(10, 10)[1] == 1.0
+    with pytest.raises(ValueError, match="k and n"):
+        sweep.wilson(11, 10)
+
+
+@pytest.mark.training
+def test_rate_sweep_reruns_give_the_committed_runs():
+    """Two runs again, each in its own process as the script runs them: the same steps, loss and score."""
+    from scripts import sweep_memory_task as sweep
+    data = _rate_sweep()
+    committed = {(r["model"], r["learning_rate"], r["length"], r["seed"]): r for r in data["runs"]}
+    todo = [j for j in sweep.jobs(rates=(0.003, 0.03), lengths=(20,), seeds=(1,), models=("LSTM, lane open",))]
+    for r in sweep.sweep(todo, workers=2, progress=False):
+        assert r == committed[r["model"], r["learning_rate"], r["length"], r["seed"]]
+
+
+def test_rate_sweep_shows_what_chapter_9_states():
+    data = _rate_sweep()
+    learned = {(r["model"], r["learning_rate"]): r["learned"] for r in data["summary"]}
+    rates = data["setup"]["learning_rates"]
+    assert sum(learned["GRU, lane open", rate] for rate in rates) == 40
+    assert sum(learned["LSTM, lane open", rate] for rate in rates) == 34
+    assert all(learned[m, rate] >= 6 for m in ("GRU, lane open", "LSTM, lane open") for rate in rates)   # "reliably"
+    assert all(learned[m, rate] <= 8 for m in ("plain", "GRU", "LSTM") for rate in rates)
+    assert learned["LSTM", 0.001] + learned["LSTM", 0.003] == 4 and learned["plain", 0.001] + learned["plain", 0.003] == 3
+    assert learned["LSTM", 0.01] == learned["LSTM", 0.03] == 0
+    assert [learned["plain", rate] for rate in rates] == sorted(learned["plain", rate] for rate in rates)   # gains with the rate
+    slow = [r["steps"] for r in data["runs"] if r["learning_rate"] == 0.001 and r["right"] >= 0.95 * 4000]
+    assert sum(s > 1000 for s in slow) > len(slow) / 2                                                  # "most wins came late"
