@@ -1,5 +1,6 @@
 """Chapter 5: the character language model, its corpus, its weights and its talk."""
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -268,3 +269,32 @@ def test_a_short_training_run_is_reproducible(tmp_path):
     with np.load(outs[0]) as data:
         assert data["steps"].shape == () and int(data["steps"]) == 30 and data["loss_curve"].shape == (1,)
     assert hashlib.sha256(a).hexdigest() != WEIGHTS_SHA256
+    curves = [json.loads(out.with_name(out.stem + "_curve.json").read_text(encoding="utf-8")) for out in outs]
+    assert curves[0] == curves[1] and [point["step"] for point in curves[0]["curve"]] == [0, 30]
+
+
+def test_the_held_out_curve_is_chapter_5s_measure_on_the_committed_model(model):
+    """The script's surprise (torch) on the committed weights is the chapter's numpy measure; its last point is that
+    model, and the curve has the shape chapter 5 describes (lowest after 500 steps, then climbing to 0.515)."""
+    import torch
+
+    from mwm.charlm import HELDOUT_PATH
+    from mwm_torch.charlm import CharRNN
+    from scripts import train_char_lm
+    heldout, corpus = load_corpus(HELDOUT_PATH), load_corpus()
+    numpy_nats = sum(text_surprise(model, s).sum() for s in heldout) / sum(map(len, heldout))   # as chapter 5 sums it
+    torch.set_num_threads(1)
+    net = CharRNN().double().load(W=model.W, U=model.U, b=model.b, V=model.V, c=model.b_V)
+    assert train_char_lm.surprise_per_char(net, heldout) == pytest.approx(numpy_nats, rel=1e-9)
+    curve = json.loads(train_char_lm.CURVE_PATH.read_text(encoding="utf-8"))["curve"]
+    assert [p["step"] for p in curve] == list(range(0, 6001, 100))
+    assert curve[-1]["heldout"] == round(train_char_lm.surprise_per_char(net, heldout), 6)
+    assert curve[-1]["corpus"] == round(train_char_lm.surprise_per_char(net, corpus), 6)
+    best = min(curve, key=lambda p: p["heldout"])
+    assert (best["step"], round(best["heldout"], 3), round(curve[-1]["heldout"], 3)) == (500, 0.337, 0.515)
+    assert all(later["corpus"] < best["corpus"] for later in curve[10:])           # the corpus's keeps falling
+    with pytest.raises(ValueError, match="sentences"):
+        train_char_lm.surprise_per_char(net, [])
+    chapter = json.loads((ROOT / "chapters" / "05-a-language-model-that-talks.ipynb").read_text(encoding="utf-8"))
+    text = " ".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
+    assert f"held-out surprise is lowest, 0.337, after 500 steps ({500 * train_char_lm.BATCH:,} strings)" in text
