@@ -213,7 +213,7 @@ def test_chapter_9_control_the_input_gate_holds_the_word_the_lane_carries_the_bl
     assert 45 < blame[0.99, "marker", "LSTM"] / blame[0.99, "marker", "plain"] < 55            # "about 50 times"
     chapter = json.loads((Path(__file__).resolve().parents[1] / "chapters" / "09-the-lstm.ipynb").read_text("utf-8"))
     text = next("".join(x["source"]) for x in chapter["cells"]
-                if x["cell_type"] == "markdown" and "So in this lab the input gate holds the word" in "".join(x["source"]))
+                if x["cell_type"] == "markdown" and "In this lab the input gate, more than the lane, holds the word" in "".join(x["source"]))
     for phrase in ("(50.0%)", "(62.1% at $f=0.99$)", "(84.6% against 72.3% at 50 words with $w=f=0.9$)",
                    "0.61 along the lane against 0.012", "about 50 times more"):
         assert phrase in text, phrase
