@@ -18,6 +18,7 @@ from mwm.cell import rnn_forward
 from mwm.charlm import ALPHABET, encode, lm_forward, load_char_lm, load_corpus
 from mwm.dynamics import spectral_radius, whisper_line
 from mwm.readout import readout, readout_gradient
+from tests.chapter_cells import chapter_path
 
 
 def blame_norms(W, notes, T, steps):
@@ -209,3 +210,38 @@ def test_the_model_was_trained_as_the_chapter_says():
     torch.manual_seed(0)
     W0 = CharRNN().rnn.weight_hh_l0.detach().double().numpy()
     assert np.allclose(np.abs(np.linalg.eigvals(W0)), 0.9) and round(spectral_radius(W0), 2) == 0.9
+
+
+# --- the same measurements on more trained models (scripts/blame_across_seeds.py) ---
+
+def test_blame_across_seeds_file_is_what_the_script_measures():
+    """Every row of char_lm_blame_seeds.json is measure() on its committed weights; seed 5's is the chapter's model."""
+    import json
+
+    from mwm import load_char_lm, load_corpus
+    from scripts import blame_across_seeds as across
+    rows = json.loads(across.OUT.read_text(encoding="utf-8"))
+    assert list(rows) == list(across.MODELS)
+    text = " ".join(load_corpus())
+    for name, path in across.MODELS.items():
+        assert across.measure(load_char_lm(path), text) == rows[name], name
+    five = rows["seed 5"]
+    assert (round(five["rho"], 2), five["median_peak_at"], five["median_first_below_1_at"],
+            round(five["boundary_ratio_median"]), round(five["inside_ratio_median"], 2)) == (2.06, 13, 33, 32, 1.04)
+
+
+def test_chapter_7_says_what_is_general():
+    import json
+
+    from scripts import blame_across_seeds as across
+    rows = json.loads(across.OUT.read_text(encoding="utf-8"))
+    full = [rows[name] for name in ("seed 5", "seed 6", "seed 7")]
+    short = rows["seed 5, 500 steps"]
+    assert {r["median_first_below_1_at"] for r in full} == {33}
+    assert (round(min(r["boundary_ratio_median"] for r in full)), round(max(r["boundary_ratio_median"] for r in full))) == (24, 35)
+    assert all(r["slope_at_stop"] < 0.1 < r["slope_elsewhere"] for r in full)                      # saturated at ". "
+    assert round(short["boundary_ratio_median"], 1) == 2.5 and short["slope_at_stop"] > 0.3          # unsaturated there
+    chapter = json.loads(chapter_path(7).read_text(encoding="utf-8"))
+    text = " ".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
+    for phrase in ("first drops below 1 at 33 characters", "shrinks it 24 to 35 times", "only a factor of 2.5"):
+        assert phrase in text, phrase
