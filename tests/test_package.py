@@ -44,10 +44,11 @@ def _arrays(path):
     (WEIGHTS_PATH.with_name("char_lm_seed7.npz"), lambda p, a: save_npz(p, a, compress=False, sort=False)),
     (WEIGHTS_PATH.with_name("char_lm_500steps.npz"), lambda p, a: save_npz(p, a, compress=False, sort=False)),
     (files("mwm").joinpath("data/memory_task_weights.npz"), lambda p, a: save_npz(p, a)),     # train_memory_task.py
+    (files("mwm").joinpath("data/reset_gate_weights.npz"), lambda p, a: save_npz(p, a)),      # train_reset_gate.py
     (WEIGHT_FILES["plain"], save_weights),                                                     # train_translator.py
     (WEIGHT_FILES["attention"], save_weights),
     (WEIGHT_FILES["control"], save_weights),
-], ids=["char_lm", "char_lm_seed6", "char_lm_seed7", "char_lm_500steps", "memory_task", "translator_plain", "translator_attention", "translator_control"])
+], ids=["char_lm", "char_lm_seed6", "char_lm_seed7", "char_lm_500steps", "memory_task", "reset_gate", "translator_plain", "translator_attention", "translator_control"])
 def test_the_one_npz_writer_rebuilds_every_committed_weight_file(tmp_path, path, write):
     out = tmp_path / "rebuilt.npz"
     write(out, _arrays(path))
