@@ -57,3 +57,43 @@ class CharRNN(torch.nn.Module):
             out, h = self.rnn(x[start:start + window], h.detach())
             notes.append(out)
         return torch.cat(notes) @ self.V.T + self.c
+
+
+class FloorsCharRNN(torch.nn.Module):
+    """Chapter 11's floors on chapter 5's task: ``floors`` tanh cells stacked, floor k + 1 reading floor k's notes.
+
+    The same start as :class:`CharRNN` on every floor (W = 0.9 times an orthogonal matrix, the
+    second shift held at zero) and the same read-out of the top floor's note. Used by
+    ``scripts/train_floors.py`` to compare one floor with two of the same total size.
+    """
+
+    def __init__(self, hidden_size: int, floors: int, symbols: int = len(ALPHABET)):
+        super().__init__()
+        if floors < 1 or hidden_size < 1:
+            raise ValueError(f"floors and hidden_size must be >= 1, got {floors} and {hidden_size}")
+        self.symbols = symbols
+        self.rnn = torch.nn.RNN(symbols, hidden_size, num_layers=floors, nonlinearity="tanh")
+        with torch.no_grad():
+            for k in range(floors):
+                getattr(self.rnn, f"weight_hh_l{k}").copy_(
+                    0.9 * torch.nn.init.orthogonal_(torch.empty(hidden_size, hidden_size)))
+                getattr(self.rnn, f"bias_hh_l{k}").zero_()
+        for k in range(floors):
+            getattr(self.rnn, f"bias_hh_l{k}").requires_grad_(False)
+        self.V = torch.nn.Parameter(torch.randn(symbols, hidden_size) / hidden_size ** 0.5)
+        self.c = torch.nn.Parameter(torch.zeros(symbols))
+
+    def learned(self) -> int:
+        """How many numbers the model learns (the held-at-zero shifts not counted)."""
+        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+    def forward(self, ids: torch.Tensor, bptt: int | None = None) -> torch.Tensor:
+        """Read ``ids`` (T, B) from zero notes; the scores V h_t + c of the top floor, (T, B, symbols)."""
+        x = torch.nn.functional.one_hot(ids, self.symbols).to(self.V.dtype)
+        h = torch.zeros(self.rnn.num_layers, ids.shape[1], self.rnn.hidden_size, dtype=self.V.dtype)
+        window = bptt or ids.shape[0]
+        notes = []
+        for start in range(0, ids.shape[0], window):
+            out, h = self.rnn(x[start:start + window], h.detach())
+            notes.append(out)
+        return torch.cat(notes) @ self.V.T + self.c
