@@ -37,7 +37,7 @@ from mwm.charlm import WEIGHTS_PATH
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "lib" / "mwm" / "data" / "char_lm_blame_seeds.json"
 #: name -> weight file of the models measured: the course's model (seed 5), two more seeds of the same recipe,
-#: and seed 5 trained for 500 steps only (its held-out surprise is near its lowest there, chapter 5).
+#: and seed 5 trained for 500 steps only (a run of its own: its learning rate falls to zero over those steps).
 MODELS = {"seed 5": WEIGHTS_PATH, "seed 6": WEIGHTS_PATH.with_name("char_lm_seed6.npz"),
           "seed 7": WEIGHTS_PATH.with_name("char_lm_seed7.npz"),
           "seed 5, 500 steps": WEIGHTS_PATH.with_name("char_lm_500steps.npz")}

@@ -298,3 +298,9 @@ def test_the_held_out_curve_is_chapter_5s_measure_on_the_committed_model(model):
     chapter = json.loads((ROOT / "chapters" / "05-a-language-model-that-talks.ipynb").read_text(encoding="utf-8"))
     text = " ".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
     assert f"held-out surprise is lowest, 0.337, after 500 steps ({500 * train_char_lm.BATCH:,} strings)" in text
+    others = [load_char_lm(WEIGHTS_PATH.with_name(f"char_lm_seed{k}.npz")) for k in (6, 7)]
+    ends = [(round(train_char_lm.surprise_per_char(CharRNN().double().load(W=m.W, U=m.U, b=m.b, V=m.V, c=m.b_V), heldout), 3),
+             round(train_char_lm.surprise_per_char(CharRNN().double().load(W=m.W, U=m.U, b=m.b, V=m.V, c=m.b_V), corpus), 3))
+            for m in others]
+    assert ends == [(0.518, 0.147), (0.479, 0.147)]
+    assert "end at 0.518 and 0.479 on the held-out sentences, 0.147 on the corpus" in text

@@ -41,8 +41,9 @@ def test_chapter_11_says_what_the_runs_show(results):
     assert all(g > 0 for g in gaps) and (round(min(gaps), 3), round(max(gaps), 3), round(np.mean(gaps), 3)) == (0.003, 0.075, 0.030)
     assert np.std(gaps) > 0.8 * np.mean(gaps)                                    # "vary as much as their mean"
     assert all(run[two, 0.003, s]["corpus"] < run[one, 0.003, s]["corpus"] for s in script.SEEDS)
-    assert all(abs(run[two, 0.01, s]["corpus"] - run[one, 0.01, s]["corpus"]) <= 0.0035 for s in script.SEEDS)
+    behind = [run[two, 0.01, s]["corpus"] - run[one, 0.01, s]["corpus"] for s in script.SEEDS]
+    assert (round(min(behind), 3), round(max(behind), 3)) == (0.001, 0.003)            # "a hair behind, by 0.001 to 0.003"
     chapter = json.loads(chapter_path(11).read_text(encoding="utf-8"))
     text = " ".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
-    for phrase in ("in all 6 pairs, by 0.003 to 0.075 nats per character (mean 0.030)", "level, within 0.003, at the larger"):
+    for phrase in ("in all 6 pairs, by 0.003 to 0.075 nats per character (mean 0.030)", "a hair behind, by 0.001 to 0.003, at the larger"):
         assert phrase in text, phrase

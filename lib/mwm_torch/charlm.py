@@ -49,14 +49,7 @@ class CharRNN(torch.nn.Module):
 
         With ``bptt`` set, the note keeps flowing but the blame is cut every ``bptt`` steps.
         """
-        x = torch.nn.functional.one_hot(ids, self.symbols).to(self.V.dtype)
-        h = torch.zeros(1, ids.shape[1], self.rnn.hidden_size, dtype=self.V.dtype)
-        window = bptt or ids.shape[0]
-        notes = []
-        for start in range(0, ids.shape[0], window):
-            out, h = self.rnn(x[start:start + window], h.detach())
-            notes.append(out)
-        return torch.cat(notes) @ self.V.T + self.c
+        return _scores(self, ids, bptt)
 
 
 class FloorsCharRNN(torch.nn.Module):
@@ -89,11 +82,20 @@ class FloorsCharRNN(torch.nn.Module):
 
     def forward(self, ids: torch.Tensor, bptt: int | None = None) -> torch.Tensor:
         """Read ``ids`` (T, B) from zero notes; the scores V h_t + c of the top floor, (T, B, symbols)."""
-        x = torch.nn.functional.one_hot(ids, self.symbols).to(self.V.dtype)
-        h = torch.zeros(self.rnn.num_layers, ids.shape[1], self.rnn.hidden_size, dtype=self.V.dtype)
-        window = bptt or ids.shape[0]
-        notes = []
-        for start in range(0, ids.shape[0], window):
-            out, h = self.rnn(x[start:start + window], h.detach())
-            notes.append(out)
-        return torch.cat(notes) @ self.V.T + self.c
+        return _scores(self, ids, bptt)
+
+
+def _scores(model, ids: torch.Tensor, bptt: int | None) -> torch.Tensor:
+    """The read-out scores of ``model`` (a :class:`CharRNN` or :class:`FloorsCharRNN`) over ``ids`` (T, B).
+
+    Every floor starts from a zero note; with ``bptt`` set the notes keep flowing but the blame is
+    cut every ``bptt`` steps (truncated backprop through time, chapter 6).
+    """
+    x = torch.nn.functional.one_hot(ids, model.symbols).to(model.V.dtype)
+    h = torch.zeros(model.rnn.num_layers, ids.shape[1], model.rnn.hidden_size, dtype=model.V.dtype)
+    window = bptt or ids.shape[0]
+    notes = []
+    for start in range(0, ids.shape[0], window):
+        out, h = model.rnn(x[start:start + window], h.detach())
+        notes.append(out)
+    return torch.cat(notes) @ model.V.T + model.c
