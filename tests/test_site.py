@@ -22,6 +22,7 @@ import http.server
 import re
 import os
 import shutil
+import sys
 import threading
 from pathlib import Path
 
@@ -126,11 +127,20 @@ def test_practice_page_states_the_problem_with_its_solution_folded(site, page):
 @pytest.fixture(scope="module")
 def server(site):
     handler = functools.partial(_QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """A server that says nothing when the browser closes a connection before a file is sent (it left the page)."""
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
