@@ -6,7 +6,9 @@ Usage (from the project root):
 The task and the model are ``mwm_torch.reset_task``'s: sentences of 20 words in which some words
 are *orders* (marked, +1 or -1), the answer being the sign of the last order; a GRU of 8 units in
 the course's convention (its lane started open, b_z = -2) and a linear read-out of the last note.
-Two arms differ in one thing: the reset gate, learned, or held at 1. Each arm is trained at
+Two arms differ in one thing: the reset gate, learned, or held at 1. A third arm has the reset gate but never
+trains it: it starts from exactly the learned arm's weights (same seed), so the pair differs only in
+whether the gate learns. Each arm is trained at
 every learning rate of :data:`RATES` from every seed of :data:`SEEDS`, with Adam on batches of
 64 for at most 1,000 steps (stopping early once the mean loss of the last 50 steps is below 0.01),
 and scored on 4,000 fixed sentences; a run "learned" at 95% right.
@@ -16,7 +18,7 @@ update gates on those 4,000 sentences: the mean over units of r_t and z_t on the
 first, and on the fillers. Its weights go to ``lib/mwm/data/reset_gate_weights.npz`` (the names
 of ``mwm.gru_forward``'s dict, plus ``out_w``, ``out_b``), the rest to
 ``lib/mwm/data/reset_gate_results.json``. Seeded, float32, one thread per process: the files are
-the same on every run on one machine. About 2 CPU-minutes.
+the same on every run on one machine. About 8 CPU-minutes.
 """
 from __future__ import annotations
 
@@ -37,7 +39,9 @@ from mwm_torch.reset_task import TASK, CourseGRU, orders  # noqa: E402
 
 DATA = ROOT / "lib" / "mwm" / "data"
 RESULTS, WEIGHTS = DATA / "reset_gate_results.json", DATA / "reset_gate_weights.npz"
-ARMS = {"reset gate": True, "reset held at 1": False}
+#: arm -> (has a reset gate, learns it). The frozen arm starts from exactly the learned arm's weights (same seed)
+#: and keeps its reset gate's weights at that start.
+ARMS = {"reset gate": (True, True), "reset held at 1": (False, False), "reset gate frozen at its start": (True, False)}
 RATES = (0.003, 0.01, 0.03)
 SEEDS = (0, 1, 2, 3, 4)
 SETUP = {"hidden_size": 8, "batch_size": 64, "max_steps": 1000, "stop_loss": 0.01, "stop_window": 50,
@@ -55,8 +59,12 @@ def train_one(job):
     arm, rate, seed = job
     torch.set_num_threads(1)
     torch.manual_seed(seed)
-    model = CourseGRU(SETUP["hidden_size"], reset=ARMS[arm])
-    opt = torch.optim.Adam(model.parameters(), lr=rate)
+    has_gate, learns_gate = ARMS[arm]
+    model = CourseGRU(SETUP["hidden_size"], reset=has_gate)
+    if has_gate and not learns_gate:
+        for name in ("W_r", "U_r", "b_r"):
+            getattr(model, name).requires_grad_(False)
+    opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=rate)
     data = torch.Generator().manual_seed(7919 * seed + 1)
     recent, used = [], 0
     for step in range(SETUP["max_steps"]):

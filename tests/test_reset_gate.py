@@ -36,6 +36,15 @@ def test_the_answer_is_the_sign_of_the_last_order():
         orders(torch.Generator(), 0)
 
 
+def test_the_frozen_arm_starts_where_the_learned_arm_starts():
+    torch.manual_seed(3)
+    learned = CourseGRU(reset=True)
+    torch.manual_seed(3)
+    frozen = CourseGRU(reset=True)
+    assert all(torch.equal(a, b) for a, b in zip(learned.parameters(), frozen.parameters()))
+    assert script.ARMS["reset gate frozen at its start"] == (True, False)
+
+
 def test_without_a_reset_gate_the_model_has_none():
     assert not hasattr(CourseGRU(reset=False), "W_r")
     with_gate = sum(p.numel() for p in CourseGRU(reset=True).parameters())
@@ -89,11 +98,18 @@ def test_chapter_10_says_what_the_runs_show(results):
         b = np.mean([runs["reset held at 1", rate, s]["steps"] for s in script.SEEDS])
         saved.append(round(100 * (1 - a / b)))
     assert saved == [22, 20, 15]
+    frozen = [(runs["reset gate", rate, s]["steps"], runs["reset gate frozen at its start", rate, s]["steps"])
+              for rate in script.RATES for s in script.SEEDS]
+    assert all(a < b for a, b in frozen)                                              # "beat it in all 15 pairs"
+    for rate in script.RATES:                                                         # "about as slowly as held at 1"
+        f = np.mean([runs["reset gate frozen at its start", rate, s]["steps"] for s in script.SEEDS])
+        h = np.mean([runs["reset held at 1", rate, s]["steps"] for s in script.SEEDS])
+        assert 0.95 < f / h < 1.05, rate
     assert min(r["right"] for r in runs.values()) == 3995
     shown = results["shown"]
     assert (round(shown["r_orders"], 2), round(shown["r_fillers"], 2)) == (0.35, 0.54)
     chapter = json.loads(chapter_path(10).read_text(encoding="utf-8"))
     text = " ".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
     for phrase in ("sooner in all 15 pairs, by 22%, 20% and 15% on average", "(at least 3,995 of 4,000 right)",
-                   "(mean $r$ 0.35, against 0.54 on fillers)"):
+                   "(mean $r$ 0.35, against 0.54 on fillers)", "the learned gate beat it in all 15 pairs"):
         assert phrase in text, phrase
