@@ -68,8 +68,9 @@ def _input_gates(cell, input_gate, length) -> np.ndarray:
         raise ValueError(f"input_gate must be one of {INPUT_GATES}, got {input_gate!r}")
     if cell == "GRU" and input_gate != "own":
         raise ValueError("input_gate must be 'own' for the GRU: its update gate is also what it keeps (1 - z_t)")
-    own = "open" if cell == "plain" else "marker"
-    return np.ones(length) if (own if input_gate == "own" else input_gate) == "open" else lab_gates(length)
+    if input_gate == "own":                      # the plain cell has no gate; the LSTM's reads the marker
+        input_gate = "open" if cell == "plain" else "marker"
+    return lab_gates(length) if input_gate == "marker" else np.ones(length)
 
 
 def _check_f(f):
