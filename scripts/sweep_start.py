@@ -20,7 +20,8 @@ computer that rounds differently, so its final loss is data of this machine only
 keeps every run, chaotic or not, and says how many were.
 
 The file ``lib/mwm/data/start_sweep.json`` holds, one line per learning rate, clip and start,
-every seed's final loss and the seeds whose run is chaotic; and per learning rate and clip: the orthogonal runs' mean final loss, and for each
+every seed's final loss, the seeds whose run is chaotic and those whose loss jumped (one update
+raising it by more than 0.5, chapter 8's measure); and per learning rate and clip: the orthogonal runs' mean final loss, and for each
 Gaussian start the mean of its final loss minus the orthogonal run's on the same seed, with a
 paired-bootstrap 95% interval (2,000 resamples of the seeds, seed 0) and the number of seeds on
 which it ended higher. The file is the same on every run on one machine.
@@ -46,6 +47,8 @@ SEEDS = tuple(range(100))
 STARTS = ("orthogonal", "Gaussian", "Gaussian at radius 1")
 #: A run is chaotic when a nudge of NUDGE (relative) moves its final loss by more than CHAOS.
 NUDGE, CHAOS = 1e-15, 1e-3
+#: A loss jump: one update that raises the loss by more than this.
+JUMP = 0.5
 RESAMPLES, BOOT_SEED = 2000, 0
 
 T, n_seq, H, d = 20, 16, 8, 1
@@ -108,13 +111,15 @@ def start_W(kind: str, seed: int):
     raise ValueError(f"kind must be one of {STARTS}, got {kind!r}")
 
 
-def run(setting) -> tuple[float, bool]:
-    """One run: (final loss, chaotic?) for ``setting`` = (eta, gamma, start kind, seed)."""
+def run(setting) -> tuple[float, bool, bool]:
+    """One run: (final loss, chaotic?, jumped?) for ``setting`` = (eta, gamma, start kind, seed); it
+    jumped if one update raised the loss by more than :data:`JUMP` (chapter 8's measure)."""
     eta, gamma, kind, seed = setting
     data, start = memory_task(seed, start_W(kind, seed))
-    final = float(train(data, start, gamma=gamma, eta=eta)[0][-1])
+    losses = train(data, start, gamma=gamma, eta=eta)[0]
+    final = float(losses[-1])
     nudged = float(train(data, start * (1 + NUDGE), gamma=gamma, eta=eta)[0][-1])
-    return final, bool(abs(nudged - final) > CHAOS)
+    return final, bool(abs(nudged - final) > CHAOS), bool(np.diff(losses).max() > JUMP)
 
 
 def settings(seeds=SEEDS) -> list[tuple]:
@@ -126,7 +131,7 @@ def summarise(runs: dict) -> list[dict]:
     """Per (eta, gamma): the orthogonal mean and each Gaussian start's paired gap with its interval.
 
     Args:
-        runs: (eta, gamma, start, seed) -> (final loss, chaotic), for every seed of :data:`SEEDS`.
+        runs: (eta, gamma, start, seed) -> (final loss, chaotic, jumped), for every seed of :data:`SEEDS`.
     """
     picks = np.random.default_rng(BOOT_SEED).integers(0, len(SEEDS), (RESAMPLES, len(SEEDS)))
     out = []
@@ -145,7 +150,7 @@ def summarise(runs: dict) -> list[dict]:
 
 
 def sweep(seeds=SEEDS, workers: int | None = None) -> dict:
-    """Run every setting for ``seeds``: (eta, gamma, start, seed) -> (final loss, chaotic)."""
+    """Run every setting for ``seeds``: (eta, gamma, start, seed) -> (final loss, chaotic, jumped)."""
     todo = settings(seeds)
     workers = workers or len(os.sched_getaffinity(0))
     if workers > 1:
@@ -163,7 +168,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     runs = sweep(workers=args.workers)
     rows = [{"eta": eta, "gamma": gamma, "start": kind, "final": [runs[(eta, gamma, kind, s)][0] for s in SEEDS],
-             "chaotic_seeds": [s for s in SEEDS if runs[(eta, gamma, kind, s)][1]]}
+             "chaotic_seeds": [s for s in SEEDS if runs[(eta, gamma, kind, s)][1]],
+             "jumped_seeds": [s for s in SEEDS if runs[(eta, gamma, kind, s)][2]]}
             for eta in ETAS for gamma in GAMMAS for kind in STARTS]
     head = {"etas": list(ETAS), "gammas": list(GAMMAS), "first_and_last_seed": [SEEDS[0], SEEDS[-1]], "starts": list(STARTS),
             "summary": summarise(runs)}
