@@ -46,8 +46,9 @@ def _pad(rows, width=None):
     return torch.tensor([r + [0] * (width - len(r)) for r in rows], dtype=torch.long)
 
 
-def batches(pairs, src_vocab, tgt_vocab, batch_size, generator):
-    """Shuffled batches of similar source length: (src, src_len, tgt_in, tgt_out) tensors."""
+def batches(pairs, src_vocab, tgt_vocab, batch_size, generator, reverse_source: bool = False):
+    """Shuffled batches of similar source length: (src, src_len, tgt_in, tgt_out) tensors
+    (with ``reverse_source``, each English sentence's ids last word first)."""
     order = torch.randperm(len(pairs), generator=generator).tolist()
     chunk = batch_size * 20
     groups = []
@@ -56,22 +57,25 @@ def batches(pairs, src_vocab, tgt_vocab, batch_size, generator):
         groups += [part[k:k + batch_size] for k in range(0, len(part), batch_size)]
     for g in torch.randperm(len(groups), generator=generator).tolist():
         idx = groups[g]
-        src = [src_vocab.ids_of(pairs[i][0]) for i in idx]
+        src = [src_vocab.ids_of(pairs[i][0])[::-1 if reverse_source else 1] for i in idx]
         tgt = [tgt_vocab.ids_of(pairs[i][1]) for i in idx]
         yield (_pad(src), torch.tensor([len(s) for s in src]),
                _pad([[tgt_vocab.bos_id] + t for t in tgt]), _pad([t + [tgt_vocab.eos_id] for t in tgt]))
 
 
-def train(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = None, seed: int = SEED,
-          progress: bool = True) -> tuple[dict, list[float]]:
-    """Train one model; return (numpy weights, mean loss per epoch in nats per target word)."""
+def train_model(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = None, seed: int = SEED,
+                progress: bool = True, lr: float = LR, reverse_source: bool = False, two_way: bool = False):
+    """Train one model with the recipe above; return (torch model, English vocab, Hindi vocab, mean loss
+    per epoch in nats per target word). ``lr`` is Adam's starting learning rate, ``reverse_source``
+    feeds every English sentence last word first, ``two_way`` gives the plain model a two-way encoder
+    (``mwm_torch.translator.Seq2Seq``)."""
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     pairs = load_pairs("train")[:n_pairs]
     src_vocab = Vocab.from_sentences(e for e, _ in load_pairs("train"))
     tgt_vocab = Vocab.from_sentences(h for _, h in load_pairs("train"))
-    model = Seq2Seq(len(src_vocab), len(tgt_vocab), EMBED, HIDDEN, kind=model_name)
-    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    model = Seq2Seq(len(src_vocab), len(tgt_vocab), EMBED, HIDDEN, kind=model_name, two_way=two_way)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs))
     loss_fn = nn.CrossEntropyLoss(ignore_index=0, reduction="sum")
     gen = torch.Generator().manual_seed(seed)
@@ -80,7 +84,7 @@ def train(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = None, see
     bar = tqdm(total=epochs * n_batches, desc=f"train {model_name}", disable=not progress)
     for _ in range(epochs):
         total, words = 0.0, 0
-        for src, src_len, tgt_in, tgt_out in batches(pairs, src_vocab, tgt_vocab, BATCH, gen):
+        for src, src_len, tgt_in, tgt_out in batches(pairs, src_vocab, tgt_vocab, BATCH, gen, reverse_source):
             scores = model(src, src_len, tgt_in)
             n = int((tgt_out != 0).sum())
             loss = loss_fn(scores.reshape(-1, scores.shape[-1]), tgt_out.reshape(-1))
@@ -94,6 +98,13 @@ def train(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = None, see
         sched.step()
         history.append(total / words)
     bar.close()
+    return model, src_vocab, tgt_vocab, history
+
+
+def train(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = None, seed: int = SEED,
+          progress: bool = True) -> tuple[dict, list[float]]:
+    """Train one model; return (numpy weights, mean loss per epoch in nats per target word)."""
+    model, src_vocab, tgt_vocab, history = train_model(model_name, epochs, n_pairs, seed, progress)
     return model.to_numpy(src_vocab, tgt_vocab), history
 
 

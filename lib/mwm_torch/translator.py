@@ -24,39 +24,91 @@ COMBINE_KEYS = {"plain": None, "attention": "combine", "control": "summary_combi
 
 class Seq2Seq(nn.Module):
     """LSTM encoder -> summary -> LSTM decoder, read out plainly, through attention or through
-    the same combine layer fed the encoder's last note h^enc_T (``kind``: "plain", "attention", "control")."""
+    the same combine layer fed the encoder's last hidden state h^enc_T (``kind``: "plain",
+    "attention", "control").
 
-    def __init__(self, n_src: int, n_tgt: int, embed: int, hidden: int, kind: str):
+    ``two_way=True`` (plain kind only; chapter 11's two directions) gives the encoder two LSTMs
+    of ``hidden // 2`` units, one reading the English forwards and one backwards; their last
+    hidden and cell states, joined, make a summary of the same 2 * hidden numbers that starts
+    the same decoder. Such a model has no numpy twin (``to_numpy`` raises).
+
+    Raises:
+        ValueError: for an unknown ``kind``, or ``two_way`` with another kind or an odd ``hidden``.
+    """
+
+    def __init__(self, n_src: int, n_tgt: int, embed: int, hidden: int, kind: str, two_way: bool = False):
         super().__init__()
         if kind not in COMBINE_KEYS:
             raise ValueError(f"kind must be one of {sorted(COMBINE_KEYS)}, got {kind!r}")
-        self.kind = kind
+        if two_way and (kind != "plain" or hidden % 2):
+            raise ValueError(f"two_way needs kind 'plain' and an even hidden, got {kind!r} and {hidden}")
+        self.kind, self.two_way = kind, two_way
         self.src_embedding = nn.Embedding(n_src, embed, padding_idx=0)
         self.tgt_embedding = nn.Embedding(n_tgt, embed, padding_idx=0)
-        self.encoder = nn.LSTM(embed, hidden, batch_first=True)
+        self.encoder = (nn.LSTM(embed, hidden // 2, batch_first=True, bidirectional=True) if two_way
+                        else nn.LSTM(embed, hidden, batch_first=True))
         self.decoder = nn.LSTM(embed, hidden, batch_first=True)
         if kind != "plain":  # created here in both cases, so both start from the same random numbers
             self.combine = nn.Linear(2 * hidden, hidden)
         self.out = nn.Linear(hidden, n_tgt)
 
-    def forward(self, src, src_len, tgt_in):
-        """Scores for every next target word, teacher forced: (B, L, V)."""
+    def encode(self, src, src_len):
+        """Read padded English ids (B, T) with lengths (B,): the encoder's hidden states (B, T, H) and the
+        summary (h, c), each (1, B, H)."""
         packed = nn.utils.rnn.pack_padded_sequence(self.src_embedding(src), src_len, batch_first=True,
                                                    enforce_sorted=False)
         notes, (h, c) = self.encoder(packed)
         notes, _ = nn.utils.rnn.pad_packed_sequence(notes, batch_first=True)     # (B, T, H)
-        dec, _ = self.decoder(self.tgt_embedding(tgt_in), (h, c))                # the summary starts it
+        if self.two_way:                        # forward's last state next to backward's (at word 1)
+            h, c = (torch.cat([x[0], x[1]], dim=-1)[None] for x in (h, c))
+        return notes, (h, c)
+
+    def read_out(self, dec, notes, src_len, h_last):
+        """Logits (B, L, V) from the decoder's hidden states dec (B, L, H), per ``kind``."""
         if self.kind == "attention":
             scores = dec @ notes.transpose(1, 2)                                  # (B, L, T)
             mask = torch.arange(notes.shape[1])[None, None, :] >= src_len[:, None, None]
             weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
             dec = torch.tanh(self.combine(torch.cat([dec, weights @ notes], dim=-1)))
         elif self.kind == "control":                                              # s = h_T at every step
-            dec = torch.tanh(self.combine(torch.cat([dec, h[-1][:, None, :].expand_as(dec)], dim=-1)))
+            dec = torch.tanh(self.combine(torch.cat([dec, h_last[:, None, :].expand_as(dec)], dim=-1)))
         return self.out(dec)
 
+    def forward(self, src, src_len, tgt_in):
+        """Logits for every next target word, teacher forced: (B, L, V)."""
+        notes, (h, c) = self.encode(src, src_len)
+        dec, _ = self.decoder(self.tgt_embedding(tgt_in), (h, c))                # the summary starts it
+        return self.read_out(dec, notes, src_len, h[-1])
+
+    @torch.no_grad()
+    def greedy(self, src, src_len, bos_id: int, eos_id: int, max_words: int = 80) -> list[list[int]]:
+        """Greedy decoding of a batch (chapter 13), free running: each sentence's target ids, without
+        the end symbol, at most ``max_words`` of them (as ``mwm.seq2seq.Translator.translate``)."""
+        notes, (h, c) = self.encode(src, src_len)
+        h_last, state = h[-1], (h, c)
+        prev = torch.full((src.shape[0], 1), bos_id, dtype=torch.long)
+        out = torch.empty((src.shape[0], 0), dtype=torch.long)
+        done = torch.zeros(src.shape[0], dtype=torch.bool)
+        for _ in range(max_words):
+            dec, state = self.decoder(self.tgt_embedding(prev), state)
+            prev = self.read_out(dec, notes, src_len, h_last).argmax(-1)         # (B, 1)
+            out = torch.cat([out, prev], dim=1)
+            done |= prev[:, 0] == eos_id
+            if done.all():
+                break
+        ids = []
+        for row in out.tolist():
+            ids.append(row[:row.index(eos_id)] if eos_id in row else row)
+        return ids
+
     def to_numpy(self, src_vocab: Vocab, tgt_vocab: Vocab) -> dict:
-        """The weights in the layout of ``mwm.seq2seq.Translator`` (float32; the two LSTM biases added)."""
+        """The weights in the layout of ``mwm.seq2seq.Translator`` (float32; the two LSTM biases added).
+
+        Raises:
+            ValueError: for a two-way encoder, which the numpy translator does not run.
+        """
+        if self.two_way:
+            raise ValueError("a two-way encoder has no numpy twin in mwm.seq2seq")
         def f(t):
             return t.detach().numpy().astype(np.float32)
         w = {"src_words": np.array(src_vocab.words), "tgt_words": np.array(tgt_vocab.words),
