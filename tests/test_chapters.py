@@ -112,3 +112,17 @@ def test_prose_counter_folds_maths_and_tags():
     text = main_prose('One two <img src="a.svg" alt="x"> $p(\\text{word}_t\\mid\\text{word}_{<t})$ three.\n'
                       "```{dropdown} Answer\nhidden words here\n```\n$$\na>b\n$$\nfour five")
     assert text.split() == ["One", "two", "$p(\\text{word}_t\\mid\\text{word}_{<t})$", "three.", "four", "five"]
+
+
+def _summary(cells) -> str:
+    text = next(_text(c) for c in cells if c["cell_type"] == "markdown" and "## In one sentence" in _text(c))
+    return text.split("## In one sentence", 1)[1].strip().split("\n\n")[0]
+
+
+def test_the_summary_is_one_short_sentence(chapter):
+    """Issue 26: one sentence, at most 40 words (a formula counts as one) and at most 3 numbers outside the maths."""
+    summary = _summary(_cells(chapter))
+    prose = re.sub(r"\$[^$]*\$", "F", summary)
+    assert len(prose.split()) <= 40, (len(prose.split()), summary)
+    assert len(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", prose)) <= 3, summary
+    assert prose.rstrip().endswith(".") and prose.count(". ") == 0, "one sentence"
