@@ -363,3 +363,12 @@ def test_rate_sweep_shows_what_chapter_9_states():
     for phrase in ("Only the open GRU learned in all 40 runs", "8 and 6 of 10 at 0.01 and 0.03",
                    "the default LSTM learned in 4 of 20, the plain cell in 3, all on 20 words"):
         assert phrase in text, phrase
+
+
+def test_the_committed_files_are_the_full_run():
+    """Chapter 9 reads these two files; they are what a full run of scripts/train_memory_task.py writes (its digests)."""
+    from importlib.resources import files
+    full_run = {"memory_task_results.json": "9dacb8f93d3e34825b21f3bf50c8bc3983fba3529f0321aee6884469dc24dd8e",
+                "memory_task_weights.npz": "e41bb3a5f3ede16f66529dbaf1db81b794dbfdbde48f5b5b716728f2a212e368"}
+    for name, digest in full_run.items():
+        assert hashlib.sha256(files("mwm").joinpath("data", name).read_bytes()).hexdigest() == digest, name
