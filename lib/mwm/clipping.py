@@ -34,7 +34,8 @@ def global_norm(grads) -> float:
         ValueError: if the sequence is empty or an array is not numeric or not finite.
     """
     arrays = _arrays(grads)
-    squares = sum(float(np.sum(g * g)) for g in arrays)
+    with np.errstate(over="ignore", under="ignore"):   # an overflow or underflow here takes the scaled path below
+        squares = sum(float(np.sum(g * g)) for g in arrays)
     if 1e-280 < squares < 1e280:
         return float(np.sqrt(squares))
     # tiny (< 1e-140) or huge (> 1e140) entries: scaled by the largest first, so that their squares
