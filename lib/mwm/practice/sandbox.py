@@ -732,9 +732,18 @@ class SandboxedKernelManager(AsyncKernelManager):
         if self._uid_lock is None:
             return
         if self.sandbox_uid is not None:
-            for pid in _pids_of_uid(self.sandbox_uid):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+            # Kill, and keep the lock until the uid's processes are gone (a killed process, or a zombie
+            # its dying parent has not reaped, stays listed a moment): the next sandbox to take the uid
+            # must find it empty. Bounded, so a process stuck in the kernel cannot hang the grader.
+            deadline = time.monotonic() + 10.0
+            while (left := _pids_of_uid(self.sandbox_uid)) and time.monotonic() < deadline:
+                for pid in left:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.01)
+            if left:
+                self.log.warning("Sandbox uid %s still has processes %s after 10 s; releasing it anyway",
+                                 self.sandbox_uid, left)
         if self._uid_lock is not None:
             with contextlib.suppress(OSError):
                 os.close(self._uid_lock)
