@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import re
 import sys
 from pathlib import Path
 
@@ -63,10 +62,6 @@ def page() -> str:
     for path in sorted((ROOT / "tests").glob("test_*.py")):
         lines.append(f"| `tests/{path.name}` | {_cell(first_line(path))} |")
     return "\n".join(lines) + "\n"
-
-
-#: How a chapter names a script or a test in its text.
-MENTION = re.compile(r"`((?:scripts|tests)/[A-Za-z0-9_]+\.py)[^`]*`")
 
 
 def main(argv=None) -> int:
