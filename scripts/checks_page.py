@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "checks.md"
 #: The scripts that train a model or write a data file a chapter reads, in the order of the chapters.
-DATA_SCRIPTS = ("make_railway_sentences", "train_char_lm", "blame_across_seeds", "sweep_start", "train_memory_task",
-                "sweep_memory_task", "train_reset_gate", "train_floors", "make_parallel_corpus", "train_translator",
+DATA_SCRIPTS = ("make_railway_sentences", "train_char_lm", "jacobian_norms_across_seeds", "sweep_start", "train_memory_task",
+                "sweep_memory_task", "train_reset_gate", "train_layers", "make_parallel_corpus", "train_translator",
                 "translate_test_set", "sweep_beam", "sweep_bottleneck")
 
 

@@ -117,11 +117,11 @@ class Figure:
 # --------------------------------------------------------------------------- (a) unrolled cell
 def unrolled_cell() -> Figure:
     f = Figure(720, 400, "The plain recurrent cell, unrolled over three steps",
-               "Three identical boxes stand in a row, one per step; each applies tanh. The note h of step "
+               "Three identical boxes stand in a row, one per step; each applies tanh. The hidden state h of step "
                "t−2 enters the first box from the left through the recurrent matrix W. Each box also takes "
-               "its word from below, x of step t−1, t and t+1, through the input matrix U, and the shift b. "
-               "Each box hands its new note, h of step t−1, t and t+1, to the right through the same W. "
-               "From every new note a dashed arrow goes up through the read-out matrix V to the scores y of "
+               "its input from below, x of step t−1, t and t+1, through the input matrix U, and the bias b. "
+               "Each box hands its new hidden state, h of step t−1, t and t+1, to the right through the same W. "
+               "From every new hidden state a dashed arrow goes up through the read-out matrix V to the logits y of "
                "that step. The same W, U and b serve every step.")
     f.words(360, 30, "one cell, drawn once per step: the same W, U and b in every box")
     steps = [("t−1", "t−2"), ("t", "t−1"), ("t+1", "t")]
@@ -133,15 +133,15 @@ def unrolled_cell() -> Figure:
     for k, ((now, _), x) in enumerate(zip(steps, xs)):
         f.box(x, mid - 30, 100, 60)
         f.words(x + 50, mid + 6, "tanh", size=17)
-        # the word, through U
+        # the input, through U
         f.math(x + 40, 345, ("x", "v"), (now, "sub"))
         f.line([(x + 40, 325), (x + 40, mid + 30)], "u")
         f.math(x + 52, 290, ("U", "i"), anchor="start")
-        # the shift
+        # the bias
         f.math(x + 86, 318, ("b", "v"))
         f.line([(x + 86, 300), (x + 86, mid + 30)], "grey")
         f.words(x + 50, 380, f"step {now}", size=SMALL, colour=COLOURS["grey"])
-        # the new note: to the right through W, and up to the read-out
+        # the new hidden state: to the right through W, and up to the read-out
         j = x + 118
         end = xs[k + 1] if k + 1 < len(xs) else 706
         f.line([(x + 100, mid), (end, mid)], "w")
@@ -161,12 +161,12 @@ def lstm_cell() -> Figure:
                "The cell state runs along the top as a lane: c of step t−1 enters from the left, is "
                "multiplied entry by entry by the forget gate f_t, then receives the input gate i_t times "
                "the candidate c-tilde_t, and leaves on the right as c_t. Below, h of step t−1 from the left "
-               "and the word x_t from below feed four boxes, each with its own weights: three sigmoid "
-               "gates, f_t, i_t and o_t, and a tanh box that drafts the candidate c-tilde_t. On the right, "
-               "c_t passes through tanh and is multiplied by the output gate o_t to give the new note h_t, "
+               "and the input x_t from below feed four boxes, each with its own weights: three sigmoid "
+               "gates, f_t, i_t and o_t, and a tanh box that computes the candidate c-tilde_t. On the right, "
+               "c_t passes through tanh and is multiplied by the output gate o_t to give the new hidden state h_t, "
                "which leaves on the right.")
     lane, row, bus = 90, 290, 370
-    f.words(360, 28, "the cell state c runs along the top; four boxes below read the old note and the word")
+    f.words(360, 28, "the cell state c runs along the top; four boxes read the previous hidden state and the input")
     f.math(14, lane - 12, ("c", "v"), ("t−1", "sub"), anchor="start")
     f.line([(20, lane), (177, lane)])
     f.node(190, lane, "⊙")
@@ -174,7 +174,7 @@ def lstm_cell() -> Figure:
     f.node(330, lane, "+")
     f.line([(343, lane), (706, lane)])
     f.math(700, lane - 12, ("c", "v"), ("t", "sub"), anchor="end")
-    # inputs: the old note from the left, the word from below, joined on one bus
+    # inputs: the previous hidden state from the left, the input from below, joined on one bus
     f.math(14, bus - 12, ("h", "v"), ("t−1", "sub"), anchor="start")
     f.line([(20, bus), (470, bus)], arrow=False)
     f.math(110, 428, ("x", "v"), ("t", "sub"))
@@ -217,12 +217,12 @@ def lstm_cell() -> Figure:
 # --------------------------------------------------------------------------- (c) GRU cell
 def gru_cell() -> Figure:
     f = Figure(720, 492, "One step of the GRU, in the course's convention",
-               "The old note h_{t−1} runs along the top. It is multiplied entry by entry by one minus the "
+               "The previous hidden state h_{t−1} runs along the top. It is multiplied entry by entry by one minus the "
                "update gate z_t, then receives z_t times the candidate h-tilde_t, and leaves on the right as "
-               "h_t = (1 − z_t) ⊙ h_{t−1} + z_t ⊙ h-tilde_t. Below, the old note and the word x_t feed two "
-               "sigmoid gates, the reset gate r_t and the update gate z_t. The reset gate multiplies the old "
-               "note before it enters the tanh box that drafts the candidate, "
-               "h-tilde_t = tanh(W (r_t ⊙ h_{t−1}) + U x_t + b), which also reads the word x_t.")
+               "h_t = (1 − z_t) ⊙ h_{t−1} + z_t ⊙ h-tilde_t. Below, the previous hidden state and the input x_t feed two "
+               "sigmoid gates, the reset gate r_t and the update gate z_t. The reset gate multiplies the previous "
+               "hidden state before it enters the tanh box that computes the candidate, "
+               "h-tilde_t = tanh(W (r_t ⊙ h_{t−1}) + U x_t + b), which also reads the input x_t.")
     lane, mid, row, bus, xline = 110, 230, 320, 380, 418
     f.math(360, 30, ("h", "v"), ("t", "sub"), ("  =  (1 − ", "r"), ("z", "v"), ("t", "sub"), (") ⊙ ", "r"),
            ("h", "v"), ("t−1", "sub"), ("  +  ", "r"), ("z", "v"), ("t", "sub"), (" ⊙ ", "r"),
@@ -239,12 +239,12 @@ def gru_cell() -> Figure:
     f.node(670, lane, "+")
     f.line([(683, lane), (716, lane)])
     f.math(714, lane - 16, ("h", "v"), ("t", "sub"), anchor="end")
-    # the old note goes down to the reset product and the gates' bus
+    # the previous hidden state goes down to the reset product and the gates' bus
     f.line([(80, lane), (80, bus)], arrow=False)
     f.dot(80, mid)
     f.line([(80, mid), (187, mid)])
     f.line([(80, bus), (330, bus)], arrow=False)
-    # the word joins the bus and also runs on to the candidate
+    # the input joins the bus and also runs on to the candidate
     f.math(130, 462, ("x", "v"), ("t", "sub"))
     f.line([(130, 444), (130, bus)], "u", arrow=False)
     f.dot(130, bus, "u")
@@ -256,7 +256,7 @@ def gru_cell() -> Figure:
         f.line([(x, bus), (x, row + 20)])
         f.box(x - 30, row - 20, 60, 40, fill="#fbe3cf")
         f.words(x, row + 6, "σ", size=17)
-    # reset gate times old note, into the candidate through W
+    # reset gate times previous hidden state, into the candidate through W
     f.line([(200, row - 20), (200, mid + 13)], "gate")
     f.math(190, 280, ("r", "v"), ("t", "sub"), anchor="end")
     f.node(200, mid, "⊙")
@@ -300,7 +300,7 @@ def _encoder(f: Figure, top: int, heading_y: int):
     f.line([(180, top + 25), (250, top + 25)], "w", dash=True)
     f.math(200, top + 15, ("h", "v"), ("2", "sub"))
     f.words(228, top + 16, "⋯", size=18)
-    # the last note and cell state become the summary
+    # the last hidden state and cell state become the summary
     f.line([(310, top + 25), (372, top + 25)], "w")
     f.math(340, top + 15, ("h", "v"), ("T", "sub"), (", ", "r"), ("c", "v"), ("T", "sub"), size=16)
     f.box(372, top + 5, 46, 40, fill="#ffffff")
@@ -313,10 +313,10 @@ def _encoder(f: Figure, top: int, heading_y: int):
 def encoder_decoder() -> Figure:
     f = Figure(720, 350, "The encoder-decoder translator",
                "On the left, the encoder, an LSTM, reads the English words x_1, x_2, ..., x_T one at a time "
-               "and leaves a note after each, h_1, h_2, ..., h_T. Its last note and cell state, h_T and c_T, "
+               "and leaves a hidden state after each, h_1, h_2, ..., h_T. Its last hidden state and cell state, h_T and c_T, "
                "form the summary s, the only thing handed to the decoder. On the right, the decoder, a second "
                "LSTM, starts from s. At each step it reads the word it wrote one step earlier (the start "
-               "symbol at first), and its read-out V turns its note into probabilities for the next Hindi "
+               "symbol at first), and its read-out V turns its hidden state into probabilities for the next Hindi "
                "word: station, kahan, hai, and so on until the end symbol.")
     top = 140
     _encoder(f, top, top - 100)
@@ -339,17 +339,18 @@ def encoder_decoder() -> Figure:
 
 def encoder_decoder_attention() -> Figure:
     f = Figure(720, 600, "The encoder-decoder translator with attention",
-               "The encoder, an LSTM, reads the English words x_1, x_2, ..., x_T and keeps every note, "
-               "h_1, h_2, ..., h_T. Its last note and cell state form the summary s, which starts the "
-               "decoder, as without attention. At output step t the decoder first updates its own note "
-               "h_t^dec from the word it wrote one step earlier. That note is scored against every encoder "
-               "note, and the scores give weights alpha_{t,k} that sum to 1. A weighted sum of the encoder "
-               "notes, s_t = sum over k of alpha_{t,k} h_k, is the summary read at this step. A combine layer, "
-               "tanh(W_s [h_t^dec ; s_t] + b_s), joins the decoder's note and the read, and the read-out V "
-               "turns the result into probabilities for word t. The drawing shows the read of one step t; "
-               "every step makes its own.")
+               "The encoder, an LSTM, reads the English words x_1, x_2, ..., x_T and keeps every hidden "
+               "state, h_1, h_2, ..., h_T. Its last hidden state and cell state form the summary s, which "
+               "starts the decoder, as without attention. At output step t the decoder first updates its own "
+               "hidden state h_t^dec from the word it wrote one step earlier. The attention scores "
+               "e_{t,j} = h_t^dec . h_j compare that state with every encoder state, and a softmax over j "
+               "turns them into weights alpha_{t,j} that sum to 1. Their weighted sum of the encoder states, "
+               "the context vector m_t = sum over j of alpha_{t,j} h_j, is read at this step. A combine layer, "
+               "tanh(W_comb [h_t^dec ; m_t] + b_comb), joins the decoder's state and the context vector, and "
+               "the read-out V turns the result into probabilities for word t. The drawing shows the read of "
+               "one step t; every step makes its own.")
     top = 400
-    notes = _encoder(f, top, 585)
+    states = _encoder(f, top, 585)
     # the summary still starts the decoder; earlier decoder steps are folded into the dashes
     f.line([(418, top + 25), (470, top + 25)], "w", dash=True)
     f.words(444, top + 15, "⋯", size=18)
@@ -362,31 +363,31 @@ def encoder_decoder_attention() -> Figure:
     f.words(640, top + 72, "decoder, step t", colour=COLOURS["grey"])
     f.line([(dx + 80, top + 25), (712, top + 25)], "w")
     f.words(640, top + 15, "to step t + 1", colour=COLOURS["grey"])
-    # every encoder note goes up to the weighted sum, with its weight
+    # every encoder state goes up to the weighted sum, with its weight
     sx, sy = 165, 185
     f.node(sx, sy, "Σ", r=16)
     ends = [(sx - 12, sy + 11), (sx, sy + 16), (sx + 12, sy + 11)]
-    for x, (k, anchor, off), end in zip(notes, [("1", "end", -8), ("2", "start", 8), ("T", "start", 8)], ends):
+    for x, (j, anchor, off), end in zip(states, [("1", "end", -8), ("2", "start", 8), ("T", "start", 8)], ends):
         f.dot(x, top, "v")
         f.line([(x, top), (x, 310), end], "v")
-        f.math(x + off, 350, ("α", "i"), ("t," + k, "sub"), anchor=anchor)
-    f.math(sx, sy - 32, ("s", "v"), ("t", "sub"), (" = Σ", "r"), ("k", "sub"), (" ", "r"), ("α", "i"),
-           ("t,k", "sub"), (" ", "r"), ("h", "v"), ("k", "sub"), size=17)
-    # the decoder's note: scored against every encoder note, then combined with the read
+        f.math(x + off, 350, ("α", "i"), ("t," + j, "sub"), anchor=anchor)
+    f.math(sx, sy - 32, ("m", "v"), ("t", "sub"), (" = Σ", "r"), ("j", "sub"), (" ", "r"), ("α", "i"),
+           ("t,j", "sub"), (" ", "r"), ("h", "v"), ("j", "sub"), size=17)
+    # the decoder's hidden state: scored against every encoder state, then combined with the context vector
     f.line([(hx, top), (hx, 205)])
     f.math(hx + 8, 350, ("h", "v"), ("t", "sub"), ("dec", "sup"), anchor="start")
     f.dot(hx, 262)
     f.line([(hx, 262), (252, 262)], dash=True)
-    f.math(390, 290, ("scores  ", "r"), ("h", "v"), ("t", "sub"), ("dec", "sup"), (" · ", "r"), ("h", "v"),
-           ("k", "sub"), size=16)
-    f.math(390, 314, ("softmax over ", "r"), ("k", "i"), (" gives ", "r"), ("α", "i"), ("t,k", "sub"), size=16)
-    f.line([(sx + 16, sy), (390, sy)])
-    f.math(300, sy - 10, ("s", "v"), ("t", "sub"))
-    f.box(390, 160, 250, 45, fill="#e4efe0")
-    f.math(515, 189, ("tanh(", "r"), ("W", "i"), ("s", "sub"), (" [", "r"), ("h", "v"), ("t", "sub"),
-           ("dec", "sup"), (" ; ", "r"), ("s", "v"), ("t", "sub"), ("] + ", "r"), ("b", "v"), ("s", "sub"),
+    f.math(390, 290, ("scores ", "r"), ("e", "i"), ("t,j", "sub"), (" = ", "r"), ("h", "v"), ("t", "sub"),
+           ("dec", "sup"), (" · ", "r"), ("h", "v"), ("j", "sub"), size=16)
+    f.math(390, 314, ("softmax over ", "r"), ("j", "i"), (" gives ", "r"), ("α", "i"), ("t,j", "sub"), size=16)
+    f.line([(sx + 16, sy), (365, sy)])
+    f.math(300, sy - 10, ("m", "v"), ("t", "sub"))
+    f.box(365, 160, 300, 45, fill="#e4efe0")
+    f.math(515, 189, ("tanh(", "r"), ("W", "i"), ("comb", "sub"), (" [", "r"), ("h", "v"), ("t", "sub"),
+           ("dec", "sup"), (" ; ", "r"), ("m", "v"), ("t", "sub"), ("] + ", "r"), ("b", "v"), ("comb", "sub"),
            (")", "r"), size=16)
-    f.words(395, 150, "combine", anchor="start", colour=COLOURS["grey"])
+    f.words(370, 150, "combine", anchor="start", colour=COLOURS["grey"])
     f.line([(515, 160), (515, 108)], "v")
     f.math(525, 140, ("V", "i"), anchor="start")
     f.words(515, 96, "probabilities for word t", italic=True)

@@ -11,8 +11,8 @@ most 81 tokens, as in ``scripts/translate_test_set.py``.
 
 For each setting the file ``lib/mwm/data/translator_beam_sweep.json`` holds the corpus BLEU-4
 (:func:`mwm.bleu.corpus_bleu`, no smoothing), its brevity penalty and n-gram precisions, the
-summed output and reference lengths in words, the mean model score of the outputs (summed
-log-probability of the words and the end symbol), and the difference of its BLEU from greedy
+summed output and reference lengths in words, the mean log-probability of the outputs (summed
+over the words and the end symbol), and the difference of its BLEU from greedy
 decoding's with a paired-bootstrap 95% interval (1,000 resamples of the test sentences, seed
 13, as chapter 13's own bootstrap); and, for the pairs of settings in :data:`CONTRASTS`, the
 difference of their BLEU with a paired-bootstrap interval of its own (the same resamples).
@@ -54,17 +54,17 @@ _MODEL = None
 
 
 def _decode(job):
-    """(words, score) of one sentence's best output at one setting (run in a worker process)."""
+    """(words, log-probability) of one sentence's best output at one setting (run in a worker process)."""
     global _MODEL
     if _MODEL is None:
         _MODEL = load_translator("plain")
     source, width, nu = job
-    best = beam_search(_MODEL.step_model(source), width, max_length=MAX_LENGTH, length_normalization=nu).best
+    best = beam_search(_MODEL.step_model(source), width, max_length=MAX_LENGTH, nu=nu).best
     return _MODEL.target_vocab.words_of(best.tokens[:-1]), best.log_prob
 
 
 def decode_all(pairs, setting_list, workers: int = 1) -> dict:
-    """{(B, nu): [(words, score) per sentence]} for the test ``pairs``."""
+    """{(B, nu): [(words, log-probability) per sentence]} for the test ``pairs``."""
     jobs = [(src, b, nu) for b, nu in setting_list for src, _ in pairs]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -97,7 +97,7 @@ def contrasts(decoded: dict, references, pairs=CONTRASTS) -> list[dict]:
     """For each (a, b) of ``pairs``: BLEU(a) - BLEU(b) and its paired-bootstrap 95% interval.
 
     Args:
-        decoded: {(B, nu): [(words, score) per sentence]}, holding every setting of ``pairs``.
+        decoded: {(B, nu): [(words, log-probability) per sentence]}, holding every setting of ``pairs``.
         references: the reference word lists, one per sentence.
     Returns:
         [{"a": [B, nu], "b": [B, nu], "difference": float, "interval": [low, high]}].

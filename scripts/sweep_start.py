@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mwm import last_note_loss, orthogonal, rnn_backward, rnn_forward
+from mwm import last_state_loss, orthogonal, rnn_backward, rnn_forward
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEP_FILE = ROOT / "lib" / "mwm" / "data" / "start_sweep.json"
@@ -71,7 +71,7 @@ def gradient(weights, data):
     (xs, targets), i, j = data, H * H, H * H + H * d
     P = {"W": weights[:i].reshape(H, H), "U": weights[i:j].reshape(H, d), "b": weights[j:]}
     hs, caches = rnn_forward(xs, P)
-    L, dL_dh = last_note_loss(hs, targets)
+    L, dL_dh = last_state_loss(hs, targets)
     grads = rnn_backward(dL_dh / n_seq, caches, P)[0]
     return L / n_seq, np.concatenate([grads[name].ravel() for name in ("W", "U", "b")])
 

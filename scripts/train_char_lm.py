@@ -1,21 +1,21 @@
 """Train chapter 5's character language model and write lib/mwm/data/char_lm.npz.
 
-The model is chapter 5's: 28 one-hot symbols, the plain tanh cell with a note of 48
-numbers, the read-out softmax(V h + c); 5,068 numbers. The recipe:
+The model is chapter 5's: 28 one-hot symbols, the plain tanh cell with a hidden state of 48
+numbers, the read-out softmax(V h + b_V); 5,068 numbers. The recipe:
 
 * teacher forcing on strings of eight random sentences from the course's corpus
   (lib/mwm/data/railway_sentences.txt), each string starting with the start symbol,
-  a space; the loss is the average surprise of the true next character;
-* backprop through time over windows of 96 characters: the note flows through the
-  whole string, the blame is cut every 96 characters (truncated BPTT, chapter 6);
+  a space; the loss is the mean cross-entropy of the true next character;
+* backprop through time over windows of 96 characters: the hidden state flows through the
+  whole string, the gradient is cut every 96 characters (truncated BPTT, τ = 96, chapter 6);
 * the gradient clipped at length 5 (``torch.nn.utils.clip_grad_norm_``, chapter 8);
 * W started at 0.9 times a random orthogonal matrix (chapter 8);
 * 6,000 steps of Adam, a batch of 32 strings per step, the learning rate starting
   at 0.01 and falling to zero along a half cosine.
 
-Every LOG_EVERY steps (and before the first) the script also measures the model's surprise,
+Every LOG_EVERY steps (and before the first) the script also measures the model's cross-entropy,
 in nats per character, on the corpus and on the held-out sentences
-(lib/mwm/data/railway_heldout.txt), each sentence read alone from the zero note after the
+(lib/mwm/data/railway_heldout.txt), each sentence read alone from the zero state after the
 start symbol, as chapter 5 measures it; the measurement changes nothing in the training. The
 two curves go to lib/mwm/data/char_lm_curve.json, which chapter 5 draws.
 
@@ -41,7 +41,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from mwm.charlm import ALPHABET, HELDOUT_PATH, START, WEIGHTS_PATH, char_lm_param_count, encode, load_corpus
+from mwm.charlm import ALPHABET, FILE_KEYS, HELDOUT_PATH, START, WEIGHTS_PATH, char_lm_param_count, encode, load_corpus
 from mwm.npz import save_npz
 from mwm_torch.charlm import CharRNN
 
@@ -76,14 +76,14 @@ def make_batch(sentences: list[str], rng: np.random.Generator, batch: int = BATC
     return ids[:-1], ids[1:], mask[1:]
 
 
-def surprise_per_char(model: CharRNN, sentences: list[str]) -> float:
-    """Nats per character on ``sentences``, each read alone from the zero note after START (chapter 5's measure).
+def cross_entropy_per_char(model: CharRNN, sentences: list[str]) -> float:
+    """Cross-entropy in nats per character on ``sentences``, each read alone from the zero state after START (chapter 5's measure).
 
     Args:
         model: the model (float64).
         sentences: a non-empty list of sentences over the model's alphabet.
     Returns:
-        the summed surprise of every character of every sentence (its last included) over their number.
+        the summed cross-entropy of every character of every sentence (its last included) over their number.
     Raises:
         ValueError: if ``sentences`` is empty.
     """
@@ -97,8 +97,8 @@ def surprise_per_char(model: CharRNN, sentences: list[str]) -> float:
         mask[:len(s), j] = True
     ids, mask = torch.from_numpy(ids), torch.from_numpy(mask)
     with torch.no_grad():
-        scores = model(ids[:-1])
-        nats = torch.nn.functional.cross_entropy(scores[mask], ids[1:][mask], reduction="sum")
+        logits = model(ids[:-1])
+        nats = torch.nn.functional.cross_entropy(logits[mask], ids[1:][mask], reduction="sum")
     return float(nats) / sum(lengths)
 
 
@@ -106,7 +106,7 @@ def train(steps: int = STEPS, seed: int = SEED, batch: int = BATCH, lr: float = 
     """Run the training; return (model, per-step losses, curve) (teacher forcing, chapter 5).
 
     ``curve`` lists, before the first step and after every LOG_EVERY steps (and the last),
-    ``{"step", "corpus", "heldout"}``: :func:`surprise_per_char` on the corpus and on the
+    ``{"step", "corpus", "heldout"}``: :func:`cross_entropy_per_char` on the corpus and on the
     held-out sentences.
     """
     torch.set_num_threads(1)
@@ -123,13 +123,13 @@ def train(steps: int = STEPS, seed: int = SEED, batch: int = BATCH, lr: float = 
     losses = np.empty(steps)
 
     def measure(done):
-        return {"step": done, "corpus": round(surprise_per_char(model, sentences), 6),
-                "heldout": round(surprise_per_char(model, heldout), 6)}
+        return {"step": done, "corpus": round(cross_entropy_per_char(model, sentences), 6),
+                "heldout": round(cross_entropy_per_char(model, heldout), 6)}
     curve = [measure(0)]
     for step in tqdm(range(steps), desc="training", disable=not progress):
         inputs, targets, mask = make_batch(sentences, rng, batch)
-        scores = model(inputs, bptt=BPTT)
-        loss = torch.nn.functional.cross_entropy(scores[mask], targets[mask])
+        logits = model(inputs, tau=BPTT)
+        loss = torch.nn.functional.cross_entropy(logits[mask], targets[mask])
         optimiser.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(learned, CLIP)
@@ -147,14 +147,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a 30-step run, to check the script")
     parser.add_argument("--out", type=Path, default=WEIGHTS_PATH, help="where to write the weights")
     parser.add_argument("--curve-out", type=Path, default=None,
-                        help="where to write the two surprise curves (default: beside --out, NAME_curve.json)")
+                        help="where to write the two cross-entropy curves (default: beside --out, NAME_curve.json)")
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
     steps = 30 if args.quick else args.steps
     start, cpu_start = time.perf_counter(), time.process_time()
     model, losses, curve = train(steps, args.seed)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    arrays = model.trained()
+    arrays = {FILE_KEYS[name]: value for name, value in model.trained().items()}   # the file keeps the key "c" for b_V
     # the loss curve, averaged over blocks of LOG_EVERY steps (the last block may be shorter)
     blocks = [losses[i:i + LOG_EVERY].mean() for i in range(0, steps, LOG_EVERY)]
     arrays.update(loss_curve=np.array(blocks), steps=np.array(steps), seed=np.array(args.seed),

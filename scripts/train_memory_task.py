@@ -18,8 +18,8 @@ exactly L words for at most ``--steps`` steps of 64 sentences, stopping early on
 mean loss of the last 50 steps is below 0.01. Each run is then scored on 4000 fixed
 evaluation sentences of the same length (binomial standard error at most 0.8 points);
 a run with accuracy >= 0.95 counts as "learned". So the results show how the chance of
-learning the task changes as the first word moves further from the answer: its blame
-has to travel L - 1 steps back (chapter 7).
+learning the task changes as the first word moves further from the answer: the gradient
+reaching it has to travel L - 1 steps back (chapter 7).
 
 Everything is float32 and seeded (``torch.manual_seed``, a seeded data generator per
 run) and single-threaded (``torch.set_num_threads(1)``), so a run gives the same bytes

@@ -5,7 +5,7 @@ Usage (from the project root):
 
 The task and the model are ``mwm_torch.reset_task``'s: sentences of 20 words in which some words
 are *orders* (marked, +1 or -1), the answer being the sign of the last order; a GRU of 8 units in
-the course's convention (its lane started open, b_z = -2) and a linear read-out of the last note.
+the course's convention (its lane started open, b_z = -2) and a linear read-out of the last hidden state.
 Two arms differ in one thing: the reset gate, learned, or held at 1. A third arm has the reset gate but never
 trains it: it starts from exactly the learned arm's weights (same seed), so the pair differs only in
 whether the gate learns. Each arm is trained at
@@ -91,7 +91,7 @@ def gates_of(model) -> dict:
     """Mean reset and update gate (over units and sentences) on the orders after the first, and on the fillers."""
     x, _ = evaluation()
     with torch.no_grad():
-        _, z, r = model.notes(x)
+        _, z, r = model.states(x)
     marked = x[:, :, 1] > 0
     later = marked.clone()
     later[:, 0] = False

@@ -6,12 +6,12 @@ Usage (from the project root):
     .venv/bin/python scripts/train_translator.py --model control      # chapter 14's same-size control
     .venv/bin/python scripts/train_translator.py --model plain --quick --out /tmp/q.npz
 
-All three models: an LSTM encoder (one-way) reads the English words; its last note and
+All three models: an LSTM encoder (one-way) reads the English words; its last hidden state and
 cell state start an LSTM decoder, which is trained with teacher forcing (it reads the
 true previous Hindi word) and the summed cross-entropy of its next-word guesses. The
-attention model adds a dot-product attention read-out over the encoder's notes
+attention model adds a dot-product attention read-out over the encoder's hidden states
 (see ``mwm.seq2seq``); the control has the attention model's combine layer, fed
-the encoder's last note h^enc_T (part of the summary that already starts the decoder) at
+the encoder's last hidden state h^enc_T (part of the summary that already starts the decoder) at
 every step instead of the attention read, so it has exactly as many numbers to learn. Adam, gradient-norm clipping at 1 (chapter 8), fixed seeds and
 ``torch.set_num_threads(1)``, so a run rebuilds the committed weights bit for bit.
 
@@ -85,9 +85,9 @@ def train_model(model_name: str, epochs: int = EPOCHS, n_pairs: int | None = Non
     for _ in range(epochs):
         total, words = 0.0, 0
         for src, src_len, tgt_in, tgt_out in batches(pairs, src_vocab, tgt_vocab, BATCH, gen, reverse_source):
-            scores = model(src, src_len, tgt_in)
+            logits = model(src, src_len, tgt_in)
             n = int((tgt_out != 0).sum())
-            loss = loss_fn(scores.reshape(-1, scores.shape[-1]), tgt_out.reshape(-1))
+            loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
             opt.zero_grad()
             (loss / n).backward()
             nn.utils.clip_grad_norm_(model.parameters(), CLIP)

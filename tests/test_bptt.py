@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mwm.bptt import (chunk_count, chunk_of, gradient_check, last_note_loss, numerical_gradient, relative_error,
+from mwm.bptt import (chunk_count, chunk_of, gradient_check, last_state_loss, numerical_gradient, relative_error,
                       rnn_backward, rnn_bptt, rnn_step_backward, scalar_bptt, step_factors, taught_positions)
 from mwm.cell import rnn_forward, rnn_step, scalar_rnn
 from mwm.readout import readout, readout_gradient, sequence_loss
@@ -17,8 +17,8 @@ STEP_X, STEP_W, STEP_U, STEP_TARGET = [1.0, 0.0, 0.0, 0.0], 0.5, 1.0, 1.0
 
 def step_machine(k=None):
     hs = scalar_rnn(STEP_X, STEP_W, STEP_U)
-    loss, dL_dh = last_note_loss(hs, STEP_TARGET)
-    return hs, loss, scalar_bptt(STEP_X, hs, dL_dh, STEP_W, STEP_U, k=k)
+    loss, dL_dh = last_state_loss(hs, STEP_TARGET)
+    return hs, loss, scalar_bptt(STEP_X, hs, dL_dh, STEP_W, STEP_U, tau=k)
 
 
 # --------------------------------------------------------------------------- chapter 6's numbers
@@ -41,22 +41,22 @@ def test_step_machine_votes_and_sum():
     np.testing.assert_allclose(hs, [0.7616, 0.3634, 0.1797, 0.0896], atol=5e-5)
     assert loss == pytest.approx(0.5 * (hs[-1] - 1) ** 2)
     assert round(loss, 4) == 0.4144
-    assert [round(v, 4) for v in g.votes] == [0.0, -0.1444, -0.1588, -0.1623]
-    assert str(round(g.votes[0], 4)) == "0.0"          # word 1 votes 0 because h0 = 0, printed without a sign
+    assert [round(v, 4) for v in g.dw_steps] == [0.0, -0.1444, -0.1588, -0.1623]
+    assert str(round(g.dw_steps[0], 4)) == "0.0"          # word 1 votes 0 because h0 = 0, printed without a sign
     assert round(g.dw, 4) == -0.4655
-    assert g.dw == pytest.approx(g.votes.sum(), abs=0)
+    assert g.dw == pytest.approx(g.dw_steps.sum(), abs=0)
     assert round(g.dh[-1], 4) == -0.9104               # dL/dh4 = h4 - 1
 
 
 def test_step_machine_cut_after_two_steps_keeps_two_votes():
     _, _, full = step_machine()
     _, _, cut = step_machine(k=2)
-    assert [round(v, 4) for v in cut.votes] == [0.0, 0.0, -0.1588, -0.1623]
+    assert [round(v, 4) for v in cut.dw_steps] == [0.0, 0.0, -0.1588, -0.1623]
     assert round(cut.dw, 4) == -0.3211
-    assert cut.dw == pytest.approx(full.votes[2] + full.votes[3], rel=1e-14)
+    assert cut.dw == pytest.approx(full.dw_steps[2] + full.dw_steps[3], rel=1e-14)
     # k = 3: chunks are words 1-3 and word 4, so only word 4 votes
     _, _, k3 = step_machine(k=3)
-    assert np.count_nonzero(k3.votes) == 1 and k3.dw == pytest.approx(full.votes[3], rel=1e-14)
+    assert np.count_nonzero(k3.dw_steps) == 1 and k3.dw == pytest.approx(full.dw_steps[3], rel=1e-14)
     # k = 4 (one chunk) is full BPTT
     _, _, k4 = step_machine(k=4)
     assert k4.dw == full.dw
@@ -66,7 +66,7 @@ def test_step_machine_found_by_search_is_unique_among_natural_setups():
     # The setup above is the one the chapter states; a different target or w breaks the numbers.
     for w, target in ((0.5, 0.9), (0.6, 1.0), (1.0, 1.0)):
         hs = scalar_rnn(STEP_X, w, 1.0)
-        _, d = last_note_loss(hs, target)
+        _, d = last_state_loss(hs, target)
         assert round(scalar_bptt(STEP_X, hs, d, w, 1.0).dw, 4) != -0.4655
 
 
@@ -95,20 +95,20 @@ def test_chunks_cover_the_text_and_reach_at_most_k_minus_1(n, k):
 
 
 def test_a_15_word_link_is_taught_at_5_of_20_positions():
-    # chapter 6, after the truncation table: fixed chunks teach a g-word link at k - g of every k positions
+    # chapter 6, after the truncation table: fixed chunks teach a g-word link at tau - g of every tau positions
     assert taught_positions(15, 20) == [16, 17, 18, 19, 20]
     assert len(taught_positions(15, 30)) == 15 and len(taught_positions(15, 60)) == 45
-    assert [len(taught_positions(15, k)) / k for k in (20, 30, 60)] == [0.25, 0.5, 0.75]
+    assert [len(taught_positions(15, tau)) / tau for tau in (20, 30, 60)] == [0.25, 0.5, 0.75]
     assert taught_positions(20, 20) == [] and taught_positions(25, 20) == []
     with pytest.raises(ValueError, match="gap"):
         taught_positions(0, 20)
-    with pytest.raises(ValueError, match="k"):
+    with pytest.raises(ValueError, match="tau"):
         taught_positions(3, 0)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12))
-def test_taught_positions_are_where_truncated_bptt_delivers_blame(gap, k):
+def test_taught_positions_are_where_truncated_bptt_delivers_gradient(gap, k):
     # w = 1 and zero input keep every note at 0, where the tanh slope is 1: any blame that
     # is not cut arrives whole. Put blame on word t alone and see whether word t - gap gets it.
     T = 3 * k + gap
@@ -117,7 +117,7 @@ def test_taught_positions_are_where_truncated_bptt_delivers_blame(gap, k):
     taught = []
     for t in range(gap + 1, T + 1):
         dL = np.zeros(T); dL[t - 1] = 1.0
-        if scalar_bptt(xs, hs, dL, 1.0, 1.0, k=k).dh[t - gap - 1] != 0:
+        if scalar_bptt(xs, hs, dL, 1.0, 1.0, tau=k).dh[t - gap - 1] != 0:
             taught.append(t)
     positions = taught_positions(gap, k)
     assert len(positions) == max(k - gap, 0)
@@ -132,7 +132,7 @@ def test_word_5_cannot_teach_word_45_with_k_20():
     xs = np.zeros(T); xs[4] = 1.0
     hs = scalar_rnn(xs, 1.0, 1.0)
     dL = np.zeros(T); dL[44] = 1.0
-    g = scalar_bptt(xs, hs, dL, 1.0, 1.0, k=k)
+    g = scalar_bptt(xs, hs, dL, 1.0, 1.0, tau=k)
     # the blame from word 45 stops at word 41; word 5 gets none of it
     assert np.all(g.dh[:40] == 0) and np.all(g.dh[40:] != 0)
     full = scalar_bptt(xs, hs, dL, 1.0, 1.0)
@@ -147,9 +147,9 @@ def test_chapter_6_step_machine_table_and_nudge():
     slope = 1 - hs ** 2
     assert [round(v, 4) for v in g.dh[::-1]] == [-0.9104, -0.4515, -0.2185, -0.0948]
     assert [round(v, 4) for v in slope[::-1]] == [0.9920, 0.9677, 0.8679, 0.4200]
-    assert [round(v, 4) for v in g.dz[::-1]] == [-0.9031, -0.4369, -0.1896, -0.0398]
-    np.testing.assert_allclose(g.dz, g.dh * slope, rtol=1e-15)
-    assert g.dh[2] == pytest.approx(g.dz[3] * STEP_W, rel=1e-15)   # the blame passed back, times w
+    assert [round(v, 4) for v in g.da[::-1]] == [-0.9031, -0.4369, -0.1896, -0.0398]
+    np.testing.assert_allclose(g.da, g.dh * slope, rtol=1e-15)
+    assert g.dh[2] == pytest.approx(g.da[3] * STEP_W, rel=1e-15)   # the blame passed back, times w
     # a nudge of 0.001 to h1 moves h3 by about 0.21 of it
     hs3 = scalar_rnn([1, 0, 0], 0.5, 1)
     moved = scalar_rnn([0, 0], 0.5, 1, h0=hs3[0] + 0.001)[-1] - hs3[2]
@@ -164,13 +164,13 @@ def test_scalar_and_vector_bptt_agree():
     hs = scalar_rnn(xs, 0.8, -0.7, 0.1, 0.3)
     dL = rng.normal(size=9)
     for k in (None, 1, 2, 4, 9):
-        s = scalar_bptt(xs, hs, dL, 0.8, -0.7, 0.1, 0.3, k=k)
-        v = rnn_bptt(xs[:, None], hs[:, None], dL[:, None], dict(W=[[0.8]], U=[[-0.7]], b=[0.1]), h0=[0.3], k=k)
+        s = scalar_bptt(xs, hs, dL, 0.8, -0.7, 0.1, 0.3, tau=k)
+        v = rnn_bptt(xs[:, None], hs[:, None], dL[:, None], dict(W=[[0.8]], U=[[-0.7]], b=[0.1]), h0=[0.3], tau=k)
         assert v.dW[0, 0] == pytest.approx(s.dw, rel=1e-13)
         assert v.dU[0, 0] == pytest.approx(s.du, rel=1e-13)
         assert v.db[0] == pytest.approx(s.db, rel=1e-13)
         np.testing.assert_allclose(v.dh[:, 0], s.dh, rtol=1e-13)
-        np.testing.assert_allclose(v.W_votes[:, 0, 0], s.votes, rtol=1e-13, atol=1e-300)
+        np.testing.assert_allclose(v.dW_steps[:, 0, 0], s.dw_steps, rtol=1e-13, atol=1e-300)
         assert v.dh0[0] == pytest.approx(s.dh0, rel=1e-13)
 
 
@@ -189,13 +189,13 @@ def test_bptt_equals_rnn_step_backward_walked_by_hand():
     for t in reversed(range(6)):
         votes, carry, dxs[t] = rnn_step_backward(dL[t] + carry, caches[t], dict(W=W, U=U, b=b))
         assert set(votes) == {"W", "U", "b"}
-        np.testing.assert_allclose(votes["W"], grads.W_votes[t], atol=1e-13)
+        np.testing.assert_allclose(votes["W"], grads.dW_steps[t], atol=1e-13)
         dW, dU, db = dW + votes["W"], dU + votes["U"], db + votes["b"]
     np.testing.assert_allclose(grads.dW, dW, atol=1e-12)
     np.testing.assert_allclose(grads.dU, dU, atol=1e-12)
     np.testing.assert_allclose(grads.db, db, atol=1e-12)
     np.testing.assert_allclose(grads.dh0, carry, atol=1e-13)
-    np.testing.assert_allclose(grads.dz @ U, dxs, atol=1e-13)   # the blame on the inputs: U^T dz_t
+    np.testing.assert_allclose(grads.da @ U, dxs, atol=1e-13)   # the blame on the inputs: U^T dz_t
     # rnn_backward, the contract the three cells share, walks the same way over rnn_forward's caches
     hs_f, caches_f = rnn_forward(xs, dict(W=W, U=U, b=b), h0=h0)
     np.testing.assert_allclose(hs_f, hs, atol=1e-15)
@@ -205,7 +205,7 @@ def test_bptt_equals_rnn_step_backward_walked_by_hand():
     np.testing.assert_allclose(g["b"], grads.db, atol=1e-12)
     np.testing.assert_allclose(dh0, grads.dh0, atol=1e-13)
     np.testing.assert_allclose(dxs_f, dxs, atol=1e-13)
-    np.testing.assert_allclose(grads.W_votes.sum(0), grads.dW, atol=1e-12)
+    np.testing.assert_allclose(grads.dW_steps.sum(0), grads.dW, atol=1e-12)
 
 
 def test_batch_equals_one_sequence_at_a_time():
@@ -214,8 +214,8 @@ def test_batch_equals_one_sequence_at_a_time():
     xs, dL = rng.normal(size=(7, 3, 2)), rng.normal(size=(7, 3, 4))
     hs = rnn_forward(xs, dict(W=W, U=U, b=b))[0]
     for k in (None, 3):
-        g = rnn_bptt(xs, hs, dL, dict(W=W, U=U, b=b), k=k)
-        parts = [rnn_bptt(xs[:, i], hs[:, i], dL[:, i], dict(W=W, U=U, b=b), k=k) for i in range(3)]
+        g = rnn_bptt(xs, hs, dL, dict(W=W, U=U, b=b), tau=k)
+        parts = [rnn_bptt(xs[:, i], hs[:, i], dL[:, i], dict(W=W, U=U, b=b), tau=k) for i in range(3)]
         np.testing.assert_allclose(g.dW, sum(p.dW for p in parts), atol=1e-12)
         np.testing.assert_allclose(g.dU, sum(p.dU for p in parts), atol=1e-12)
         np.testing.assert_allclose(g.db, sum(p.db for p in parts), atol=1e-12)
@@ -272,7 +272,7 @@ def test_gradient_check_catches_a_wrong_gradient():
     P, xs, hs, dL_dh, loss = _readout_problem(0)
     g = rnn_bptt(xs, hs, dL_dh, P)
     # forgetting Rule A's tanh slope, or dropping the votes of all but the last step, is caught
-    wrong = rnn_bptt(xs, hs, dL_dh, P, k=1)
+    wrong = rnn_bptt(xs, hs, dL_dh, P, tau=1)
     errors = gradient_check(loss, P, {"W": wrong.dW, "U": wrong.dU, "b": wrong.db})
     assert min(errors.values()) > 1e-2
     errors = gradient_check(loss, {"W": P["W"]}, {"W": g.dW * 1.001})
@@ -301,7 +301,7 @@ def test_truncation_properties(T, k, seed):
     xs, dL = rng.normal(size=T), rng.normal(size=T)
     w, u = rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5)
     hs = scalar_rnn(xs, w, u)
-    full, cut = scalar_bptt(xs, hs, dL, w, u), scalar_bptt(xs, hs, dL, w, u, k=k)
+    full, cut = scalar_bptt(xs, hs, dL, w, u), scalar_bptt(xs, hs, dL, w, u, tau=k)
     if k >= T:
         assert cut.dw == full.dw and np.array_equal(cut.dh, full.dh)
     # a word's total blame only gathers losses from its own chunk, up to its chunk's last word
@@ -330,9 +330,9 @@ def _bad_input_raises_value_errors_naming_the_argument_cases():
     cases += [
         pytest.param(scalar_bptt, ([1, 0], hs[:1], [0, 1], 0.5, 1), {}, ValueError, 'hs must have shape', id='scalar-bptt-hs-must-have-shape'),
         pytest.param(scalar_bptt, ([1, 0], hs, [0, 1, 2], 0.5, 1), {}, ValueError, 'dL_dh must have shape', id='scalar-bptt-dL-dh-must-have-shape'),
-        pytest.param(scalar_bptt, ([1, 0], [0.5, 1.5], [0, 1], 0.5, 1), {}, ValueError, 'hs must be notes', id='scalar-bptt-hs-must-be-notes'),
-        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], 0.5, 1), {'k': 0}, ValueError, 'k must be at least 1', id='scalar-bptt-k-must-be-at-least-1'),
-        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], 0.5, 1), {'k': 2.0}, ValueError, 'k must be a whole number', id='scalar-bptt-k-must-be-a-whole-number'),
+        pytest.param(scalar_bptt, ([1, 0], [0.5, 1.5], [0, 1], 0.5, 1), {}, ValueError, 'hs must be hidden states', id='scalar-bptt-hs-must-be-hidden-states'),
+        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], 0.5, 1), {'tau': 0}, ValueError, 'tau must be at least 1', id='scalar-bptt-tau-must-be-at-least-1'),
+        pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], 0.5, 1), {'tau': 2.0}, ValueError, 'tau must be a whole number', id='scalar-bptt-tau-must-be-a-whole-number'),
         pytest.param(scalar_bptt, ([1, 0], hs, [0, 1], [0.5, 1], 1), {}, ValueError, 'w must be', id='scalar-bptt-w-must-be'),
         pytest.param(scalar_bptt, ([], [], [], 0.5, 1), {}, ValueError, 'xs must contain at least one step', id='scalar-bptt-xs-must-contain-at-least-one-step'),
     ]
@@ -347,7 +347,7 @@ def _bad_input_raises_value_errors_naming_the_argument_cases():
         pytest.param(rnn_bptt, (np.ones((4, 5)), hs, hs, weights), {}, ValueError, 'xs must have shape', id='rnn-bptt-xs-must-have-shape'),
         pytest.param(rnn_bptt, (xs, hs, hs, weights), {'h0': np.zeros((2, 3))}, ValueError, 'h0 must have shape', id='rnn-bptt-h0-must-have-shape'),
         pytest.param(rnn_bptt, (xs, hs, hs, dict(W=np.ones((3, 2)), U=U, b=b)), {}, ValueError, 'W must have shape', id='rnn-bptt-W-must-have-shape'),
-        pytest.param(rnn_bptt, (xs, hs, hs, weights), {'k': -3}, ValueError, 'k must be at least 1', id='rnn-bptt-k-must-be-at-least-1'),
+        pytest.param(rnn_bptt, (xs, hs, hs, weights), {'tau': -3}, ValueError, 'tau must be at least 1', id='rnn-bptt-tau-must-be-at-least-1'),
         pytest.param(rnn_step_backward, (np.ones(2), cache0, weights), {}, ValueError, 'dh must have shape', id='rnn-step-backward-dh-must-have-shape'),
         pytest.param(rnn_step_backward, (np.ones(3), {"h_prev": np.zeros(2), "x": np.ones(2), "h": hs[0]}, weights), {}, ValueError, "h_prev'\\] must have shape", id='rnn-step-backward-h-prev-must-have-shape'),
         pytest.param(rnn_step_backward, (np.ones((2, 3)), {"h_prev": np.zeros((2, 3)), "x": np.ones((3, 2)), "h": np.zeros((2, 3))}, weights), {}, ValueError, "x'\\] must have the batch shape", id='rnn-step-backward-x-must-have-the-batch-shape'),
@@ -355,13 +355,13 @@ def _bad_input_raises_value_errors_naming_the_argument_cases():
         pytest.param(rnn_step_backward, (np.ones(3), cache0, {"W": W}), {}, ValueError, 'weights is missing', id='rnn-step-backward-weights-is-missing'),
         pytest.param(rnn_backward, (hs[:3], caches, weights), {}, ValueError, 'dhs must have shape', id='rnn-backward-dhs-must-have-shape'),
         pytest.param(rnn_backward, (hs, [], weights), {}, ValueError, 'caches must be the non-empty list', id='rnn-backward-caches-must-be-the-non-empty-list'),
-        pytest.param(last_note_loss, (hs, [1.0, 2.0]), {}, ValueError, 'target must fit', id='last-note-loss-target-must-fit'),
+        pytest.param(last_state_loss, (hs, [1.0, 2.0]), {}, ValueError, 'target must fit', id='last-state-loss-target-must-fit'),
         pytest.param(chunk_count, (0, 20), {}, ValueError, 'n_words must be at least 1', id='chunk-count-n-words-must-be-at-least-1'),
-        pytest.param(chunk_of, (45, 2.5), {}, ValueError, 'k must be a whole number', id='chunk-of-k-must-be-a-whole-number'),
+        pytest.param(chunk_of, (45, 2.5), {}, ValueError, 'tau must be a whole number', id='chunk-of-tau-must-be-a-whole-number'),
         pytest.param(numerical_gradient, (lambda: 0.0, np.zeros(2)), {'eps': 0}, ValueError, 'eps must be positive', id='numerical-gradient-eps-must-be-positive'),
         pytest.param(numerical_gradient, (lambda: 0.0, [0.0, 1.0]), {}, ValueError, 'x must be a float64', id='numerical-gradient-x-must-be-a-float64'),
         pytest.param(gradient_check, (lambda: 0.0, {'U': np.zeros(2)}, {'W': np.zeros(2)}), {}, ValueError, "grads must have an entry for 'U'", id='gradient-check-grads-must-have-an-entry-for-U'),
-        pytest.param(relative_error, ([1.0], [1.0, 2.0]), {}, ValueError, 'a and b must have the same shape', id='relative-error-a-and-b-must-have-the-same-shape'),
+        pytest.param(relative_error, ([1.0], [1.0, 2.0]), {}, ValueError, 'first and second must have the same shape', id='relative-error-first-and-second-must-have-the-same-shape'),
     ]
     return cases
 

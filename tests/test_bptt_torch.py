@@ -76,7 +76,7 @@ def test_truncated_bptt_equals_autograd_with_detach(case, k):
     seed, T, hidden, d, batch = case
     xs, G, W, U, b, h0 = _problem(seed, T, hidden, d, batch)
     hs = rnn_forward(xs, dict(W=W, U=U, b=b), h0)[0]
-    g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0, k=k)
+    g = rnn_bptt(xs, hs, G, dict(W=W, U=U, b=b), h0, tau=k)
     ref = torch_bptt(xs, G, W, U, b, h0, k=k)
     assert max_diff((g.dW, g.dU, g.db, g.dh), ref[:4]) < TOL
     # autograd's h0 only hears from the first chunk, as lib's dh0 does

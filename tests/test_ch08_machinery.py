@@ -3,7 +3,8 @@
 The data (``memory_task``), ``gradient`` and ``train`` are taken from the chapter's own code cells, so the
 test checks what the learner reads: the clip line equals mwm's clip_by_global_norm, the three training
 runs (plain, clipped at gamma = 2, plain at eta = 0.01; same start, same data) and the ten-run comparison
-give the numbers the chapter states, and those numbers sit far from their rounding edges.
+give the numbers the chapter states, those numbers sit far from their rounding edges, and the ten seeds
+(25 to 34) are not chaotic; the 100-seed sweeps of scripts/sweep_start.py say what the chapter says.
 """
 import numpy as np
 import pytest
@@ -39,10 +40,15 @@ def runs(loop):
     return plain_L, plain_norms, clipped_L, clipped_norms
 
 
+def gaussian_W(seed, H=8):
+    """The Gaussian start the chapter's ten runs once used (entries of size 1/sqrt(H)); scripts/sweep_start.py's."""
+    return np.random.default_rng(1000 + seed).normal(0, 1 / np.sqrt(H), (H, H))
+
+
 @pytest.fixture(scope="module")
 def ten_runs(loop):
     """The chapter's ten-run comparison, run by the chapter's own cell."""
-    sweep = _code_cell("def gaussian_W(")
+    sweep = _code_cell("runs (of 10) with a loss jump")
     namespace = dict(loop)
     namespace["print"] = lambda *args, **kwargs: None
     exec(sweep, namespace)
@@ -100,9 +106,15 @@ def test_a_smaller_learning_rate_is_the_fair_control(loop, runs):
     assert round(float(np.diff(slow_L).max()), 2) == 0.01 and not np.any(np.diff(slow_L) > 0.5)
 
 
-def test_ten_runs(ten_runs):
-    jumped, final = ten_runs["jumped"], ten_runs["final"]
-    assert jumped == {"plain": 4, "clipped": 0, "η = 0.01": 0, "Gaussian start": 2}
+def test_ten_runs(loop, ten_runs):
+    jumped, final = ten_runs["jumped"], dict(ten_runs["final"])
+    assert jumped == {"plain": 4, "clipped": 0, "η = 0.01": 0}
+    # the Gaussian start on the same ten seeds (the chapter now shows it over 100 seeds): 2 jumps, 0.46 higher
+    gauss = [loop["train"](*loop["memory_task"](seed, gaussian_W(seed)))[0] for seed in range(25, 35)]
+    assert sum(np.diff(L).max() > 0.5 for L in gauss) == 2
+    final["Gaussian start"] = np.array([L[-1] for L in gauss])
+    radii = [np.abs(np.linalg.eigvals(gaussian_W(seed))).max() for seed in range(25, 35)]
+    assert (round(min(radii), 1), round(max(radii), 1)) == (0.7, 1.3)
     picks = np.random.default_rng(0).integers(0, 10, (2000, 10))
     stated = {("plain", "clipped"): (0.07, -0.03, 0.20, 3), ("η = 0.01", "clipped"): (0.04, 0.01, 0.09, 8),
               ("Gaussian start", "plain"): (0.46, 0.18, 0.73, 8)}
@@ -116,17 +128,16 @@ def test_ten_runs(ten_runs):
 
 
 def _ten_run_settings(loop):
-    H = loop["H"]
-    gaussian_W = lambda seed: np.random.default_rng(1000 + seed).normal(0, 1 / np.sqrt(H), (H, H))
     for seed in range(25, 35):
         for W0, options in [(None, {}), (None, {"gamma": 2.0}), (None, {"eta": 0.01}), (gaussian_W(seed), {})]:
             yield seed, W0, options
 
 
 def test_the_ten_runs_are_not_chaotic(loop):
-    """Nudging each start in the 15th digit (about the size of a rounding difference between computers) moves no
-    run's final loss by 1e-3 (the chapter prints 2 decimals of means over 10 runs), and every run's largest rise
-    stays away from 0.5: the printed counts and intervals cannot depend on the computer's rounding."""
+    """Why the chapter's ten runs use seeds 25 to 34 ("whose runs end the same on every computer"): nudging each start
+    in the 15th digit (about the size of a rounding difference between computers) moves no run's final loss by 1e-3
+    (the chapter prints 2 decimals of means over 10 runs), and every run's largest rise stays away from 0.5: the
+    printed counts and intervals cannot depend on the computer's rounding."""
     rng = np.random.default_rng(0)
     for seed, W0, options in _ten_run_settings(loop):
         data, start = loop["memory_task"](seed, W0)
@@ -137,31 +148,14 @@ def test_the_ten_runs_are_not_chaotic(loop):
         assert abs(np.diff(L).max() - 0.5) > 0.02, (seed, options)
 
 
-def test_seed_3_is_chaotic_as_the_fold_says(loop):
-    """The fold's example: the plain run from seed 3 turns a 15th-digit nudge into a different ending."""
+def test_seed_3_is_chaotic(loop):
+    """Why not any seed: the plain run from seed 3 turns a 15th-digit nudge into a different ending."""
     rng = np.random.default_rng(0)
     data, start = loop["memory_task"](3)
     L = loop["train"](data, start)[0]
     spread = max(abs(loop["train"](data, start * (1 + 1e-15 * rng.normal(size=start.shape)))[0][-1] - L[-1])
                  for _ in range(2))
     assert spread > 1e-2
-
-
-def test_the_tanh_loop_slopes_match_autograd():
-    """The chapter's chain-rule loop for d h_50 / dw of h_t = tanh(w h_(t-1)) equals torch autograd."""
-    torch = pytest.importorskip("torch")
-    cell = _code_cell("for w_loop in")
-    printed = []
-    exec(cell, {"np": np, "print": lambda *a, **k: printed.append(" ".join(map(str, a)))})
-    slopes = [float(line.rsplit("= ", 1)[1]) for line in printed]
-    for w, slope in zip((0.9, 1.0, 1.1, 1.2), slopes):
-        wt = torch.tensor(w, dtype=torch.float64, requires_grad=True)
-        h = torch.tensor(1.0, dtype=torch.float64)
-        for _ in range(50):
-            h = torch.tanh(wt * h)
-        h.backward()
-        assert round(wt.grad.item(), 2) == slope
-    assert min(slopes) == 0.13 and max(slopes) == 4.29
 
 
 def test_the_plateau_steps():
@@ -203,7 +197,7 @@ def test_the_start_sweep_trains_with_the_chapters_own_loop(loop, ten_runs):
     """The script's memory_task, train and Gaussian start give exactly what the chapter's cells give."""
     from scripts import sweep_start
     for seed in (3, 25, 77):
-        assert np.array_equal(sweep_start.gaussian_W(seed), ten_runs["gaussian_W"](seed))
+        assert np.array_equal(sweep_start.gaussian_W(seed), gaussian_W(seed))
         for kind in sweep_start.STARTS:
             W0 = sweep_start.start_W(kind, seed)
             ours, theirs = sweep_start.memory_task(seed, W0), loop["memory_task"](seed, W0)
@@ -259,9 +253,9 @@ def test_chapter_8_says_what_the_start_sweep_shows():
     import json
     text = next(source_of(c) for c in json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
                 if c["cell_type"] == "markdown" and "Rescaled to radius 1" in source_of(c))
-    for phrase in ("from $\\eta=0.005$ to the chapter's $0.02$", "0.28 to 0.45", "80 to 89 seeds of 100",
-                   "nearly half the runs are chaotic", "by about 0.25", "about a third have size below 0.5",
-                   "helped the seeds whose radius was below 0.9 and tended to hurt those above 1.1"):
+    for phrase in ("Rescaled to radius 1, the Gaussian start does no better", "$\\eta=0.005$ to the chapter's $0.02$",
+                   "0.28 to 0.45", "80 to 89 seeds of 100", "nearly half the runs are chaotic and neither start wins",
+                   "by about 0.25"):
         assert phrase in text, phrase
 
 
@@ -290,13 +284,15 @@ def test_chapter_8_says_what_clipping_does_over_100_seeds():
     for phrase in ("54 of 100 plain runs had one at $\\eta=0.02$, 89 at 0.04", "ends lower on 97 seeds, by 0.009",
                    "(90 of 100 at 0.01, 76 at 0.02)", "by 0.082 (0.008 to 0.205), and by 0.615 at 0.04",
                    "one run alone supplies 0.052 of the 0.082", "the gain is 0.015, interval −0.008 to 0.042",
-                   "(4 against 15 of 100 at $\\eta=0.01$)", "(54 against 52 at 0.02, 89 against 75 at 0.04)"):
+                   "(4 against 15 of 100 at $\\eta=0.01$), but not at larger ones (54 against 52 at 0.02)"):
         assert phrase in text, phrase
 
 
-def test_the_gaussian_starts_radius_and_spread_as_chapter_8_says():
-    """0.7 to 1.7 on the sweep's 100 seeds; at radius 1 about a third of the eigenvalues below 0.5; rescaling helps the
-    small-radius seeds and hurts the large-radius ones wherever the runs are mostly not chaotic."""
+def test_the_gaussian_starts_radius_and_spread():
+    """Behind chapter 8's "its handicap is the spread of its eigenvalues ..., not its radius": the radius is 0.7 to 1.7
+    on the sweep's 100 seeds; at radius 1 about a third of the eigenvalues are still below 0.5; rescaling helps the
+    small-radius seeds and hurts the large-radius ones (the two roughly cancel) wherever the runs are mostly not
+    chaotic."""
     from scripts import sweep_start
     radius = np.array([np.abs(np.linalg.eigvals(sweep_start.gaussian_W(s))).max() for s in range(100)])
     assert (round(radius.min(), 1), round(radius.max(), 1)) == (0.7, 1.7)

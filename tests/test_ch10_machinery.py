@@ -27,18 +27,28 @@ def test_the_chapter_step_is_mwm_gru_step(seed, H, d):
     np.testing.assert_allclose(step(h_prev, x, w), gru_step(h_prev, x, w)[0], rtol=0, atol=1e-12)
 
 
-def test_the_chapter_step_puts_z_on_the_draft():
-    """With the update gate shut (z = 0) the note is copied; wide open (z = 1) it becomes the draft."""
+def test_the_chapter_step_puts_z_on_the_candidate():
+    """With the update gate shut (z = 0) the hidden state is copied; wide open (z = 1) it becomes the candidate."""
     step = _chapter_function("gru_step_by_hand")
     w = init_gru(3, 2, seed=1, scale=1.0)
     h_prev, x = np.array([0.3, -0.5, 0.9]), np.array([1.0, -2.0])
     np.testing.assert_array_equal(step(h_prev, x, dict(w, b_z=np.full(3, -800.0))), h_prev)
-    draft = gru_step(h_prev, x, w)[1]["candidate"]
-    np.testing.assert_allclose(step(h_prev, x, dict(w, b_z=np.full(3, 800.0))), draft, rtol=0, atol=1e-15)
+    candidate = gru_step(h_prev, x, w)[1]["candidate"]
+    np.testing.assert_allclose(step(h_prev, x, dict(w, b_z=np.full(3, 800.0))), candidate, rtol=0, atol=1e-15)
+
+
+def test_the_chapter_step_gives_the_worked_example():
+    """Old state 0.5, input 1, pre-activations 0 (update) and 2 (reset), candidate weights 1 and 1: h = 0.6969."""
+    step = _chapter_function("gru_step_by_hand")
+    one = {key: np.zeros((1, 1)) for key in ("W_z", "U_z", "W_r", "U_r")}
+    one.update(b_z=np.array([0.0]), b_r=np.array([2.0]), W_h=np.array([[1.0]]), U_h=np.array([[1.0]]), b_h=np.array([0.0]))
+    h = step(np.array([0.5]), np.array([1.0]), one)
+    assert round(float(h[0]), 4) == 0.6969
+    np.testing.assert_allclose(h, gru_step(np.array([0.5]), np.array([1.0]), one)[0], rtol=0, atol=1e-15)
 
 
 def test_the_chapter_cell_values_agree():
-    """The chapter's own example (seed 10, H = 4, d = 3) and its one-unit torch.nn.GRU check."""
+    """The example the chapter used to print (seed 10, H = 4, d = 3) and its one-unit torch.nn.GRU check."""
     step = _chapter_function("gru_step_by_hand")
     rng = np.random.default_rng(10)
     w = init_gru(4, 3, seed=10, scale=1.0)
@@ -51,6 +61,6 @@ def test_the_chapter_cell_values_agree():
         h_torch = cell(torch.from_numpy(x[None]), torch.from_numpy(h_prev[None, :1]))[0][0].numpy()
     w_torch = gru_weights_from_torch(*(p.detach().numpy() for p in cell.parameters()))
     np.testing.assert_allclose(step(h_prev[:1], x, w_torch), h_torch, rtol=0, atol=1e-12)
-    # torch's z' multiplies the old note: without the negation in gru_weights_from_torch the steps differ
+    # torch's z' multiplies the old state: without the negation in gru_weights_from_torch the steps differ
     unflipped = dict(w_torch, W_z=-w_torch["W_z"], U_z=-w_torch["U_z"], b_z=-w_torch["b_z"])
     assert abs(step(h_prev[:1], x, unflipped) - h_torch).max() > 1e-3

@@ -1,21 +1,17 @@
-"""Chapter 11's machinery: the two-way reader as a visible numpy loop, checked against mwm.readers."""
+"""Chapter 11's machinery: the chapter's two-way reader, a visible numpy loop, checked against mwm.readers.
+
+The loop is taken from the chapter's own code cell (``def two_way``), so the test checks what the learner reads.
+"""
 import numpy as np
 import pytest
 
 from mwm.readers import TEDDY_SENTENCES, bidirectional_forward, init_reader, toy_word_vectors
+from tests.chapter_cells import chapter_function, chapter_path
 
 
 def two_way(xs, fwd, bwd):
-    """The chapter's loop: one pass each way over plain cells, the two notes joined at every word."""
-    h, forward = np.zeros(len(fwd["b"])), []
-    for x in xs:                                            # left to right
-        h = np.tanh(fwd["W"] @ h + fwd["U"] @ x + fwd["b"])
-        forward.append(h)
-    h, backward = np.zeros(len(bwd["b"])), []
-    for x in xs[::-1]:                                      # right to left: the reversed sentence
-        h = np.tanh(bwd["W"] @ h + bwd["U"] @ x + bwd["b"])
-        backward.append(h)
-    return np.concatenate([forward, backward[::-1]], axis=1)
+    """The chapter's loop: one pass each way over plain cells, the two hidden states joined at every word."""
+    return chapter_function(chapter_path(11), "two_way", {"np": np})(xs, fwd, bwd)
 
 
 def test_loop_matches_the_library_on_the_chapters_teddy_reader():
@@ -33,8 +29,8 @@ def test_loop_matches_the_library_on_the_chapters_teddy_reader():
 
 def test_loop_on_the_toy_gives_word_1_0_and_0_1797():
     toy = {"W": np.array([[0.5]]), "U": np.array([[1.0]]), "b": np.array([0.0])}
-    notes = two_way(np.array([[0.0], [0.0], [1.0]]), toy, toy)
-    assert notes[0, 0] == 0.0 and round(notes[0, 1], 4) == 0.1797
+    states = two_way(np.array([[0.0], [0.0], [1.0]]), toy, toy)
+    assert states[0, 0] == 0.0 and round(states[0, 1], 4) == 0.1797
 
 
 @pytest.mark.parametrize("H, d, T, seed", [(1, 1, 1, 0), (3, 4, 7, 1), (8, 5, 12, 2), (16, 2, 30, 3)])
@@ -49,11 +45,11 @@ def test_loop_matches_the_library_on_random_readers(H, d, T, seed):
     np.testing.assert_array_equal(two_way(changed, fwd, bwd)[1:, H:], ours[1:, H:])
 
 
-def test_chain_rule_gives_the_two_floor_reach_on_the_toy():
-    # the chapter's fold "Why word 3 reaches its own two-floor note least": word 3's nudge meets two bent slopes
-    from mwm.widgets.ch11_both_ways import TOY, notes_and_reach
-    reach = notes_and_reach(TOY, "two floors", 3)[2]
-    h1, h2 = np.tanh(1.0), np.tanh(np.tanh(1.0))      # floor 1's and floor 2's notes at word 3
+def test_chain_rule_gives_the_two_layer_reach_on_the_toy():
+    # the chapter's fold "Why word 3 reaches its own two-layer state least": word 3's nudge meets two bent slopes
+    from mwm.widgets.ch11_both_ways import TOY, states_and_reach
+    reach = states_and_reach(TOY, "two layers", 3)[2]
+    h1, h2 = np.tanh(1.0), np.tanh(np.tanh(1.0))      # layer 1's and layer 2's states at word 3
     assert round(h1, 4) == 0.7616 and round(h2, 4) == 0.642
     expected = [(1 - h2 ** 2) * (0.5 + 0.25 * (1 - h1 ** 2)),    # word 1
                 (1 - h2 ** 2) * (0.5 + 0.5 * (1 - h1 ** 2)),     # word 2

@@ -10,7 +10,7 @@ import pytest
 
 from mwm.charlm import (ALPHABET, CORPUS_PATH, WEIGHTS_PATH, CharLM, Talk, char_lm_param_count, decode, encode,
                         find_loop, lm_forward, lm_step, load_char_lm, load_corpus, next_char_probs, talk_greedy,
-                        talk_sample, text_surprise)
+                        talk_sample, text_cross_entropy)
 from mwm.readout import sequence_loss, softmax
 from scripts import make_railway_sentences
 
@@ -75,7 +75,7 @@ def test_committed_weights_load_with_the_documented_hash(model):
 def test_charlm_checks_shapes():
     rng = np.random.default_rng(0)
     good = dict(W=rng.normal(size=(4, 4)), U=rng.normal(size=(4, 28)), b=np.zeros(4), V=rng.normal(size=(28, 4)),
-                c=np.zeros(28))
+                b_V=np.zeros(28))
     CharLM(**good)
     with pytest.raises(ValueError, match="U must have shape"):
         CharLM(**{**good, "U": np.zeros((4, 27))})
@@ -99,7 +99,7 @@ def test_forward_is_step_by_step(model):
 def test_numpy_equals_torch_nn_rnn(model):
     torch = pytest.importorskip("torch")
     texts = [SENTENCE, "the trian to ", " ".join(load_corpus()[:8])]
-    weights = {n: getattr(model, n) for n in "WUbVc"}
+    weights = {n: getattr(model, n) for n in ("W", "U", "b", "V", "b_V")}
     from mwm_torch.charlm import CharRNN
     net = CharRNN().double().load(**weights)     # the trained model is float64, as in training
     for text in texts:
@@ -114,14 +114,14 @@ def test_numpy_equals_torch_nn_rnn(model):
 # ---------------------------------------------------------------- surprise
 
 def test_surprise_of_the_sentence_is_minus_log_of_its_probability(model):
-    s = text_surprise(model, SENTENCE)
+    s = text_cross_entropy(model, SENTENCE)
     assert s.shape == (26,) and np.all(s >= 0)
     probs = lm_forward(model, SENTENCE)[0]
     p_true = probs[np.arange(26), encode(SENTENCE)]
     assert s.sum() == pytest.approx(-np.log(np.prod(p_true)), rel=1e-12)
     assert s.sum() == pytest.approx(sequence_loss(probs[:-1], encode(SENTENCE)), rel=1e-12)
     with pytest.raises(ValueError, match="at least one character"):
-        text_surprise(model, "")
+        text_cross_entropy(model, "")
 
 
 # ---------------------------------------------------------------- what chapter 5 states about the trained model
@@ -145,7 +145,7 @@ def test_chapter_5_numbers_bars_and_training_log(model):
 
 
 def test_chapter_5_numbers_surprise_of_the_sentence(model):
-    s = text_surprise(model, SENTENCE)
+    s = text_cross_entropy(model, SENTENCE)
     assert s.sum() == pytest.approx(5.663, abs=5e-4)
     assert s.mean() == pytest.approx(0.218, abs=5e-4)
     assert np.exp(-s.sum()) == pytest.approx(0.0035, abs=5e-5)
@@ -161,12 +161,12 @@ def test_chapter_5_numbers_talk(model):
     greedy = talk_greedy(model, "the train to ")
     assert greedy.text == "the train to pune is late by half an hour. the train to pune is late. the train to pune is late"
     assert (greedy.loop_start, greedy.loop_period) == (41, 27)
-    samples = [talk_sample(model, "the train to ", T, dice=1).generated for T in (0.2, 0.5, 1, 2)]
+    samples = [talk_sample(model, "the train to ", T, seed=1).generated for T in (0.2, 0.5, 1, 2)]
     assert samples == ["mysore is late by twenty minutes. the train to patna is late by two hours.",
                        "kochi is cancelled today. the train from nagpur is late by ten minutes.",
                        "kochi leaves at five. tickets for mysore are sold at window eight.",
                        "kochi leas. my grandmothhr mavenexpreas oo stond wnisurd nowees on mile."]
-    assert talk_sample(model, "the train to ", 0.01, dice=1).text == greedy.text[:len("the train to ") + 56]
+    assert talk_sample(model, "the train to ", 0.01, seed=1).text == greedy.text[:len("the train to ") + 56]
     cold = next_char_probs(model, "the train to ", 0.2)     # the city branch at T = 0.2: not only one face left
     order = np.argsort(cold)[::-1]
     assert [ALPHABET[i] for i in order[:3]] == ["p", "k", "m"]
@@ -174,7 +174,7 @@ def test_chapter_5_numbers_talk(model):
     assert samples[0][0] == "m"                              # die #1 rolls the third face: mysore
     typo = talk_greedy(model, "the trian to ")
     assert typo.generated.startswith("luncheatfarm sureer ma naieu. ") and typo.looped
-    right, wrong = text_surprise(model, "the train to ").sum(), text_surprise(model, "the trian to ").sum()
+    right, wrong = text_cross_entropy(model, "the train to ").sum(), text_cross_entropy(model, "the trian to ").sum()
     assert (round(right, 2), round(wrong, 2), round(wrong - right, 1)) == (1.13, 66.23, 65.1)
     assert talk_greedy(model, "the u").generated.startswith("grai is candoi ot. ")
 
@@ -202,17 +202,17 @@ def test_greedy_talk_is_the_top_character_each_time(model):
 
 
 def test_sampling_is_fixed_by_the_dice(model):
-    a = talk_sample(model, "the train to ", 1.0, dice=1)
-    assert a == talk_sample(model, "the train to ", 1.0, dice=1)
-    assert a == talk_sample(model, "the train to ", 1.0, dice=np.random.default_rng(1))
+    a = talk_sample(model, "the train to ", 1.0, seed=1)
+    assert a == talk_sample(model, "the train to ", 1.0, seed=1)
+    assert a == talk_sample(model, "the train to ", 1.0, seed=np.random.default_rng(1))
     assert a.generated.count(".") == 2 and a.generated.endswith(".") and not a.looped
-    others = {talk_sample(model, "the train to ", 1.0, dice=d).generated for d in (2, 3, 4)}
+    others = {talk_sample(model, "the train to ", 1.0, seed=d).generated for d in (2, 3, 4)}
     assert a.generated not in others or len(others) > 1
 
 
 def test_a_tiny_temperature_samples_the_greedy_line(model):
     greedy = talk_greedy(model, "the train to ", max_chars=120).generated
-    cold = talk_sample(model, "the train to ", 1e-3, dice=7, sentences=1).generated
+    cold = talk_sample(model, "the train to ", 1e-3, seed=7, sentences=1).generated
     assert greedy.startswith(cold)
     p = next_char_probs(model, "the train to ", 1e-3)
     assert not np.isnan(p).any() and p.max() == 1.0
@@ -241,7 +241,7 @@ def test_softmax_temperature_keeps_the_ratio_rule():
     assert round(p2[0], 3) / round(p2[1], 3) == pytest.approx(1.65, abs=0.005)
 
 
-@pytest.mark.parametrize("kwargs,match", [({"dice": -1}, "dice"), ({"dice": 1.5}, "dice"),
+@pytest.mark.parametrize("kwargs,match", [({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"),
                                           ({"sentences": 0}, "sentences"), ({"max_chars": 0}, "max_chars")])
 def test_sampling_checks_its_arguments(model, kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -274,7 +274,7 @@ def test_a_short_training_run_is_reproducible(tmp_path):
 
 
 def test_the_held_out_curve_is_chapter_5s_measure_on_the_committed_model(model):
-    """The script's surprise (torch) on the committed weights is the chapter's numpy measure; its last point is that
+    """The script's cross-entropy (torch) on the committed weights is the chapter's numpy measure; its last point is that
     model, and the curve has the shape chapter 5 describes (lowest after 500 steps, then climbing to 0.515)."""
     import torch
 
@@ -282,25 +282,21 @@ def test_the_held_out_curve_is_chapter_5s_measure_on_the_committed_model(model):
     from mwm_torch.charlm import CharRNN
     from scripts import train_char_lm
     heldout, corpus = load_corpus(HELDOUT_PATH), load_corpus()
-    numpy_nats = sum(text_surprise(model, s).sum() for s in heldout) / sum(map(len, heldout))   # as chapter 5 sums it
+    numpy_nats = sum(text_cross_entropy(model, s).sum() for s in heldout) / sum(map(len, heldout))   # as chapter 5 sums it
     torch.set_num_threads(1)
-    net = CharRNN().double().load(W=model.W, U=model.U, b=model.b, V=model.V, c=model.b_V)
-    assert train_char_lm.surprise_per_char(net, heldout) == pytest.approx(numpy_nats, rel=1e-9)
+    net = CharRNN().double().load(W=model.W, U=model.U, b=model.b, V=model.V, b_V=model.b_V)
+    assert train_char_lm.cross_entropy_per_char(net, heldout) == pytest.approx(numpy_nats, rel=1e-9)
     curve = json.loads(train_char_lm.CURVE_PATH.read_text(encoding="utf-8"))["curve"]
     assert [p["step"] for p in curve] == list(range(0, 6001, 100))
-    assert curve[-1]["heldout"] == round(train_char_lm.surprise_per_char(net, heldout), 6)
-    assert curve[-1]["corpus"] == round(train_char_lm.surprise_per_char(net, corpus), 6)
+    assert curve[-1]["heldout"] == round(train_char_lm.cross_entropy_per_char(net, heldout), 6)
+    assert curve[-1]["corpus"] == round(train_char_lm.cross_entropy_per_char(net, corpus), 6)
     best = min(curve, key=lambda p: p["heldout"])
     assert (best["step"], round(best["heldout"], 3), round(curve[-1]["heldout"], 3)) == (500, 0.337, 0.515)
     assert all(later["corpus"] < best["corpus"] for later in curve[10:])           # the corpus's keeps falling
     with pytest.raises(ValueError, match="sentences"):
-        train_char_lm.surprise_per_char(net, [])
-    chapter = json.loads((ROOT / "chapters" / "05-a-language-model-that-talks.ipynb").read_text(encoding="utf-8"))
-    text = " ".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
-    assert f"held-out surprise is lowest, 0.337, after 500 steps ({500 * train_char_lm.BATCH:,} strings)" in text
+        train_char_lm.cross_entropy_per_char(net, [])
     others = [load_char_lm(WEIGHTS_PATH.with_name(f"char_lm_seed{k}.npz")) for k in (6, 7)]
-    ends = [(round(train_char_lm.surprise_per_char(CharRNN().double().load(W=m.W, U=m.U, b=m.b, V=m.V, c=m.b_V), heldout), 3),
-             round(train_char_lm.surprise_per_char(CharRNN().double().load(W=m.W, U=m.U, b=m.b, V=m.V, c=m.b_V), corpus), 3))
+    ends = [(round(train_char_lm.cross_entropy_per_char(CharRNN().double().load(W=m.W, U=m.U, b=m.b, V=m.V, b_V=m.b_V), heldout), 3),
+             round(train_char_lm.cross_entropy_per_char(CharRNN().double().load(W=m.W, U=m.U, b=m.b, V=m.V, b_V=m.b_V), corpus), 3))
             for m in others]
     assert ends == [(0.518, 0.147), (0.479, 0.147)]
-    assert "end at 0.518 and 0.479 on the held-out sentences, 0.147 on the corpus" in text

@@ -30,4 +30,4 @@ def test_every_script_or_test_a_chapter_names_is_a_link_to_the_page():
                 assert mention.group(1) and mention.group(4) == "../checks.md", (path.name, mention.group(0))
                 assert mention.group(2) in listed, (path.name, mention.group(2))
             assert "README" not in text, (path.name, "the website has no README: link or cut")
-    assert named >= 20
+    assert named >= 5  # the chapters still name a few scripts (most checks left the reader's path): the loop checks something

@@ -192,15 +192,15 @@ def test_pause_and_predict_check_6_76():
 
 def test_powers_of_w_build_a_wall_chapter_8():
     # h_50 = w^50 from h_0 = 1, and its slope 50 w^49: tiny below 1, enormous above
-    from mwm.dynamics import whisper_line
-    notes = {w: whisper_line(w, 50)[0][50] for w in (0.9, 1.0, 1.1, 1.2)}
+    from mwm.dynamics import scalar_chain
+    notes = {w: scalar_chain(w, 50)[0][50] for w in (0.9, 1.0, 1.1, 1.2)}
     assert round(notes[0.9], 5) == 0.00515 and notes[1.0] == 1.0
     assert round(notes[1.1], 5) == 117.39085 and round(notes[1.2], 5) == 9100.43815
     eps = 1e-7
     for w in (0.9, 1.2):  # the slope formula agrees with a central difference of the loop
-        numeric = (whisper_line(w + eps, 50)[0][50] - whisper_line(w - eps, 50)[0][50]) / (2 * eps)
+        numeric = (scalar_chain(w + eps, 50)[0][50] - scalar_chain(w - eps, 50)[0][50]) / (2 * eps)
         assert numeric == pytest.approx(50 * w ** 49, rel=1e-6)
-    slope = {w: 50 * whisper_line(w, 49)[0][49] for w in (0.9, 1.1, 1.2)}   # 50 w^49
+    slope = {w: 50 * scalar_chain(w, 49)[0][49] for w in (0.9, 1.1, 1.2)}   # 50 w^49
     assert round(slope[0.9], 2) == 0.29 and round(slope[0.9], 4) == 0.2863
     assert round(slope[1.2]) == 379185 and round(slope[1.1], 4) == 5335.9479
 
@@ -240,7 +240,7 @@ def test_wall_crossing_explains_who_is_flung():
         wall_crossing([1, 2])
 
 
-def test_clipping_never_lengthens_a_faint_blame_chapter_8():
+def test_clipping_never_lengthens_a_faint_gradient_chapter_8():
     faint = np.array([3.0, 4.0]) * 1e-9
     out, norm = clip_by_global_norm(faint, 5.0)
     assert norm == pytest.approx(5e-9, rel=1e-12) and np.array_equal(out, faint)

@@ -172,7 +172,7 @@ def test_rnn_beam_score_is_the_sum_of_its_log_probs(seed):
         assert h.tokens.count(model.eos_id) == 1 and h.tokens[-1] == model.eos_id
         assert model.bos_id not in h.tokens
         assert h.log_prob == pytest.approx(sequence_log_prob(model, h.tokens), abs=1e-12)
-    scores = [h.score for h in result.hypotheses]
+    scores = [h.normalized_log_prob for h in result.hypotheses]
     assert scores == sorted(scores, reverse=True)
 
 
@@ -228,9 +228,9 @@ def test_length_normalization_prefers_longer_outputs():
     model = StepModel(step, 0, 0, 1)
     plain = beam_search(model, 2, max_length=6).best
     assert plain.tokens == (1,)  # 0.4 beats 0.6 * 0.5 = 0.3
-    normal = beam_search(model, 2, max_length=6, length_normalization=1.0).best
-    assert len(normal.tokens) > 1 and normal.score == pytest.approx(normal.log_prob / len(normal.tokens))
-    assert normal.score > math.log(0.4)
+    normal = beam_search(model, 2, max_length=6, nu=1.0).best
+    assert len(normal.tokens) > 1 and normal.normalized_log_prob == pytest.approx(normal.log_prob / len(normal.tokens))
+    assert normal.normalized_log_prob > math.log(0.4)
 
 
 # --- sampling -------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def _bad_input_names_the_argument_cases():
         pytest.param(ProbabilityTree, ({('the',): {'train': 1.0}},), {}, ValueError, 'tree must have a root', id='ProbabilityTree-no-root'),
         pytest.param(ProbabilityTree, ({(): {'the': 0.5, 'our': 0.4}},), {}, ValueError, 'tree\\[\\(\\)\\] must sum to 1', id='ProbabilityTree-tree-must-sum-to-1'),
         pytest.param(greedy_decode, (TREE,), {'max_length': 0}, ValueError, 'max_length must', id='greedy-decode-max-length'),
-        pytest.param(beam_search, (TREE, 2), {'length_normalization': -1}, ValueError, 'length_normalization must', id='beam-search-length-normalization'),
+        pytest.param(beam_search, (TREE, 2), {'nu': -1}, ValueError, 'nu must', id='beam-search-length-normalization'),
         pytest.param(greedy_decode, (object(),), {}, ValueError, 'model must have step', id='greedy-decode-model'),
     ]
     raw_scores = StepModel(lambda s, prev: (np.array([0.0, 1.0, 2.0]), s), None, 0, 1)
@@ -306,9 +306,9 @@ def test_chapter_13_length_normalisation_example():
     plain = beam_search(short, 2).best
     assert plain.tokens == (short.eos_id,) and plain.probability == pytest.approx(0.4)
     assert sequence_log_prob(short, short.ids("chai")) == pytest.approx(math.log(0.30))
-    normal = beam_search(short, 2, length_normalization=1.0).best
+    normal = beam_search(short, 2, nu=1.0).best
     assert short.words(normal.tokens) == "chai please"
-    assert round(normal.log_prob, 3) == -1.204 and round(normal.score, 3) == -0.401
+    assert round(normal.log_prob, 3) == -1.204 and round(normal.normalized_log_prob, 3) == -0.401
 
 
 def test_chapter_13_sampling_shares():

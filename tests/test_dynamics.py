@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from mwm import words_of
 from mwm.bptt import rnn_step_backward
 from mwm.dynamics import (eigen_split, first_step_below, matrix_powers, readable_direction, spectral_radius,
-                          tanh_fixed_point, turn_angle, whisper_line)
+                          tanh_fixed_point, turn_angle, scalar_chain)
 from mwm.widgets.ch07_fade import PRESETS
 
 KEEP = np.array([[0.9, 0.4], [0.1, 0.6]])
@@ -17,19 +17,19 @@ ROTATE = np.array([[0.8, -0.6], [0.6, 0.8]])
 
 
 def test_whisper_line_powers_at_10_20_50():
-    assert round(whisper_line(0.5, 10)[1][10], 6) == 0.000977
-    assert round(whisper_line(1.5, 10)[1][10], 2) == 57.67
-    assert whisper_line(1.0, 10)[1][10] == 1.0
-    assert round(whisper_line(0.9, 20)[1][20], 4) == 0.1216
-    assert round(whisper_line(1.1, 20)[1][20], 4) == 6.7275
-    assert round(whisper_line(0.9, 50)[1][50], 4) == 0.0052
-    assert round(whisper_line(0.9, 50)[1][50], 3) == 0.005
-    assert round(whisper_line(1.1, 50)[1][50]) == 117
-    assert round(whisper_line(1.1, 50)[1][50], 2) == 117.39
+    assert round(scalar_chain(0.5, 10)[1][10], 6) == 0.000977
+    assert round(scalar_chain(1.5, 10)[1][10], 2) == 57.67
+    assert scalar_chain(1.0, 10)[1][10] == 1.0
+    assert round(scalar_chain(0.9, 20)[1][20], 4) == 0.1216
+    assert round(scalar_chain(1.1, 20)[1][20], 4) == 6.7275
+    assert round(scalar_chain(0.9, 50)[1][50], 4) == 0.0052
+    assert round(scalar_chain(0.9, 50)[1][50], 3) == 0.005
+    assert round(scalar_chain(1.1, 50)[1][50]) == 117
+    assert round(scalar_chain(1.1, 50)[1][50], 2) == 117.39
 
 
-def test_plain_line_note_equals_blame_equals_power():
-    notes, blame = whisper_line(0.7, 12, h0=2.0)
+def test_plain_line_state_equals_gradient_equals_power():
+    notes, blame = scalar_chain(0.7, 12, h0=2.0)
     np.testing.assert_allclose(notes, 2.0 * 0.7 ** np.arange(13), rtol=1e-14)
     np.testing.assert_allclose(blame, 0.7 ** np.arange(13), rtol=1e-14)
 
@@ -52,7 +52,7 @@ def test_airline_sentence_five_steps():
 
 
 def test_seed_003_factor_0_6():
-    blame = whisper_line(0.6, 20)[1]
+    blame = scalar_chain(0.6, 20)[1]
     assert round(blame[5], 3) == 0.078 and round(blame[5], 5) == 0.07776
     assert round(blame[10], 3) == 0.006 and round(blame[10], 4) == 0.0060
     assert round(blame[20], 5) == 0.00004 and round(blame[20] * 1e5, 2) == 3.66
@@ -63,7 +63,7 @@ def test_seed_003_factor_0_6():
 
 def test_first_step_below_a_thousandth():
     assert first_step_below(0.5, 1e-3) == 10
-    halves, tenths = whisper_line(0.5, 10)[1], whisper_line(0.9, 44)[1]
+    halves, tenths = scalar_chain(0.5, 10)[1], scalar_chain(0.9, 44)[1]
     assert halves[9] >= 1e-3 > halves[10]
     assert first_step_below(0.9, 0.01) == 44 and tenths[43] >= 0.01 > tenths[44]
     with pytest.raises(ValueError, match="factor"):
@@ -77,30 +77,30 @@ def test_tanh_fixed_point_at_1_5():
     assert abs(math.tanh(1.5 * h) - h) < 1e-15
     assert round(h, 4) == 0.8586 and round(h, 2) == 0.86
     assert round(1.5 * (1 - h * h), 4) == 0.3943
-    notes, blame = whisper_line(1.5, 20, squash=True)
+    notes, blame = scalar_chain(1.5, 20, squash=True)
     assert round(notes[10], 4) == 0.8586 and abs(notes[20] - h) < 1e-9
     assert blame[10] < 1e-4 and round(blame[10] * 1e5, 2) == 5.14
     assert tanh_fixed_point(1.0) == 0.0 and tanh_fixed_point(0.5) == 0.0
 
 
-def test_tanh_blame_grows_while_the_note_is_small():
+def test_tanh_gradient_grows_while_the_state_is_small():
     # the table's "explodes while the note is small": from h0 = 0.01, w = 1.5
-    blame = whisper_line(1.5, 30, h0=0.01, squash=True)[1]
+    blame = scalar_chain(1.5, 30, h0=0.01, squash=True)[1]
     assert round(blame[5], 2) == 7.52 and round(blame[10], 2) == 34.35 and blame.argmax() == 10
     assert blame[30] < 1e-5
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(-3, 3), st.integers(1, 30), st.floats(-1, 1))
-def test_tanh_bound_on_blame(w, steps, h0):
-    blame_tanh = whisper_line(w, steps, h0=h0, squash=True)[1]
+def test_tanh_bound_on_gradient(w, steps, h0):
+    blame_tanh = scalar_chain(w, steps, h0=h0, squash=True)[1]
     assert np.all(np.abs(blame_tanh) <= np.abs(w) ** np.arange(steps + 1) * (1 + 1e-12))
 
 
-def test_tanh_never_lengthens_the_note():
+def test_tanh_never_lengthens_the_state():
     for w in np.arange(0.5, 1.51, 0.05):
-        squeezed, _ = whisper_line(w, 20, squash=True)
-        plain, _ = whisper_line(w, 20)
+        squeezed, _ = scalar_chain(w, 20, squash=True)
+        plain, _ = scalar_chain(w, 20)
         assert np.all(np.abs(squeezed) <= np.abs(plain) + 1e-15)
 
 
@@ -188,8 +188,8 @@ def _errors_name_the_argument_cases():
         pytest.param(matrix_powers, (np.ones((2, 3)), [1, 0], 3), {}, ValueError, 'W must have shape', id='matrix-powers-W-must-have-shape'),
         pytest.param(matrix_powers, (KEEP, [1, 0, 0], 3), {}, ValueError, 'v must have shape', id='matrix-powers-v-must-have-shape'),
         pytest.param(matrix_powers, (KEEP, [1, 0], -1), {}, ValueError, 'steps must', id='matrix-powers-steps'),
-        pytest.param(whisper_line, (0.5, 2.5), {}, ValueError, 'steps must', id='whisper-line-steps'),
-        pytest.param(whisper_line, ('a', 3), {}, ValueError, 'w must be', id='whisper-line-w-must-be'),
+        pytest.param(scalar_chain, (0.5, 2.5), {}, ValueError, 'steps must', id='scalar-chain-steps'),
+        pytest.param(scalar_chain, ('a', 3), {}, ValueError, 'w must be', id='scalar-chain-w-must-be'),
         pytest.param(eigen_split, ([[1.0, 1.0], [0.0, 1.0]], [1, 0]), {}, ValueError, 'W must be diagonalisable', id='eigen-split-diagonalisable'),
     ]
     return cases
@@ -216,10 +216,10 @@ def test_explode_preset_leaves_the_map_after_four_steps():
     assert round(float(np.linalg.norm(matrix_powers(PRESETS["fade"], [1, 0], 30)[30])), 4) == 0.0010
 
 
-def test_small_note_blame_close_to_the_plain_power_then_bitten():
+def test_small_state_gradient_close_to_the_plain_power_then_bitten():
     # chapter 7, "Putting tanh back": from h0 = 0.01 the blame follows 1.5^t while the note is small
-    notes, blame = whisper_line(1.5, 30, h0=0.01, squash=True)
-    plain = whisper_line(1.5, 10)[1]
+    notes, blame = scalar_chain(1.5, 30, h0=0.01, squash=True)
+    plain = scalar_chain(1.5, 10)[1]
     assert round(notes[5], 3) == 0.076 and round(blame[5], 2) == 7.52 and round(plain[5], 2) == 7.59
     assert round(notes[10], 2) == 0.49 and round(blame[10], 2) == 34.35 and round(plain[10], 2) == 57.67
     assert blame[5] / plain[5] > 0.98 and blame[10] / plain[10] < 0.6
@@ -245,7 +245,7 @@ def test_a_shear_with_eigenvalues_one_still_grows():
 def test_chapter_7_pause_and_predict_answers():
     # 1: w = 0.8 first drops below a thousandth at step 31
     assert first_step_below(0.8, 1e-3) == 31
-    powers = whisper_line(0.8, 31)[1]
+    powers = scalar_chain(0.8, 31)[1]
     assert round(powers[30], 6) == 0.001238 and round(powers[31], 6) == 0.000990
     # 3: 0.9 x rotate spirals inwards
     R09 = 0.9 * ROTATE

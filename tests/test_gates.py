@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mwm.gru import (GRU_KEYS, blend, gru_backward, gru_draft, gru_forward, gru_step, gru_step_backward,
+from mwm.gru import (GRU_KEYS, blend, gru_backward, gru_candidate, gru_forward, gru_step, gru_step_backward,
                      gru_weights_from_torch, gru_weights_to_torch, init_gru, reset_placement_gap)
 from mwm.gates import sigmoid
 from mwm.lstm import (LSTM_KEYS, LSTMState, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step,
@@ -104,11 +104,11 @@ def test_lstm_batch_equals_one_sequence_at_a_time():
 def test_lstm_seed_section_9_full_step():
     # Scores 2, 0, 1, 1 for f, i, o, g; c_prev = 1: f = 0.8808, i = 0.5, o = 0.7311, g = 0.7616.
     w = {key: np.zeros((1, 1)) if key[0] in "WU" else np.zeros(1) for key in LSTM_KEYS}
-    w["b_f"], w["b_i"], w["b_o"], w["b_g"] = np.array([2.0]), np.array([0.0]), np.array([1.0]), np.array([1.0])
+    w["b_f"], w["b_i"], w["b_o"], w["b_c"] = np.array([2.0]), np.array([0.0]), np.array([1.0]), np.array([1.0])
     (h, c), cache = lstm_step(LSTMState([0.0], [1.0]), [0.0], w)
     assert cache["f"][0] == pytest.approx(0.8808, abs=5e-5)
     assert cache["o"][0] == pytest.approx(0.7311, abs=5e-5)
-    assert cache["g"][0] == pytest.approx(0.7616, abs=5e-5)
+    assert cache["c_tilde"][0] == pytest.approx(0.7616, abs=5e-5)
     assert c[0] == pytest.approx(1.2616, abs=5e-5)
     assert h[0] == pytest.approx(0.6225, abs=5e-5)
 
@@ -185,7 +185,7 @@ def _lstm_bad_input_raises_cases():
     w = init_lstm(3, 2)
     xs = np.zeros((4, 2))
     cases += [
-        pytest.param(lstm_forward, (xs, {k: v for k, v in w.items() if k != 'U_g'}), {}, ValueError, 'weights is missing the LSTM', id='lstm-forward-missing'),
+        pytest.param(lstm_forward, (xs, {k: v for k, v in w.items() if k != 'U_c'}), {}, ValueError, 'weights is missing the LSTM', id='lstm-forward-missing'),
         pytest.param(lstm_forward, (xs, {**w, 'W_o': np.zeros((2, 2))}), {}, ValueError, 'W_o must have shape', id='lstm-forward-W-o-must-have-shape'),
         pytest.param(lstm_forward, (np.zeros((4, 3)), w), {}, ValueError, 'xs must have shape', id='lstm-forward-xs-must-have-shape'),
         pytest.param(lstm_forward, (np.zeros((0, 2)), w), {}, ValueError, 'xs must contain at least one step', id='lstm-forward-xs-must-contain-at-least-one-step'),
@@ -288,16 +288,16 @@ def test_gru_blend_example_0_5_and_pause_and_predict_0_4():
 def test_reset_shut_means_the_draft_reads_only_the_word():
     rng = np.random.default_rng(0)
     W, push = rng.normal(size=(3, 3)), rng.normal(size=3)
-    drafts = [gru_draft(rng.uniform(-1, 1, 3), 0.0, W, push) for _ in range(5)]
+    drafts = [gru_candidate(rng.uniform(-1, 1, 3), 0.0, W, push) for _ in range(5)]
     for d in drafts:
         np.testing.assert_array_equal(d, np.tanh(push))
-    assert not np.allclose(gru_draft(np.ones(3), 1.0, W, push), np.tanh(push))
+    assert not np.allclose(gru_candidate(np.ones(3), 1.0, W, push), np.tanh(push))
     # through the real cell: a very negative reset score makes r = 0, and h_prev no longer reaches h~
     w = _one_number_gru(0.0, -800.0, w_draft=3.0)
     assert gru_step([0.9], [0.4], w)[1]["candidate"] == gru_step([-0.7], [0.4], w)[1]["candidate"] == np.tanh(0.4)
 
 
-def test_update_gate_shut_for_50_words_keeps_the_note_exactly():
+def test_update_gate_shut_for_50_words_keeps_the_state_exactly():
     rng = np.random.default_rng(1)
     h = np.array([0.3, -0.8])
     note = h.copy()
@@ -321,7 +321,7 @@ def test_blend_lies_between_old_and_candidate(z, old, cand):
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2 ** 31 - 1), st.floats(0.1, 5.0), st.integers(1, 4))
-def test_gru_notes_never_leave_minus_one_one(seed, scale, batch):
+def test_gru_states_never_leave_minus_one_one(seed, scale, batch):
     rng = np.random.default_rng(seed)
     w = init_gru(3, 2, seed=seed % 1000, scale=scale)
     xs = rng.normal(0, 10, size=(12, batch, 2))
@@ -383,7 +383,7 @@ def _gru_bad_input_raises_cases():
         pytest.param(gru_forward, (np.zeros((4, 2)), w), {'h0': np.zeros(2)}, ValueError, 'h0 must have shape', id='gru-forward-h0-must-have-shape'),
         pytest.param(gru_step, (np.zeros(3), np.zeros(5), w), {}, ValueError, 'x must have shape', id='gru-step-x-must-have-shape'),
         pytest.param(blend, (0.1, 0.2, 1.5), {}, ValueError, 'z must lie', id='blend-z-must-lie'),
-        pytest.param(gru_draft, (np.zeros(3), np.zeros(2), np.eye(3), np.zeros(3)), {}, ValueError, 'r must', id='gru-draft-r-must'),
+        pytest.param(gru_candidate, (np.zeros(3), np.zeros(2), np.eye(3), np.zeros(3)), {}, ValueError, 'r must', id='gru-candidate-r-must'),
         pytest.param(init_gru, (3, 2), {'scale': 0}, ValueError, 'scale must', id='init-gru-scale'),
     ]
     _, caches = gru_forward(np.zeros((4, 2)), w)
@@ -408,7 +408,7 @@ def test_pause_and_predict_counts_640_480_160_and_the_cost_table():
     assert cell_param_count(128, 64, "gru") / cell_param_count(128, 64, "lstm") == 0.75
 
 
-def test_gru_lane_blame_with_z_0_1_is_0_9_to_the_10():
+def test_gru_lane_gradient_with_z_0_1_is_0_9_to_the_10():
     # chapter 10, "Why it works": z held at 0.1, a draft blind to the old note
     lane = {key: np.zeros((1, 1)) for key in ("W_z", "U_z", "W_r", "U_r", "W_h")}
     lane.update(b_z=np.array([np.log(0.1 / 0.9)]), b_r=np.array([0.0]), U_h=np.array([[1.0]]), b_h=np.array([0.0]))
@@ -426,33 +426,33 @@ def test_gru_lane_blame_with_z_0_1_is_0_9_to_the_10():
 
 
 def test_blend_dial_word_push_and_shut_reset_draft():
-    from mwm.widgets.ch10_gru import CANDIDATE, OLD_NOTE, WORD_PUSH, dial_step
+    from mwm.widgets.ch10_gru import CANDIDATE, OLD_STATE, WORD_PUSH, dial_step
     np.testing.assert_allclose(WORD_PUSH, [-1.2236, 0.8931], atol=5e-5)
     np.testing.assert_allclose(dial_step(0.25, 1.0)[0], CANDIDATE, atol=1e-15)
     np.testing.assert_allclose(dial_step(0.25, 0.0)[0], [-0.8407, 0.7129], atol=5e-5)
     np.testing.assert_allclose(dial_step(0.25, 0.0)[0], np.tanh(WORD_PUSH), atol=1e-15)
-    assert np.allclose(dial_step(0.0, 0.4)[1], OLD_NOTE)
+    assert np.allclose(dial_step(0.0, 0.4)[1], OLD_STATE)
     assert 1 - sigmoid(0.7) == pytest.approx(sigmoid(-0.7), abs=1e-15)
 
 
 def _ten_steps_as_a_gru(z, r):
     """The ten-steps panel's GRU as ordinary weights: gates held by their shifts, W_h = I, push b_h."""
-    from mwm.widgets.ch10_gru import DRAFT_W, WORD_PUSH
+    from mwm.widgets.ch10_gru import CANDIDATE_W, WORD_PUSH
     w = {key: np.zeros((2, 2)) for key in ("W_z", "W_r")}
-    w.update(U_z=np.zeros((2, 1)), U_r=np.zeros((2, 1)), U_h=np.zeros((2, 1)), W_h=DRAFT_W.copy(), b_h=WORD_PUSH.copy(),
+    w.update(U_z=np.zeros((2, 1)), U_r=np.zeros((2, 1)), U_h=np.zeros((2, 1)), W_h=CANDIDATE_W.copy(), b_h=WORD_PUSH.copy(),
              b_z=np.full(2, np.log(z / (1 - z))), b_r=np.full(2, 800.0 if r == 1 else np.log(r / (1 - r))))
     return w
 
 
 @pytest.mark.parametrize("z,r", [(0.1, 1.0), (0.1, 0.5), (0.5, 1.0), (0.3, 0.25)])
 def test_ten_steps_jacobian_equals_gru_backward_and_central_differences(z, r):
-    from mwm.widgets.ch10_gru import OLD_NOTE, ten_steps, ten_steps_jacobian
+    from mwm.widgets.ch10_gru import OLD_STATE, ten_steps, ten_steps_jacobian
     J = ten_steps_jacobian(z, r)
     assert J.shape == (11, 2, 2)
     np.testing.assert_array_equal(J[0], np.eye(2))
     # the library's BPTT on the same GRU, written as weights, gives the same derivative
     w = _ten_steps_as_a_gru(z, r)
-    hs, caches = gru_forward(np.zeros((10, 1)), w, h0=OLD_NOTE)
+    hs, caches = gru_forward(np.zeros((10, 1)), w, h0=OLD_STATE)
     np.testing.assert_allclose(hs, ten_steps(z, r)[0][1:], atol=1e-14)
     rows = []
     for i in range(2):
@@ -463,12 +463,12 @@ def test_ten_steps_jacobian_equals_gru_backward_and_central_differences(z, r):
     # and so does nudging the starting note
     def run(h0):
         return gru_forward(np.zeros((10, 1)), w, h0=h0)[0][-1]
-    nudged = np.column_stack([(run(OLD_NOTE + EPS * e) - run(OLD_NOTE - EPS * e)) / (2 * EPS) for e in np.eye(2)])
+    nudged = np.column_stack([(run(OLD_STATE + EPS * e) - run(OLD_STATE - EPS * e)) / (2 * EPS) for e in np.eye(2)])
     np.testing.assert_allclose(nudged, J[-1], atol=1e-8)
 
 
 def test_ten_steps_numbers_of_chapter_10():
-    from mwm.widgets.ch10_gru import OLD_NOTE, WORD_PUSH, ten_steps, ten_steps_jacobian
+    from mwm.widgets.ch10_gru import OLD_STATE, WORD_PUSH, ten_steps, ten_steps_jacobian
     # the whole dh10/dh0 at z = 0.1, r = 1 is more than the lane's 0.3487: the draft reads the note
     J = ten_steps_jacobian(0.1, 1.0)[-1]
     np.testing.assert_allclose(np.diag(J), [0.5941, 0.5519], atol=5e-5)
@@ -476,7 +476,7 @@ def test_ten_steps_numbers_of_chapter_10():
     # at r = 0 the draft ignores the note: the lane is the only route
     np.testing.assert_allclose(ten_steps_jacobian(0.1, 0.0)[-1], 0.9 ** 10 * np.eye(2), rtol=1e-12)
     # a bigger dial moves the note further, not less far
-    moved = {z: np.linalg.norm(ten_steps(z, 1.0)[0][-1] - OLD_NOTE) for z in (0.1, 0.5, 0.8)}
+    moved = {z: np.linalg.norm(ten_steps(z, 1.0)[0][-1] - OLD_STATE) for z in (0.1, 0.5, 0.8)}
     assert round(moved[0.1], 4) == 1.1866 and round(moved[0.5], 4) == 2.1104 and round(moved[0.8], 4) == 2.1162
     np.testing.assert_allclose(ten_steps(0.5, 1.0)[0][-1], [-0.9714, 0.9472], atol=5e-5)
     # where the note stops: the point that equals its own draft
@@ -522,7 +522,7 @@ def test_a_backward_pass_names_a_bad_cache(call, match):
 
 # --- one contract for the three cells: pairs as lists, batch-first sequences ---------------------------
 
-def test_lstm_backward_takes_the_blame_pair_as_a_list_as_its_step_does():
+def test_lstm_backward_takes_the_gradient_pair_as_a_list_as_its_step_does():
     from mwm import init_lstm, lstm_backward, lstm_forward, lstm_step, lstm_step_backward
 
     rng = np.random.default_rng(3)

@@ -17,7 +17,7 @@ torch = pytest.importorskip("torch")
 from mwm.gru import GRU_KEYS, gru_backward, gru_forward, gru_weights_from_torch, gru_weights_to_torch, init_gru  # noqa: E402
 from mwm.lstm import LSTM_KEYS, LSTMState, lstm_backward, lstm_forward, lstm_weights_from_stacked, lstm_weights_to_stacked  # noqa: E402
 from mwm.params import CELL_BLOCKS, stack_param_count  # noqa: E402
-from mwm.readers import floors_from_torch, init_reader, reader_backward, reader_forward, reader_param_count  # noqa: E402
+from mwm.readers import init_reader, layers_from_torch, reader_backward, reader_forward, reader_param_count  # noqa: E402
 
 F64 = torch.float64
 
@@ -88,19 +88,19 @@ def test_lstm_equals_torch_in_values_and_gradients(seed, hidden, inp, steps, bat
 
 
 def _chapter_9_step(h_prev, c_prev, x, w):
-    """Chapter 9's LSTM step written out in numpy (W reads the note, U the word; "g" keys the candidate c~)."""
+    """Chapter 9's LSTM step written out in numpy (W reads the hidden state, U the word; "c" keys the candidate c~)."""
     sig = lambda a: 1.0 / (1.0 + np.exp(-a))   # noqa: E731
-    score = {k: w[f"W_{k}"] @ h_prev + w[f"U_{k}"] @ x + w[f"b_{k}"] for k in "fiog"}
-    f, i, o = sig(score["f"]), sig(score["i"]), sig(score["o"])
-    c_tilde = np.tanh(score["g"])
+    a = {j: w[f"W_{j}"] @ h_prev + w[f"U_{j}"] @ x + w[f"b_{j}"] for j in "fioc"}   # pre-activations
+    f, i, o = sig(a["f"]), sig(a["i"]), sig(a["o"])
+    c_tilde = np.tanh(a["c"])
     c = f * c_prev + i * c_tilde
     return o * np.tanh(c), c
 
 
 def test_chapter_9_weight_mapping_and_opening_the_forget_lane_in_torch():
-    """Chapter 9's folded PyTorch cell: weight_ih is U, weight_hh is W, bias_ih + bias_hh is b, order i, f, g, o."""
+    """Chapter 9's PyTorch cell: weight_ih is U, weight_hh is W, bias_ih + bias_hh is b, order i, f, g (our c), o."""
     from mwm.lstm import LSTM_BLOCKS, init_lstm, lstm_step
-    assert LSTM_BLOCKS == ("i", "f", "g", "o")       # PyTorch's stacking order
+    assert LSTM_BLOCKS == ("i", "f", "c", "o")       # PyTorch's stacking order (its "g" is our candidate block "c")
     H = 3
     weights = init_lstm(hidden_size=H, input_size=2, seed=0)
     h_prev, c_prev, x = np.array([0.1, -0.2, 0.3]), np.array([0.5, -1.0, 0.2]), np.array([1.0, -0.5])
@@ -109,7 +109,7 @@ def test_chapter_9_weight_mapping_and_opening_the_forget_lane_in_torch():
     assert _maxdiff(h, h_lib) < 1e-12 and _maxdiff(c, c_lib) < 1e-12
     module = torch.nn.LSTM(input_size=2, hidden_size=H).double()
     with torch.no_grad():
-        for k, block in enumerate("ifgo"):
+        for k, block in enumerate("ifco"):             # torch order i, f, g, o; its g is our candidate block "c"
             rows = slice(k * H, (k + 1) * H)
             module.weight_ih_l0[rows] = torch.from_numpy(weights[f"U_{block}"])
             module.weight_hh_l0[rows] = torch.from_numpy(weights[f"W_{block}"])
@@ -305,7 +305,7 @@ def _torch_reader(cell, inp, hidden, layers, bidirectional, seed):
 def _reader_weights(cell, module, hidden, inp, layers, bidirectional, seed):
     if cell != "gru":
         params = {k: v.detach().numpy() for k, v in module.named_parameters()}
-        return floors_from_torch(cell, params, layers, bidirectional)
+        return layers_from_torch(cell, params, layers, bidirectional)
     # a GRU reader the two conventions share: diagonal draft matrix W_h, b_hn = 0
     floors = init_reader("gru", hidden, inp, layers, bidirectional, seed=seed, scale=0.9)
     rng = np.random.default_rng(seed)
@@ -398,7 +398,7 @@ def test_torch_final_backward_state_is_word_1s_backward_half():
     xs = np.random.default_rng(0).normal(size=(7, 4))
     with torch.no_grad():
         out, h_n = module(_tensor(xs))
-    floors = floors_from_torch("rnn", {k: v.detach().numpy() for k, v in module.named_parameters()}, 1, True)
+    floors = layers_from_torch("rnn", {k: v.detach().numpy() for k, v in module.named_parameters()}, 1, True)
     ours = reader_forward(xs, floors, "rnn")[0]
     np.testing.assert_allclose(h_n[1].numpy(), ours[0, 3:], atol=1e-14)   # summary: backward note at word 1
     np.testing.assert_allclose(h_n[0].numpy(), ours[-1, :3], atol=1e-14)  # forward note at the last word

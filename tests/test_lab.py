@@ -24,7 +24,7 @@ from tests.test_site import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "02-the-recurrent-cell.ipynb"
-PANELS = ("scalar_cell_try()", "six_note_try()")  # the chapter's two "Try" cells
+PANELS = ("scalar_cell_try()", "six_state_try()")  # the chapter's two "Try" cells
 WAIT_MS = 120_000
 
 

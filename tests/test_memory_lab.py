@@ -29,7 +29,7 @@ def _lab_lstm_weights(f):
     zero = np.zeros((1, 1))
     return {"W_i": zero, "U_i": np.array([[0.0, 10.0]]), "b_i": np.array([-5.0]),
             "W_f": zero, "U_f": np.zeros((1, 2)), "b_f": np.array([np.log(f / (1 - f))]),
-            "W_g": zero, "U_g": np.array([[1.0, 0.0]]), "b_g": np.zeros(1),
+            "W_c": zero, "U_c": np.array([[1.0, 0.0]]), "b_c": np.zeros(1),
             "W_o": zero, "U_o": np.zeros((1, 2)), "b_o": np.zeros(1)}
 
 
@@ -68,7 +68,7 @@ def _memory_after(cell, s, start_state, w, f):
 
 
 @pytest.mark.parametrize("cell", LAB_CELLS)
-def test_blame_is_the_lane_product_checked_by_finite_differences(cell):
+def test_gradient_is_the_lane_product_checked_by_finite_differences(cell):
     s = lab_sentences(3, 9, 0.5, seed=2)
     memory, blame = lab_run(cell, s, w=0.9, f=0.9)
     assert np.all(blame[:, 0] == 1.0)
@@ -198,7 +198,7 @@ def _control():
     return out
 
 
-def test_chapter_9_control_the_input_gate_holds_the_word_the_lane_carries_the_blame():
+def test_chapter_9_control_the_input_gate_holds_the_word_the_lane_carries_the_gradient():
     """The sentences after the chapter's control table (the chapter prints the table itself; nbval compares it)."""
     import json
     from pathlib import Path

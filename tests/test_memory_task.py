@@ -156,12 +156,12 @@ def test_runs_end_learned_or_at_a_coin_toss_but_one(results):
 
 
 def _starting_blame(script, model, seed, length=20):
-    """Chapter 9's measurement (mwm_torch.memory_task.starting_blame), checked to be on the script's own Reader."""
+    """Chapter 9's measurement (mwm_torch.memory_task.starting_gradient_ratio), checked to be on the script's own Reader."""
     assert script.Reader is memory_task.Reader and script.MODELS is memory_task.MODELS
-    return memory_task.starting_blame(model, seed, lab_sentences(256, length, noise=0.5, seed=seed), length)
+    return memory_task.starting_gradient_ratio(model, seed, lab_sentences(256, length, noise=0.5, seed=seed), length)
 
 
-def test_starting_blame_chapter_9(script):
+def test_starting_gradient_chapter_9(script):
     ratios = {m: [_starting_blame(script, m, seed) for seed in range(5)] for m in script.MODELS}
     # closed lanes: a few times 1e-7 up to about 1e-4, in the plain cell and the default LSTM alike
     for model in ("plain", "LSTM"):
@@ -209,7 +209,7 @@ def test_trained_lstm_remembers_through_the_candidate(stored):
     assert round(float(f_units.min()), 2) == 0.76 and round(float(f_units.max()), 2) == 0.96
     assert round(float(f_units.mean()), 2) == 0.89
     assert right(dict(weights, W_f=np.zeros_like(weights["W_f"])))[0] == 1.0
-    assert round(100 * right(dict(weights, W_g=np.zeros_like(weights["W_g"])))[0], 1) == 51.1
+    assert round(100 * right(dict(weights, W_c=np.zeros_like(weights["W_c"])))[0], 1) == 51.1
 
 
 def _lab_inputs(s):
@@ -225,7 +225,7 @@ def test_trained_lstm_rewrites_the_fact_at_every_word_chapter_9(stored):
     (hs, cs), caches = lstm_forward(_lab_inputs(s), weights)
     lane = int(np.argmax(np.abs(V)))
     assert lane == 3 and V[lane] > 0            # a positive cell state on this lane pushes the answer to chai
-    f, i, ct = (np.array([c[k][:, lane] for c in caches]) for k in ("f", "i", "g"))
+    f, i, ct = (np.array([c[k][:, lane] for c in caches]) for k in ("f", "i", "c_tilde"))
     c = cs[:, :, lane]
     # the first test sentence, coffee
     assert s[0, 0] == -1.0

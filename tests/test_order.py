@@ -4,7 +4,7 @@ import itertools
 import numpy as np
 import pytest
 
-from mwm.order import TOY_VECTORS, bag_of_words, running_note, turn_matrix, window, word_counts, words_of
+from mwm.order import TOY_VECTORS, bag_of_words, running_state, turn_matrix, window, word_counts, words_of
 
 A, B = "dog bites man", "man bites dog"
 
@@ -27,25 +27,25 @@ def test_quarter_turn_sends_a_b_to_minus_b_a():
 
 
 def test_running_note_step_by_step_matches_seed():
-    notes = running_note(A, turn_matrix(90))
+    notes = running_state(A, turn_matrix(90))
     np.testing.assert_array_equal(notes, [[1, 0], [1, 2], [-2, 2]])
-    notes = running_note(B, turn_matrix(90))
+    notes = running_state(B, turn_matrix(90))
     np.testing.assert_array_equal(notes, [[0, 1], [0, 1], [0, 0]])
 
 
 def test_no_turn_is_the_plain_sum():
-    np.testing.assert_array_equal(running_note(A, turn_matrix(0))[-1], [2, 2])
-    np.testing.assert_array_equal(running_note(B, turn_matrix(0))[-1], [2, 2])
+    np.testing.assert_array_equal(running_state(A, turn_matrix(0))[-1], [2, 2])
+    np.testing.assert_array_equal(running_state(B, turn_matrix(0))[-1], [2, 2])
 
 
 def test_half_turn_puts_both_sentences_at_the_origin():
-    np.testing.assert_allclose(running_note(A, turn_matrix(180))[-1], [0, 0], atol=1e-12)
-    np.testing.assert_allclose(running_note(B, turn_matrix(180))[-1], [0, 0], atol=1e-12)
+    np.testing.assert_allclose(running_state(A, turn_matrix(180))[-1], [0, 0], atol=1e-12)
+    np.testing.assert_allclose(running_state(B, turn_matrix(180))[-1], [0, 0], atol=1e-12)
 
 
 def test_at_90_degrees_no_other_order_lands_on_sentence_a():
-    a = running_note(A, turn_matrix(90))[-1]
-    finals = {" ".join(p): running_note(list(p), turn_matrix(90))[-1]
+    a = running_state(A, turn_matrix(90))[-1]
+    finals = {" ".join(p): running_state(list(p), turn_matrix(90))[-1]
               for p in itertools.permutations(["dog", "bites", "man"])}
     others = {k: v for k, v in finals.items() if k != A}
     assert len(others) == 5
@@ -58,7 +58,7 @@ def test_at_90_degrees_no_other_order_lands_on_sentence_a():
 
 
 def test_at_60_degrees_all_six_orders_differ():
-    notes = [running_note(list(p), turn_matrix(60))[-1] for p in itertools.permutations(["dog", "bites", "man"])]
+    notes = [running_state(list(p), turn_matrix(60))[-1] for p in itertools.permutations(["dog", "bites", "man"])]
     assert len({tuple(n.round(6)) for n in notes}) == 6
     gaps = [np.linalg.norm(a - b) for a, b in itertools.combinations(notes, 2)]
     assert min(gaps) > 0.5  # well apart, not a rounding accident
@@ -67,11 +67,11 @@ def test_at_60_degrees_all_six_orders_differ():
 def test_note_is_sum_of_stamped_words():
     W = 0.7 * turn_matrix(50)
     x = [TOY_VECTORS[w] for w in words_of(A)]
-    np.testing.assert_allclose(running_note(A, W)[-1], W @ W @ x[0] + W @ x[1] + x[2])
+    np.testing.assert_allclose(running_state(A, W)[-1], W @ W @ x[0] + W @ x[1] + x[2])
 
 
 def test_bites_dog_predict_answer():
-    np.testing.assert_array_equal(running_note("bites dog", turn_matrix(90))[-1], [0, 1])
+    np.testing.assert_array_equal(running_state("bites dog", turn_matrix(90))[-1], [0, 1])
 
 
 def test_window_forgets_train():
@@ -87,15 +87,15 @@ def test_bag_pair_that_differs():
 
 
 @pytest.mark.parametrize("bad", [0, -2, 2.5, "3"])
-def test_window_rejects_bad_k(bad):
-    with pytest.raises(ValueError, match="k"):
+def test_window_rejects_bad_m(bad):
+    with pytest.raises(ValueError, match="m must"):
         window("a b c", bad)
 
 
 def test_running_note_errors_name_the_argument():
     with pytest.raises(ValueError, match="W must have shape"):
-        running_note(A, np.eye(3))
+        running_state(A, np.eye(3))
     with pytest.raises(ValueError, match="sentence has words with no vector"):
-        running_note("dog eats man", np.eye(2))
+        running_state("dog eats man", np.eye(2))
     with pytest.raises(ValueError, match="sentence must contain at least one word"):
-        running_note("", np.eye(2))
+        running_state("", np.eye(2))

@@ -25,7 +25,7 @@ def test_one_way_reader_gives_word_1_nothing():
     assert stacked_forward(np.array([[0.0], [0.0], [1.0]]), [TOY])[0, 0] == 0.0
 
 
-def test_two_floors_of_the_toy():
+def test_two_layers_of_the_toy():
     xs = np.array([[0.0], [0.0], [1.0]])
     top = stacked_forward(xs, [TOY, TOY])
     np.testing.assert_allclose(top[:, 0], scalar_rnn(scalar_rnn([0, 0, 1], 0.5, 1), 0.5, 1), atol=1e-15)
@@ -77,17 +77,17 @@ def _numerical(loss, array):
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
 def test_reader_backward_matches_central_differences(cell):
     rng = np.random.default_rng(3)
-    floors = init_reader(cell, 2, 3, num_layers=2, bidirectional=True, seed=4, scale=0.9)
+    layers = init_reader(cell, 2, 3, num_layers=2, bidirectional=True, seed=4, scale=0.9)
     xs = rng.normal(size=(4, 2, 3))
-    notes, cache = reader_forward(xs, floors, cell)
+    notes, cache = reader_forward(xs, layers, cell)
     G = rng.normal(size=notes.shape)
     grads, dxs = reader_backward(G, cache)
 
     def loss():
-        return np.sum(G * reader_forward(xs, floors, cell)[0])
+        return np.sum(G * reader_forward(xs, layers, cell)[0])
 
-    for n, floor in enumerate(floors):
-        for k, w in enumerate(floor):
+    for n, layer in enumerate(layers):
+        for k, w in enumerate(layer):
             for key in w:
                 num = _numerical(loss, w[key])
                 err = np.max(np.abs(grads[n][k][key] - num)) / max(1.0, np.max(np.abs(num)))
@@ -96,13 +96,13 @@ def test_reader_backward_matches_central_differences(cell):
     assert np.max(np.abs(dxs - num)) < 1e-7
 
 
-def test_param_counts_24704_49408_57600_and_floor_2_32896():
+def test_param_counts_24704_49408_57600_and_layer_2_32896():
     assert stack_param_count(128, 64) == 24_704
     assert stack_param_count(128, 64, bidirectional=True) == 49_408 == 2 * 24_704
     assert stack_param_count(128, 64, num_layers=2) == 57_600
-    floors = init_reader("rnn", 128, 64, num_layers=2)
-    assert reader_param_count(floors[1:]) == 32_896 == 128 * (128 + 128) + 128
-    # a floor on top of a two-way floor reads 2h numbers: each of its readers learns h(h + 2h) + h
+    layers = init_reader("rnn", 128, 64, num_layers=2)
+    assert reader_param_count(layers[1:]) == 32_896 == 128 * (128 + 128) + 128
+    # a layer on top of a two-way layer reads 2h numbers: each of its readers learns h(h + 2h) + h
     two_way = init_reader("rnn", 128, 64, num_layers=2, bidirectional=True)
     assert reader_param_count([two_way[1][0]]) == 128 * (128 + 256) + 128 == 49_280
     assert reader_param_count(two_way) == stack_param_count(128, 64, num_layers=2, bidirectional=True) == 147_968
@@ -113,16 +113,16 @@ def _reader_bad_input_raises_cases():
     cases = []
     cases += [
         pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY,)], 'tcn'), {}, ValueError, 'cell must be one of', id='reader-forward-cell-must-be-one-of'),
-        pytest.param(reader_forward, (np.zeros((3, 1)), [], 'rnn'), {}, ValueError, 'floors must be a non-empty list', id='reader-forward-floors-must-be-a-non-empty-list'),
-        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY, TOY, TOY)], 'rnn'), {}, ValueError, 'floor 1 of floors', id='reader-forward-floor-1-of-floors'),
-        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY,)], 'gru'), {}, ValueError, 'floor 1 of floors needs gru', id='reader-forward-floor-1-of-floors-needs-gru'),
-        pytest.param(stacked_forward, (np.zeros((3, 1)), [TOY, init_rnn(2, 3)]), {}, ValueError, "floor 2 of floors must read floor 1's notes, 1 numbers", id='stacked-forward-floor-2-of-floors-must-read-floo'),
-        pytest.param(stacked_forward, (np.zeros((3, 2)), [TOY]), {}, ValueError, 'floor 1 of floors must read the inputs', id='stacked-forward-floor-1-of-floors-must-read-the'),
+        pytest.param(reader_forward, (np.zeros((3, 1)), [], 'rnn'), {}, ValueError, 'layers must be a non-empty list', id='reader-forward-layers-must-be-a-non-empty-list'),
+        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY, TOY, TOY)], 'rnn'), {}, ValueError, 'layer 1 of layers', id='reader-forward-layer-1-of-layers'),
+        pytest.param(reader_forward, (np.zeros((3, 1)), [(TOY,)], 'gru'), {}, ValueError, 'layer 1 of layers needs gru', id='reader-forward-layer-1-of-layers-needs-gru'),
+        pytest.param(stacked_forward, (np.zeros((3, 1)), [TOY, init_rnn(2, 3)]), {}, ValueError, "layer 2 of layers must read layer 1's states, 1 numbers", id='stacked-forward-layer-2-of-layers-must-read-laye'),
+        pytest.param(stacked_forward, (np.zeros((3, 2)), [TOY]), {}, ValueError, 'layer 1 of layers must read the inputs', id='stacked-forward-layer-1-of-layers-must-read-the'),
         pytest.param(init_reader, ('rnn', 3, 2), {'num_layers': 0}, ValueError, 'num_layers must', id='init-reader-num-layers'),
     ]
     notes, cache = reader_forward(np.zeros((3, 1)), [(TOY, TOY)])
     cases += [
-        pytest.param(reader_backward, (np.zeros((3, 1)), cache), {}, ValueError, 'dnotes must have shape', id='reader-backward-dnotes-must-have-shape'),
+        pytest.param(reader_backward, (np.zeros((3, 1)), cache), {}, ValueError, 'dstates must have shape', id='reader-backward-dstates-must-have-shape'),
     ]
     return cases
 

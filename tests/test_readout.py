@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mwm.readout import one_hot, readout, readout_gradient, sequence_loss, softmax, surprise
+from mwm.readout import one_hot, readout, readout_gradient, sequence_loss, softmax, cross_entropy
 
 SCORES = [2, 1, 0.5, -1]  # Delhi, Mumbai, late, the
 
@@ -18,29 +18,29 @@ def test_softmax_of_the_train_to():
 
 def test_loss_for_delhi_and_mumbai():
     p = softmax(SCORES)
-    assert surprise(p, 0)[0] == pytest.approx(0.495, abs=5e-4)
-    assert surprise(p, 1)[0] == pytest.approx(1.495, abs=5e-4)
-    assert surprise(p, 1)[0] == pytest.approx(np.log(np.exp(SCORES).sum()) - 1, abs=1e-12)
+    assert cross_entropy(p, 0)[0] == pytest.approx(0.495, abs=5e-4)
+    assert cross_entropy(p, 1)[0] == pytest.approx(1.495, abs=5e-4)
+    assert cross_entropy(p, 1)[0] == pytest.approx(np.log(np.exp(SCORES).sum()) - 1, abs=1e-12)
 
 
-def test_blame_is_prediction_minus_truth():
+def test_gradient_is_prediction_minus_truth():
     g = readout_gradient(softmax(SCORES), 0)
     np.testing.assert_allclose(g, [-0.391, 0.224, 0.136, 0.030], atol=5e-4)
     assert g.sum() == pytest.approx(0, abs=1e-12)
 
 
-def test_blame_matches_finite_differences():
+def test_gradient_matches_finite_differences():
     o = np.array([0.3, -1.1, 2.0, 0.4])
     target = 2
     eps = 1e-6
-    numeric = np.array([(surprise(softmax(o + eps * e), target)[0] - surprise(softmax(o - eps * e), target)[0]) / (2 * eps)
+    numeric = np.array([(cross_entropy(softmax(o + eps * e), target)[0] - cross_entropy(softmax(o - eps * e), target)[0]) / (2 * eps)
                         for e in np.eye(4)])
     np.testing.assert_allclose(readout_gradient(softmax(o), target), numeric, atol=1e-8)
 
 
 def test_sequence_loss_is_sum_of_surprises():
     probs = softmax(np.array([[2, 1, 0.5, -1], [0.1, 0.2, 0.3, 0.4]]))
-    assert sequence_loss(probs, [0, 3]) == pytest.approx(surprise(probs[0], 0)[0] + surprise(probs[1], 3)[0])
+    assert sequence_loss(probs, [0, 3]) == pytest.approx(cross_entropy(probs[0], 0)[0] + cross_entropy(probs[1], 3)[0])
 
 
 def test_readout_is_softmax_of_V_h_plus_c():
@@ -75,10 +75,10 @@ def _readout_shape_errors_cases():
     cases = []
     cases += [
         pytest.param(readout, (np.zeros(3), np.zeros((4, 2)), np.zeros(4)), {}, ValueError, 'h must have 2 numbers', id='readout-h-must-have-2-numbers'),
-        pytest.param(readout, (np.zeros(2), np.zeros((4, 2)), np.zeros(3)), {}, ValueError, 'c must have shape', id='readout-c-must-have-shape'),
-        pytest.param(softmax, ([],), {}, ValueError, 'scores must have at least one entry', id='softmax-scores-must-have-at-least-one-entry'),
-        pytest.param(surprise, (softmax(SCORES), 7), {}, ValueError, 'targets must', id='surprise-targets'),
-        pytest.param(surprise, ([0.5, 0.6], 0), {}, ValueError, 'probs must be probabilities', id='surprise-probs-must-be-probabilities'),
+        pytest.param(readout, (np.zeros(2), np.zeros((4, 2)), np.zeros(3)), {}, ValueError, 'b_V must have shape', id='readout-b_V-must-have-shape'),
+        pytest.param(softmax, ([],), {}, ValueError, 'logits must have at least one entry', id='softmax-logits-must-have-at-least-one-entry'),
+        pytest.param(cross_entropy, (softmax(SCORES), 7), {}, ValueError, 'targets must', id='cross_entropy-targets'),
+        pytest.param(cross_entropy, ([0.5, 0.6], 0), {}, ValueError, 'probs must be probabilities', id='cross_entropy-probs-must-be-probabilities'),
         pytest.param(one_hot, (4, 4), {}, ValueError, 'index must', id='one-hot-index'),
     ]
     return cases

@@ -11,7 +11,7 @@ import pytest
 from mwm import translation_corpus as tc
 from scripts import make_parallel_corpus
 from mwm.bleu import corpus_bleu
-from mwm.dynamics import matrix_powers, spectral_radius, whisper_line
+from mwm.dynamics import matrix_powers, spectral_radius, scalar_chain
 from mwm.params import cell_param_count, readout_param_count
 from mwm.readout import softmax
 from mwm.seq2seq import (WEIGHT_FILES, Vocab, accuracy_by_position, bleu_by_length, first_length_below,
@@ -237,8 +237,8 @@ def test_word_one_fades():
     assert round(first_word_weight(44), 4) == 0.0108 and round(first_word_weight(45), 4) == 0.0097
     assert first_length_below(0.01, 0.9) == 45
     assert first_word_weight(44) > 0.01 > first_word_weight(45)
-    with pytest.raises(ValueError, match="a must be strictly between"):
-        first_word_weight(5, a=1.0)
+    with pytest.raises(ValueError, match="beta must be strictly between"):
+        first_word_weight(5, beta=1.0)
     with pytest.raises(ValueError, match="threshold"):
         first_length_below(0)
 
@@ -490,7 +490,7 @@ def test_chapter_14_attention_sizes_and_worked_example(models):
     assert [round(c, 4) for c in alpha @ enc] == [1.6197, -0.6588]
     zero = softmax(enc @ np.zeros(2))   # pause-and-predict 2: a blank note
     assert [round(a, 4) for a in zero] == [0.3333] * 3
-    assert round(whisper_line(0.5, 10)[1][10], 3) == 0.001 and round(whisper_line(1.5, 10)[1][10]) == 58
+    assert round(scalar_chain(0.5, 10)[1][10], 3) == 0.001 and round(scalar_chain(1.5, 10)[1][10]) == 58
     src = "the old porter from pune carries a heavy bag on the platform every morning".split()
     assert m.translate(src) == "pune ka boodha kuli har subah platform par ek bhaari bag uthata hai".split()
 

@@ -274,7 +274,7 @@ def _move_a_control(panel):
 
 
 @pytest.mark.parametrize("query,target", [("forget gate", "chapters/09-the-lstm"),
-                                          ("running note", "chapters/01-why-order-matters")])
+                                          ("bag of words", "chapters/01-why-order-matters")])
 def test_search_finds_the_chapter(browser, server, query, target):
     if target not in PAGES:
         pytest.skip(f"{target} is not in the book yet")

@@ -30,8 +30,8 @@ def test_narrows_with_more_trials_and_accepts_numpy_counts():
     assert wilson_interval(np.int64(3), np.int64(7)) == wilson_interval(3, 7)
 
 
-@pytest.mark.parametrize("k, n, z, name", [(1, 0, 1.96, "n"), (5, 4, 1.96, "k"), (-1, 4, 1.96, "k"), (0.5, 4, 1.96, "k"),
-                                           (True, 4, 1.96, "k"), (1, 4, 0, "z"), (1, 4, float("nan"), "z")])
+@pytest.mark.parametrize("k, n, z, name", [(1, 0, 1.96, "trials"), (5, 4, 1.96, "successes"), (-1, 4, 1.96, "successes"), (0.5, 4, 1.96, "successes"),
+                                           (True, 4, 1.96, "successes"), (1, 4, 0, "quantile"), (1, 4, float("nan"), "quantile")])
 def test_bad_input_names_the_argument(k, n, z, name):
     with pytest.raises(ValueError, match=f"^{name} must"):
         wilson_interval(k, n, z)

@@ -7,10 +7,10 @@ import pytest
 
 from mwm import widgets as W
 
-BUILDERS = [W.running_note_try, W.window_try, W.scalar_cell_try, W.six_note_try, W.unroll_try,
+BUILDERS = [W.running_state_try, W.window_try, W.scalar_cell_try, W.six_state_try, W.unroll_try,
             W.shapes_try, W.next_word_try]
 BUILDERS += [W.step_machine_try]
-BUILDERS += [W.whisper_try, W.eigen_memory_try, W.cliff_try]
+BUILDERS += [W.chain_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 BUILDERS += [W.tank_try, W.memory_lab_try]
 BUILDERS += [W.talk_try]
@@ -48,11 +48,11 @@ def test_two_panels_share_no_state():
     assert a.png != b.png
 
 
-def test_running_note_readings():
-    assert "(-2, 2)" in W.draw_running_note(90)[1] and "(0, 0)" in W.draw_running_note(90)[1]
-    assert "cannot tell them apart" in W.draw_running_note(180)[1]
-    assert "cannot tell them apart" in W.draw_running_note(0)[1]
-    assert "different notes" in W.draw_running_note(90, sentence_b="bites man dog")[1]
+def test_running_state_readings():
+    assert "(-2, 2)" in W.draw_running_state(90)[1] and "(0, 0)" in W.draw_running_state(90)[1]
+    assert "cannot tell them apart" in W.draw_running_state(180)[1]
+    assert "cannot tell them apart" in W.draw_running_state(0)[1]
+    assert "different states" in W.draw_running_state(90, sentence_b="bites man dog")[1]
 
 
 def test_window_readings():
@@ -61,21 +61,21 @@ def test_window_readings():
 
 
 def test_cell_readings():
-    assert W.draw_scalar_cell(0.5, 1.0, 3)[1] == "notes: 0.7616, 0.3634, 0.1797"
-    assert W.draw_scalar_cell(1.0, 1.0, 2)[1] == "notes: 0.7616, 0.6420"
+    assert W.draw_scalar_cell(0.5, 1.0, 3)[1] == "states: 0.7616, 0.3634, 0.1797"
+    assert W.draw_scalar_cell(1.0, 1.0, 2)[1] == "states: 0.7616, 0.6420"
 
 
-def test_six_note_slides_down_and_fades():
+def test_six_state_slides_down_and_fades():
     import numpy as np
     from mwm.cell import rnn_forward
-    Wm, U, b = W.six_note_weights("slide down", 0.9)
+    Wm, U, b = W.six_state_weights("slide down", 0.9)
     hs = rnn_forward(W.ch02_cell.SIX_INPUTS[:, None], dict(W=Wm, U=U, b=b))[0]
     # the first word enters slot 1 and moves one slot per step, fading each time
     diag = [hs[t, t] for t in range(6)]
     assert diag[0] == pytest.approx(np.tanh(1.0))
     assert all(later < earlier for earlier, later in zip(diag, diag[1:]))
     with pytest.raises(ValueError, match="mode"):
-        W.six_note_weights("spin")
+        W.six_state_weights("spin")
 
 
 def test_unroll_readings_keep_32():
@@ -85,7 +85,7 @@ def test_unroll_readings_keep_32():
 
 def test_next_word_readings_match_section_4():
     text = W.draw_next_word(3)[1]
-    assert 'p = 0.609' in text and "surprise -ln p = 0.495" in text
+    assert 'p = 0.609' in text and "loss -ln p = 0.495" in text
     with pytest.raises(ValueError, match="shape"):
         W.draw_shape("many -> some")
 
@@ -117,7 +117,7 @@ def test_small_panels_are_drawn_in_every_combination(build):
 
 
 def test_big_panels_move_one_control_at_a_time():
-    panel = W.six_note_try()
+    panel = W.six_state_try()
     data = static_states(panel)
     sizes = {c["name"]: len(c["options"]) for c in data["controls"]}
     assert data["mode"] == "single"
@@ -176,17 +176,17 @@ def test_display_carries_the_twin_only_when_building_the_site(monkeypatch):
     assert panel._repr_mimebundle_()["text/html"].startswith("\n<style>")
 def test_step_machine_readings_match_section_6():
     full = W.draw_step_machine(10, "no cut")[1]
-    assert "votes for w: word 1: 0.0000, word 2: -0.1444, word 3: -0.1588, word 4: -0.1623" in full
+    assert "contributions to the gradient of w: word 1: 0.0000, word 2: -0.1444, word 3: -0.1588, word 4: -0.1623" in full
     assert full.endswith("dL/dw = -0.4655")
-    assert "notes: 0.7616, 0.3634, 0.1797, 0.0896" in full and "L = 0.4144" in full
+    assert "states: 0.7616, 0.3634, 0.1797, 0.0896" in full and "L = 0.4144" in full
     cut = W.draw_step_machine(10, "τ = 2")[1]
-    assert "votes for w: word 3: -0.1588, word 4: -0.1623;" in cut and cut.endswith("dL/dw = -0.3211")
-    assert "no blame crosses the cut before word 3" in cut
+    assert "contributions to the gradient of w: word 3: -0.1588, word 4: -0.1623;" in cut and cut.endswith("dL/dw = -0.3211")
+    assert "no gradient crosses the cut before word 3" in cut
     assert W.draw_step_machine(10, "τ = 3")[1].endswith("dL/dw = -0.1623")
-    # walking: the notes appear one per step, then the votes from word 4 back
+    # walking: the hidden states appear one per step, then the contributions from word 4 back
     assert W.draw_step_machine(1)[1].startswith("the words x = 1, 0, 0, 0")
-    assert W.draw_step_machine(3)[1] == "notes: 0.7616, 0.3634"
-    assert W.draw_step_machine(6)[1].endswith("votes for w: word 4: -0.1623")
+    assert W.draw_step_machine(3)[1] == "states: 0.7616, 0.3634"
+    assert W.draw_step_machine(6)[1].endswith("contributions to the gradient of w: word 4: -0.1623")
     assert "dL/dw" not in W.draw_step_machine(9)[1]
     with pytest.raises(ValueError, match="cut"):
         W.draw_step_machine(10, "τ = 5")
@@ -194,19 +194,19 @@ def test_step_machine_readings_match_section_6():
         W.draw_step_machine(11)
 
 
-def test_whisper_readings_chapter_7():
-    assert "at t = 10 the note is 0.000976562 and the blame 0.000976562" in W.draw_whisper(0.5)[1]
-    assert "at t = 10 the note is 57.665 and the blame 57.665" in W.draw_whisper(1.5)[1]
-    text = W.draw_whisper(1.5, tanh=True)[1]
-    assert "settles at h* = 0.8586" in text and "= 0.3943" in text and "the blame 5.14379e-05" in text
+def test_scalar_chain_readings_chapter_7():
+    assert "at t = 10 the state is 0.000976562 and the Jacobian 0.000976562" in W.draw_chain(0.5)[1]
+    assert "at t = 10 the state is 57.665 and the Jacobian 57.665" in W.draw_chain(1.5)[1]
+    text = W.draw_chain(1.5, tanh=True)[1]
+    assert "settles at h* = 0.8586" in text and "= 0.3943" in text and "the Jacobian 5.14379e-05" in text
     # the slider's float steps (0.9500000001...) are read as the value shown
-    assert W.draw_whisper(0.9500000000000001)[1].startswith("w = 0.95:")
+    assert W.draw_chain(0.9500000000000001)[1].startswith("w = 0.95:")
 
 
 def test_eigen_memory_readings_chapter_7():
-    assert W.draw_eigen_memory("keep", 30)[1].endswith("note is (0.8000, 0.2000), length 0.8246")
-    assert "note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
-    assert "note is (0.8500, 0.1500)" in W.draw_eigen_memory("keep", 2)[1]
+    assert W.draw_eigen_memory("keep", 30)[1].endswith("state is (0.8000, 0.2000), length 0.8246")
+    assert "state is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "state is (0.8500, 0.1500)" in W.draw_eigen_memory("keep", 2)[1]
     assert "eigenvalues 0.8, 0.3; spectral radius 0.8" in W.draw_eigen_memory("fade")[1]
     assert "eigenvalues 1.2, 0.7; spectral radius 1.2" in W.draw_eigen_memory("explode")[1]
     rotate = W.draw_eigen_memory("rotate", 30)[1]
@@ -228,7 +228,7 @@ def test_cliff_readings_chapter_8():
         W.draw_cliff("γ = 3")
 
 
-@pytest.mark.parametrize("build,states", [(W.whisper_try, 42), (W.eigen_memory_try, 48), (W.cliff_try, 60)],
+@pytest.mark.parametrize("build,states", [(W.chain_try, 42), (W.eigen_memory_try, 48), (W.cliff_try, 60)],
                          ids=lambda b: getattr(b, "__name__", str(b)))
 def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
     # counted from the controls (drawing all the states is the website build's job)
@@ -239,11 +239,11 @@ def test_chapter_7_8_panels_are_drawn_in_every_combination(build, states):
 # ---- chapters 10-11 (chapters 10-11)
 
 def test_blend_dial_readings_pass_through_the_units_two_points():
-    assert "draft (-0.4000, 0.6000)" in W.draw_blend_dial(0.25, 1.0)[1]
+    assert "candidate (-0.4000, 0.6000)" in W.draw_blend_dial(0.25, 1.0)[1]
     assert "<b>(0.5000, 0.0000)</b>" in W.draw_blend_dial(0.25, 1.0)[1]
     assert "<b>(0.2000, 0.2000)</b>" in W.draw_blend_dial(0.5, 1.0)[1]
-    assert "<b>(0.8000, -0.2000)</b>" in W.draw_blend_dial(0.0, 0.3)[1]      # z = 0 keeps the old note
-    assert "draft (-0.8407, 0.7129)" in W.draw_blend_dial(0.25, 0.0)[1]      # r = 0: tanh of the word's push
+    assert "<b>(0.8000, -0.2000)</b>" in W.draw_blend_dial(0.0, 0.3)[1]      # z = 0 keeps the previous state
+    assert "candidate (-0.8407, 0.7129)" in W.draw_blend_dial(0.25, 0.0)[1]  # r = 0: tanh of the input's part
     assert W.blend_dial_try().controls["z"].step == 0.05
 
 
@@ -251,30 +251,30 @@ def test_ten_steps_readings():
     assert "<b>0.3487</b>" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "(-0.2011, 0.4370)" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "<b>0.0010</b>" in W.draw_ten_steps(0.5, 1.0)[1]
-    # a bigger dial moves the note further: 1.1866 at z = 0.1, 2.1104 at z = 0.5
+    # a bigger dial moves the state further: 1.1866 at z = 0.1, 2.1104 at z = 0.5
     assert "(moved 1.1866 from the start)" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "(-0.9714, 0.9472) (moved 2.1104 from the start)" in W.draw_ten_steps(0.5, 1.0)[1]
-    # the bars are the lane only; the whole derivative adds the route through the draft
+    # the bars are the lane only; the whole derivative adds the route through the candidate
     assert "whole dh10/dh0 = diag(0.5941, 0.5519)" in W.draw_ten_steps(0.1, 1.0)[1]
     assert "whole dh10/dh0 = diag(0.3487, 0.3487)" in W.draw_ten_steps(0.1, 0.0)[1]
 
 
 def test_both_ways_readings_toy_numbers():
     from mwm.widgets.ch11_both_ways import TOY
-    assert 'note (0.0000); reached by words [1]' in W.draw_both_ways(TOY, "one-way", 1)[1]
-    assert 'note (0.0000, 0.1797); reached by words [1, 2, 3]' in W.draw_both_ways(TOY, "two-way", 1)[1]
-    assert 'note (0.7616, 0.7616)' in W.draw_both_ways(TOY, "two-way", 3)[1]
-    assert 'note (0.6420)' in W.draw_both_ways(TOY, "two floors", 3)[1]  # floor 2: tanh(0.7616)
+    assert 'state (0.0000); reached by words [1]' in W.draw_both_ways(TOY, "one-way", 1)[1]
+    assert 'state (0.0000, 0.1797); reached by words [1, 2, 3]' in W.draw_both_ways(TOY, "two-way", 1)[1]
+    assert 'state (0.7616, 0.7616)' in W.draw_both_ways(TOY, "two-way", 3)[1]
+    assert 'state (0.6420)' in W.draw_both_ways(TOY, "two layers", 3)[1]  # layer 2: tanh(0.7616)
     assert 'word 3 ("x3 = 1")' in W.draw_both_ways(TOY, "one-way", 7)[1]  # the slider is clamped
     assert "(this sentence has 3 words, so word 7 shows word 3)" in W.draw_both_ways(TOY, "one-way", 7)[1]
     assert "shows word" not in W.draw_both_ways(TOY, "one-way", 3)[1]
-    # the gold is a local slope: word 3, the only non-zero word, is the palest at word 3 with two floors
-    assert "reach per word 0.3556, 0.4173, 0.2469" in W.draw_both_ways(TOY, "two floors", 3)[1]
+    # the gold is a local slope: word 3, the only non-zero word, is the palest at word 3 with two layers
+    assert "reach per word 0.3556, 0.4173, 0.2469" in W.draw_both_ways(TOY, "two layers", 3)[1]
 
 
-@pytest.mark.parametrize("mode,verdict,reach", [("one-way", "the same note", "[1, 2, 3]"),
-                                                ("two floors", "the same note", "[1, 2, 3]"),
-                                                ("two-way", "a different note", "[1, 2, 3, 4, 5, 6, 7]")])
+@pytest.mark.parametrize("mode,verdict,reach", [("one-way", "the same state", "[1, 2, 3]"),
+                                                ("two layers", "the same state", "[1, 2, 3]"),
+                                                ("two-way", "a different state", "[1, 2, 3, 4, 5, 6, 7]")])
 def test_both_ways_teddy(mode, verdict, reach):
     from mwm.readers import TEDDY_SENTENCES
     for sentence in TEDDY_SENTENCES:
@@ -303,16 +303,16 @@ def test_step_machine_has_a_play_button_outside_the_static_controls():
 
 
 def test_blend_dial_names_its_arrows_in_a_legend():
-    for z, r, extra in [(0.25, 1.0, []), (1.0, 0.0, ["draft at $r$ = 1"])]:
+    for z, r, extra in [(0.25, 1.0, []), (1.0, 0.0, ["candidate at $r$ = 1"])]:
         fig = W.draw_blend_dial(z, r)[0]
         legend = fig.axes[0].get_legend()
-        assert [t.get_text() for t in legend.get_texts()] == ["old note", r"draft $\tilde{h}$", "new note"] + extra
+        assert [t.get_text() for t in legend.get_texts()] == ["previous state", r"candidate $\tilde{h}$", "new state"] + extra
         assert all(not t.get_text() for t in fig.axes[0].texts)  # no labels at the tips to collide
 
 
 def test_both_ways_heat_maps_have_a_colour_key():
     from mwm.widgets.ch11_both_ways import TOY
-    fig = W.draw_both_ways(TOY, "two floors", 3)[0]
+    fig = W.draw_both_ways(TOY, "two layers", 3)[0]
     key = fig.axes[-1]
     assert "red > 0, blue < 0" in key.get_ylabel()
     assert list(key.get_yticks()) == [-1, 0, 1]
@@ -321,14 +321,14 @@ def test_both_ways_heat_maps_have_a_colour_key():
 def test_blend_dial_vectors_of_the_panel():
     import numpy as np
     from mwm.gru import blend
-    from mwm.widgets.ch10_gru import CANDIDATE, OLD_NOTE
-    np.testing.assert_allclose(OLD_NOTE, [0.8, -0.2])
+    from mwm.widgets.ch10_gru import CANDIDATE, OLD_STATE
+    np.testing.assert_allclose(OLD_STATE, [0.8, -0.2])
     np.testing.assert_allclose(CANDIDATE, [-0.4, 0.6])
-    np.testing.assert_allclose(blend(OLD_NOTE, CANDIDATE, 0.25), [0.5, 0.0], atol=1e-15)
-    np.testing.assert_allclose(blend(OLD_NOTE, CANDIDATE, 0.5), [0.2, 0.2], atol=1e-15)
+    np.testing.assert_allclose(blend(OLD_STATE, CANDIDATE, 0.25), [0.5, 0.0], atol=1e-15)
+    np.testing.assert_allclose(blend(OLD_STATE, CANDIDATE, 0.5), [0.2, 0.2], atol=1e-15)
     # the only pair that does it: solve the two blends for (old, candidate)
     A = np.array([[0.75, 0.25], [0.5, 0.5]])
-    np.testing.assert_allclose(np.linalg.solve(A, [[0.5, 0.0], [0.2, 0.2]]), [OLD_NOTE, CANDIDATE], atol=1e-15)
+    np.testing.assert_allclose(np.linalg.solve(A, [[0.5, 0.0], [0.2, 0.2]]), [OLD_STATE, CANDIDATE], atol=1e-15)
 
 
 def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
@@ -337,19 +337,19 @@ def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
     notes, share = ten_steps(z=0.1, r=0.0)
     assert share == pytest.approx(0.9 ** 10) == pytest.approx(0.3487, abs=5e-5)
     assert len(notes) == 11
-    # with r = 0 the draft is fixed, so the note is the old note plus 1 - 0.9^t of the way to it
-    from mwm.widgets.ch10_gru import OLD_NOTE, WORD_PUSH
+    # with r = 0 the candidate is fixed, so the state is the previous state plus 1 - 0.9^t of the way to it
+    from mwm.widgets.ch10_gru import OLD_STATE, WORD_PUSH
     target = np.tanh(WORD_PUSH)
     for t, note in enumerate(notes):
-        np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_NOTE - target), atol=1e-14)
+        np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_STATE - target), atol=1e-14)
 
 
 def test_tank_readings_match_chapter_9():
     assert W.draw_tank()[1] == ("f = 0.9000, i = 0.2000, c\u0303 = 0.5000, o = 1.0000: c_t = 0.9000 + 0.1000 = 1.0000, "
                                 "h_t = 1.0000 * tanh(1.0000) = 1.0000 * 0.7616 = 0.7616")
-    scores = W.draw_tank(gates="from scores")[1]
-    assert scores.startswith("f = 0.8808, i = 0.5000, c\u0303 = 0.7616, o = 0.7311: c_t = 0.8808 + 0.3808 = 1.2616")
-    assert scores.endswith("0.7311 * tanh(1.2616) = 0.7311 * 0.8515 = 0.6225")
+    pre = W.draw_tank(gates="from pre-activations")[1]
+    assert pre.startswith("f = 0.8808, i = 0.5000, c\u0303 = 0.7616, o = 0.7311: c_t = 0.8808 + 0.3808 = 1.2616")
+    assert pre.endswith("0.7311 * tanh(1.2616) = 0.7311 * 0.8515 = 0.6225")
     held = W.draw_tank(f=1.0, i=0.0, steps=10)[1]
     assert held.endswith("after 10 steps c = 1.0000, h = 0.7616")
     assert "= 0.0000 * 0.7616 = 0.0000" in W.draw_tank(o=0.0)[1]
@@ -365,9 +365,9 @@ def test_tank_readings_match_chapter_9():
 def test_tank_names_the_candidate_c_tilde():
     """Notation (intro's table): the tank panel calls the candidate c~, never g."""
     panel = W.tank_try()
-    assert "c_tilde" in panel.controls and "z_c" in panel.controls and "g" not in panel.controls
+    assert "c_tilde" in panel.controls and "a_c" in panel.controls and "g" not in panel.controls
     labels = [c.description for c in panel.controls.values()]
-    assert "candidate c\u0303" in labels and "score a_c\u0303" in labels
+    assert "candidate c\u0303" in labels and "pre-act. a_c\u0303" in labels
     assert not any(label.endswith(" g") or label.endswith("z_g") for label in labels)
     fig, text = W.draw_tank()
     assert "c\u0303 = 0.5000" in text and " g = " not in text
@@ -376,16 +376,16 @@ def test_tank_names_the_candidate_c_tilde():
     assert r"\tilde{c}_t" in fig.axes[0].get_title()
 
 
-def test_tank_scores_go_through_lstm_step():
-    from mwm.widgets.ch09_lstm import gates_from_scores
-    gates = gates_from_scores(2.0, 0.0, 1.0, 1.0)
+def test_tank_preactivations_go_through_lstm_step():
+    from mwm.widgets.ch09_lstm import gates_from_preactivations
+    gates = gates_from_preactivations(2.0, 0.0, 1.0, 1.0)
     assert gates == pytest.approx({"f": 0.8807970779778823, "i": 0.5, "c_tilde": 0.7615941559557649, "o": 0.7310585786300049})
 
 
 def test_memory_lab_readings_match_chapter_9():
     text = W.draw_memory_lab(50, 0.5, 0.9, 0.9)[1]
     assert text.startswith("at 50 words: plain 49.9% ± 0.2, LSTM 84.6% ± 0.2, GRU 100.0% ± 0.0")
-    assert "blame to word 1: plain 2.67e-07, LSTM 0.00573, GRU 0.72" in text
+    assert "Jacobian to word 1: plain 2.67e-07, LSTM 0.00573, GRU 0.72" in text
     default = W.draw_memory_lab()[1]
     assert default.startswith("at 20 words: plain 50.5% ± 0.2, LSTM 100.0% ± 0.0, GRU 100.0% ± 0.0")
     with pytest.raises(ValueError, match="w must"):
@@ -411,9 +411,9 @@ def test_translate_readings():
 
 
 def test_beam_readings_match_section_13():
-    assert W.draw_beam(1, 3)[1] == "winner: the train, probability 0.20, log-score -1.609"
-    assert W.draw_beam(2, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
-    assert W.draw_beam(3, 3)[1] == "winner: our train, probability 0.36, log-score -1.022"
+    assert W.draw_beam(1, 3)[1] == "winner: the train, probability 0.20, log-probability -1.609"
+    assert W.draw_beam(2, 3)[1] == "winner: our train, probability 0.36, log-probability -1.022"
+    assert W.draw_beam(3, 3)[1] == "winner: our train, probability 0.36, log-probability -1.022"
     assert W.draw_beam(2, 1)[1] == "kept: the 0.50 (ln -0.693); our 0.40 (ln -0.916). Pruned: a 0.10 (ln -2.303)"
     step2 = W.draw_beam(2, 2)[1]
     assert step2.startswith("kept: our train 0.36 (ln -1.022); the train 0.20 (ln -1.609). Pruned: the bus 0.15")
@@ -460,24 +460,24 @@ def test_bottleneck_bleu_readings_match_chapter_14():
     with pytest.raises(ValueError, match="example_length"):
         W.draw_bleu_by_length(10, 60)
 def test_tank_panel_disables_the_sliders_its_mode_does_not_read():
-    from mwm.widgets.ch09_lstm import BY_HAND_CONTROLS, SCORE_CONTROLS
+    from mwm.widgets.ch09_lstm import BY_HAND_CONTROLS, PRE_CONTROLS
 
     def disabled(panel):
         return {name for name, control in panel.controls.items() if control.disabled}
 
     panel = W.tank_try()
-    assert disabled(panel) == set(SCORE_CONTROLS) == {"z_f", "z_i", "z_c", "z_o"}
+    assert disabled(panel) == set(PRE_CONTROLS) == {"a_f", "a_i", "a_c", "a_o"}
     before = panel.readings.value
-    panel.controls["z_f"].value = -4.0   # a disabled slider changes nothing the panel shows
+    panel.controls["a_f"].value = -4.0   # a disabled slider changes nothing the panel shows
     assert panel.readings.value == before
-    panel.controls["gates"].value = "from scores"
+    panel.controls["gates"].value = "from pre-activations"
     assert disabled(panel) == set(BY_HAND_CONTROLS) == {"f", "i", "c_tilde", "o"}
-    assert disabled(W.tank_try(gates="from scores")) == set(BY_HAND_CONTROLS)
+    assert disabled(W.tank_try(gates="from pre-activations")) == set(BY_HAND_CONTROLS)
     panel.controls["gates"].value = "by hand"
-    assert disabled(panel) == set(SCORE_CONTROLS)
+    assert disabled(panel) == set(PRE_CONTROLS)
 
 
-def test_talk_panel_readings_and_dice_switch():
+def test_talk_panel_readings_and_seed_switch():
     from mwm.charlm import load_char_lm, next_char_probs, talk_greedy
     model = load_char_lm()
     p = next_char_probs(model, "the train to ")
@@ -488,9 +488,9 @@ def test_talk_panel_readings_and_dice_switch():
     hot = W.draw_talk("the train to ", "greedy", "2", model=model)[1]
     assert f"p = {next_char_probs(model, 'the train to ', 2.0)[top]:.3f} (θ = 2)" in hot
     panel = W.talk_try()
-    assert panel.controls["dice"].disabled
+    assert panel.controls["seed"].disabled
     panel.controls["mode"].value = "sample"
-    assert not panel.controls["dice"].disabled
+    assert not panel.controls["seed"].disabled
     with pytest.raises(ValueError, match="mode"):
         W.draw_talk(mode="beam")
 
@@ -532,17 +532,17 @@ def test_translate_panel_spans_the_corpus_range():
 
 def test_chapter_7_panels_after_review():
     # one step is "1 step"; the explode preset is off the map at step 4; the quoted bar stands out
-    assert "After 1 step the note is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
-    assert "After 2 steps the note" in W.draw_eigen_memory("keep", 2)[1]
+    assert "After 1 step the state is (0.9000, 0.1000)" in W.draw_eigen_memory("keep", 1)[1]
+    assert "After 2 steps the state" in W.draw_eigen_memory("keep", 2)[1]
     fig, _ = W.draw_eigen_memory("explode", 30)
     assert [t.get_text() for t in fig.axes[0].texts] == ["ran off the map at step 4"]
-    fig, _ = W.draw_whisper(0.5)
+    fig, _ = W.draw_chain(0.5)
     from matplotlib.colors import to_rgba
     colours = [to_rgba(p.get_facecolor()) for p in fig.axes[0].patches]
-    highlight = colours[W.ch07_fade.WHISPER_READ - 1]
+    highlight = colours[W.ch07_fade.CHAIN_READ - 1]
     assert highlight[:3] == to_rgba(W.ch07_fade.HIGHLIGHT)[:3]
     assert all(c[:3] == to_rgba(W.ch07_fade.GOLD)[:3] for i, c in enumerate(colours[:20])
-               if i != W.ch07_fade.WHISPER_READ - 1)
+               if i != W.ch07_fade.CHAIN_READ - 1)
 
 
 def test_cliff_panel_arrow_reaches_the_map_edge_chapter_8():
@@ -562,7 +562,7 @@ def test_cliff_panel_arrow_reaches_the_map_edge_chapter_8():
 
 def test_memory_lab_plain_w_readings_chapter_9():
     text = W.draw_memory_lab(50, 0.5, 3.0, 0.99)[1]
-    assert text.startswith("at 50 words: plain 100.0% ± 0.0") and "blame to word 1: plain 3.03e-74" in text
+    assert text.startswith("at 50 words: plain 100.0% ± 0.0") and "Jacobian to word 1: plain 3.03e-74" in text
     text = W.draw_memory_lab(50, 0.5, 1.5, 0.99)[1]
     assert text.startswith("at 50 words: plain 96.7% ± 0.1") and "plain 1.19e-18" in text
     assert "LSTM 100.0% ± 0.0" in W.draw_memory_lab(50, 0.5, 0.9, 0.95)[1]
@@ -663,7 +663,7 @@ import json  # noqa: E402
 import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-NAMED = [W.running_note_try, W.scalar_cell_try, W.next_word_try, W.talk_try, W.cliff_try, W.tank_try, W.memory_lab_try,
+NAMED = [W.running_state_try, W.scalar_cell_try, W.next_word_try, W.talk_try, W.cliff_try, W.tank_try, W.memory_lab_try,
          W.ten_steps_try, W.bottleneck_try, W.beam_try]
 
 
@@ -789,10 +789,10 @@ def test_static_twin_controls_are_named_and_expose_their_state(cheap_pictures):
                          r'<span class="mwm-mark" aria-hidden="true">✓ </span>([^<]+)</button>', html)
     assert len(pressed) == 6 and {(o, p, t) for o, p, t in pressed if p == "true"} == {("mwm-on", "true", "greedy"),
                                                                                            ("mwm-on", "true", "1")}
-    slider = re.search(r'<span class="mwm-try-label" id="([^"]+)">dice #</span><input type="range" min="0" max="2" '
+    slider = re.search(r'<span class="mwm-try-label" id="([^"]+)">seed</span><input type="range" min="0" max="2" '
                        r'step="1" value="0" aria-labelledby="([^"]+)" aria-valuetext="1">', html)
     assert slider and slider.group(1) == slider.group(2)
-    assert re.search(r'<span class="mwm-try-label" id="([^"]+)">seed</span><select aria-labelledby="\1">', html)
+    assert re.search(r'<span class="mwm-try-label" id="([^"]+)">prompt</span><select aria-labelledby="\1">', html)
     assert '<div class="mwm-try-readings" aria-live="polite">' in html
     alt = re.search(r'<img class="mwm-try-figure" alt="([^"]+)"', html).group(1)
     assert alt.startswith("the model talks") and "talk greedy" in alt and "loop found" in alt

@@ -1,34 +1,36 @@
-"""Chapter 6, backpropagation through time: blame walks back along the words.
+"""Chapter 6, backpropagation through time: the gradient walks back along the words.
 
 Backpropagation through time (BPTT) is the ordinary backward pass run on the
-unrolled cell ``h_t = tanh(z_t)``, ``z_t = W h_{t-1} + U x_t + b``. It has two passes:
+unrolled cell ``h_t = tanh(a_t)``, ``a_t = W h_{t-1} + U x_t + b`` (``a_t`` the
+pre-activation). It has two passes:
 
 1. forward: run the cell and keep every hidden state (:func:`mwm.rnn_forward` or
    :func:`mwm.scalar_rnn` does this);
 2. backward: walk from the last word to the first. At every step two rules apply:
 
-   * Rule A (through the tanh): ``dL/dz_t = dL/dh_t * (1 - h_t**2)``;
-   * Rule B (through ``W h_{t-1} + U x_t + b``): the old note gets ``W^T dL/dz_t``,
-     and the shared weight gets the "vote" ``dL/dz_t h_{t-1}^T`` (``dL/dz_t x_t^T``
-     for ``U``, ``dL/dz_t`` for ``b``). Every step's votes are added up.
+   * Rule A (through the tanh): ``dL/da_t = dL/dh_t * (1 - h_t**2)``;
+   * Rule B (through ``W h_{t-1} + U x_t + b``): the previous hidden state gets
+     ``W^T dL/da_t``, and the shared weight gets the step's contribution to its
+     gradient, ``dL/da_t h_{t-1}^T`` (``dL/da_t x_t^T`` for ``U``, ``dL/da_t`` for
+     ``b``). Every step's contribution is added up.
 
 The loss interface. These functions do not know the loss. The caller passes
-``dL_dh``, an array shaped like the hidden states: entry t is the blame the loss
-puts on ``h_t`` *directly*, at its own step, not through later notes. Examples:
+``dL_dh``, an array shaped like the hidden states: entry t is the gradient the loss
+puts on ``h_t`` *directly*, at its own step, not through later states. Examples:
 
-* a loss on the last note only, ``L = 1/2 (h_T - y)^2``: zeros everywhere except
-  ``h_T - y`` at the last step (:func:`last_note_loss` builds it);
-* a read-out at every step, ``y_hat_t = softmax(V h_t + c)`` with cross-entropy:
-  ``dL_dh[t] = V^T (y_hat_t - y_t)``, i.e. ``readout_gradient(probs, targets) @ V``.
+* a loss on the last state only, ``L = 1/2 (h_T - y)^2``: zeros everywhere except
+  ``h_T - y`` at the last step (:func:`last_state_loss` builds it);
+* a read-out at every step, ``p_t = softmax(V h_t + b_V)`` with cross-entropy:
+  ``dL_dh[t] = V^T (p_t - y_t)``, i.e. ``readout_gradient(probs, targets) @ V``.
 
-BPTT adds what flows back from later steps, so ``grads.dh[t]`` (the *total* blame
-reaching ``h_t``) is ``dL_dh[t] + W^T dL/dz_{t+1}``.
+BPTT adds what flows back from later steps, so ``grads.dh[t]`` (the *total* gradient
+reaching ``h_t``) is ``dL_dh[t] + W^T dL/da_{t+1}``.
 
-Truncation. With ``k`` given, the text is cut into chunks of ``k`` words (words
-1..k, k+1..2k, ...). The hidden state still flows forward across every cut, but no
-blame crosses one: walking back, the blame is reset to the loss's own share at the
-last word of every chunk. This equals PyTorch autograd with ``h = h.detach()`` at
-the start of every chunk.
+Truncation. With ``tau`` (τ) given, the text is cut into chunks of ``tau`` words
+(words 1..τ, τ+1..2τ, ...). The hidden state still flows forward across every cut,
+but no gradient crosses one: walking back, the gradient is reset to the loss's own
+share at the last word of every chunk. This equals PyTorch autograd with
+``h = h.detach()`` at the start of every chunk.
 """
 from __future__ import annotations
 
@@ -49,28 +51,31 @@ class ScalarGrads:
     """What BPTT returns for the one-number cell (:func:`scalar_bptt`).
 
     Attributes:
-        dw, du, db: dL/dw, dL/du, dL/db, each the sum of its per-step votes.
-        dh: shape (T,), the total blame reaching each note h_t (its own loss plus what
-            flows back from later notes of the same chunk).
-        dz: shape (T,), the blame at each sum z_t after Rule A: ``dh * (1 - h_t**2)``.
-        votes: shape (T,), each step's vote for w, ``dz[t] * h_{t-1}``; ``dw == votes.sum()``.
-        dh0: the blame reaching the starting note h_0.
+        dw, du, db: dL/dw, dL/du, dL/db, each the sum of the steps' contributions.
+        dh: shape (T,), the total gradient reaching each hidden state h_t (its own loss
+            plus what flows back from later states of the same chunk).
+        da: shape (T,), the gradient at each pre-activation a_t after Rule A:
+            ``dh * (1 - h_t**2)``.
+        dw_steps: shape (T,), each step's contribution to dL/dw, ``da[t] * h_{t-1}``;
+            ``dw == dw_steps.sum()``.
+        dh0: the gradient reaching the starting state h_0.
     """
 
     dw: float
     du: float
     db: float
     dh: np.ndarray
-    dz: np.ndarray
-    votes: np.ndarray
+    da: np.ndarray
+    dw_steps: np.ndarray
     dh0: float
 
 
-def _check_k(k):
-    return None if k is None else positive_int(k, "k")
+
+def _check_tau(tau):
+    return None if tau is None else positive_int(tau, "tau")
 
 
-def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
+def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, tau=None) -> ScalarGrads:
     """Backprop through time for the one-number cell ``h_t = tanh(w h_{t-1} + u x_t + b)`` (chapter 6).
 
     Written as a plain loop over the words, last to first, with Rule A and Rule B
@@ -78,31 +83,31 @@ def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
 
     Args:
         xs: the inputs x_1..x_T, shape (T,), T >= 1.
-        hs: the notes h_1..h_T saved by the forward pass, shape (T,); each in (-1, 1)
-            (``scalar_rnn(xs, w, u, b, h0)``).
-        dL_dh: shape (T,): the blame the loss puts directly on each note (see the
-            module docstring; :func:`last_note_loss` for a loss on the last note).
-        w, u, b: the cell's weights; h0: the note before the first word.
-        k: chunk length for truncated BPTT (blame never crosses from word mk+1 back to
-            word mk); None for full BPTT.
+        hs: the hidden states h_1..h_T saved by the forward pass, shape (T,); each in
+            (-1, 1) (``scalar_rnn(xs, w, u, b, h0)``).
+        dL_dh: shape (T,): the gradient the loss puts directly on each state (see the
+            module docstring; :func:`last_state_loss` for a loss on the last state).
+        w, u, b: the cell's weights; h0: the state before the first word.
+        tau: the truncation length τ of truncated BPTT (no gradient crosses from word
+            mτ+1 back to word mτ); None for full BPTT.
 
     Returns:
         :class:`ScalarGrads`.
 
     Raises:
         ValueError: if the lengths disagree, ``hs`` is outside (-1, 1), a weight is not a
-            finite number, or ``k`` is not a whole number >= 1, naming the argument.
+            finite number, or ``tau`` is not a whole number >= 1, naming the argument.
 
     Example (chapter 6, the step machine): x = (1, 0, 0, 0), w = 0.5, u = 1, loss
-    ``1/2 (h_4 - 1)^2``; with k = 2 only words 3 and 4 vote:
+    ``1/2 (h_4 - 1)^2``; with tau = 2 only words 3 and 4 contribute:
 
         >>> from mwm.cell import scalar_rnn
         >>> hs = scalar_rnn([1, 0, 0, 0], w=0.5, u=1)
-        >>> _, dL_dh = last_note_loss(hs, 1.0)
+        >>> _, dL_dh = last_state_loss(hs, 1.0)
         >>> g = scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1)
-        >>> g.votes.round(4).tolist(), round(g.dw, 4)
+        >>> g.dw_steps.round(4).tolist(), round(g.dw, 4)
         ([0.0, -0.1444, -0.1588, -0.1623], -0.4655)
-        >>> round(scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1, k=2).dw, 4)
+        >>> round(scalar_bptt([1, 0, 0, 0], hs, dL_dh, w=0.5, u=1, tau=2).dw, 4)
         -0.3211
     """
     xs = as_array(xs, "xs", ndim=1)
@@ -111,27 +116,27 @@ def scalar_bptt(xs, hs, dL_dh, w, u, b=0.0, h0=0.0, k=None) -> ScalarGrads:
     hs = as_array(hs, "hs", shape=xs.shape)
     dL_dh = as_array(dL_dh, "dL_dh", shape=xs.shape)
     if np.any(np.abs(hs) >= 1):
-        raise ValueError("hs must be notes of the forward pass, each strictly inside (-1, 1)")
+        raise ValueError("hs must be hidden states of the forward pass, each strictly inside (-1, 1)")
     w, u, b, h0 = (as_scalar(v, n) for v, n in ((w, "w"), (u, "u"), (b, "b"), (h0, "h0")))
-    k = _check_k(k)
+    tau = _check_tau(tau)
     T = len(xs)
-    h_prev = np.concatenate(([h0], hs[:-1]))   # the note each step started from
-    dh, dz, votes = np.zeros(T), np.zeros(T), np.zeros(T)
-    from_later = 0.0                            # blame sent back by step t+1
+    h_prev = np.concatenate(([h0], hs[:-1]))   # the state each step started from
+    dh, da, dw_steps = np.zeros(T), np.zeros(T), np.zeros(T)
+    from_later = 0.0                            # gradient sent back by step t+1
     for t in reversed(range(T)):
-        if k is not None and (t + 1) % k == 0:  # word t+1 ends a chunk: nothing crosses the cut
+        if tau is not None and (t + 1) % tau == 0:  # word t+1 ends a chunk: nothing crosses the cut
             from_later = 0.0
-        dh[t] = dL_dh[t] + from_later            # total blame on h_t
-        dz[t] = dh[t] * (1.0 - hs[t] ** 2)       # Rule A: times the tanh slope
-        votes[t] = dz[t] * h_prev[t] + 0.0       # Rule B: the weight's vote, times the note that came in
-                                                 # (+ 0.0 prints a vote of -0.0 as 0.0)
-        from_later = dz[t] * w                   # Rule B: the old note's share, times w
-    return ScalarGrads(dw=float(votes.sum()), du=float(dz @ xs), db=float(dz.sum()),
-                       dh=dh, dz=dz, votes=votes, dh0=float(from_later))
+        dh[t] = dL_dh[t] + from_later            # total gradient on h_t
+        da[t] = dh[t] * (1.0 - hs[t] ** 2)       # Rule A: times the tanh slope
+        dw_steps[t] = da[t] * h_prev[t] + 0.0    # Rule B: the step's contribution to dL/dw, times the state that came in
+                                                 # (+ 0.0 prints -0.0 as 0.0)
+        from_later = da[t] * w                   # Rule B: the previous state's share, times w
+    return ScalarGrads(dw=float(dw_steps.sum()), du=float(da @ xs), db=float(da.sum()),
+                       dh=dh, da=da, dw_steps=dw_steps, dh0=float(from_later))
 
 
-def last_note_loss(hs, target) -> tuple[float, np.ndarray]:
-    """A loss on the last note only, ``L = 1/2 ||h_T - y||^2``, and its blame per step (chapter 6's widget).
+def last_state_loss(hs, target) -> tuple[float, np.ndarray]:
+    """A loss on the last hidden state only, ``L = 1/2 ||h_T - y||^2``, and its gradient per step (chapter 6's widget).
 
     Args:
         hs: hidden states, shape (T,), (T, h) or (T, B, h) (a batch adds its losses).
@@ -151,10 +156,12 @@ def last_note_loss(hs, target) -> tuple[float, np.ndarray]:
     try:
         diff = hs[-1] - np.broadcast_to(target, hs[-1].shape)
     except ValueError:
-        raise ValueError(f"target must fit the last note's shape {hs[-1].shape}, got {target.shape}") from None
+        raise ValueError(f"target must fit the last state's shape {hs[-1].shape}, got {target.shape}") from None
     dL_dh = np.zeros_like(hs)
     dL_dh[-1] = diff
     return 0.5 * float(np.sum(diff ** 2)), dL_dh
+
+
 
 
 # --------------------------------------------------------------------------- the vector cell
@@ -165,57 +172,59 @@ class RNNGrads:
 
     Attributes:
         dW: (h, h), dU: (h, d), db: (h,): the gradients, summed over steps (and over the batch).
-        dh: (T, h) or (T, B, h): the total blame reaching each hidden state h_t.
-        dz: same shape: the blame at each sum z_t, ``dh * (1 - h_t**2)``.
-        dh0: (h,) or (B, h): the blame reaching the starting state h_0.
+        dh: (T, h) or (T, B, h): the total gradient reaching each hidden state h_t.
+        da: same shape: the gradient at each pre-activation a_t, ``dh * (1 - h_t**2)``.
+        dh0: (h,) or (B, h): the gradient reaching the starting state h_0.
         h_prev: same shape as ``dh``: the state each step started from (h_0, h_1, ..., h_{T-1}).
-        W_votes: (T, h, h), computed on first use: step t's vote for W,
-            ``dz_t h_{t-1}^T`` (summed over the batch); ``W_votes.sum(0) == dW``.
+        dW_steps: (T, h, h), computed on first use: step t's contribution to dL/dW,
+            ``da_t h_{t-1}^T`` (summed over the batch); ``dW_steps.sum(0) == dW``.
     """
 
     dW: np.ndarray
     dU: np.ndarray
     db: np.ndarray
     dh: np.ndarray
-    dz: np.ndarray
+    da: np.ndarray
     dh0: np.ndarray
     h_prev: np.ndarray
 
     @cached_property
-    def W_votes(self) -> np.ndarray:
-        if self.dz.ndim == 2:
-            return np.einsum("ti,tj->tij", self.dz, self.h_prev)
-        return np.einsum("tbi,tbj->tij", self.dz, self.h_prev)
+    def dW_steps(self) -> np.ndarray:
+        if self.da.ndim == 2:
+            return np.einsum("ti,tj->tij", self.da, self.h_prev)
+        return np.einsum("tbi,tbj->tij", self.da, self.h_prev)
 
 
-def rnn_bptt(xs, hs, dL_dh, weights, h0=None, k=None) -> RNNGrads:
+
+def rnn_bptt(xs, hs, dL_dh, weights, h0=None, tau=None) -> RNNGrads:
     """Backprop through time for the vector cell ``h_t = tanh(W h_{t-1} + U x_t + b)`` (chapter 6).
 
     The backward half of the two-pass algorithm (chapter 6): ``hs`` are the states the
     forward pass saved. Walking back, each step applies
-    ``dz_t = dh_t * (1 - h_t**2)`` (Rule A) and sends ``W^T dz_t`` to ``h_{t-1}``
-    (Rule B), so one step back multiplies the blame by ``W^T diag(1 - h_t**2)``. The
-    weights' gradients are the sums of every step's votes, taken at the end in one
-    matrix product each: ``dW = sum_t dz_t h_{t-1}^T``, ``dU = sum_t dz_t x_t^T``,
-    ``db = sum_t dz_t``. :func:`rnn_backward` is the same walk behind the three cells'
-    common contract (caches in, ``(grads, dh0, dxs)`` out); this one also keeps every
-    step's blame and can truncate.
+    ``da_t = dh_t * (1 - h_t**2)`` (Rule A) and sends ``W^T da_t`` to ``h_{t-1}``
+    (Rule B), so one step back multiplies the gradient by the transposed Jacobian
+    ``W^T diag(1 - h_t**2)``. The weights' gradients are the sums of every step's
+    contributions, taken at the end in one matrix product each:
+    ``dW = sum_t da_t h_{t-1}^T``, ``dU = sum_t da_t x_t^T``, ``db = sum_t da_t``.
+    :func:`rnn_backward` is the same walk behind the three cells' common contract
+    (caches in, ``(grads, dh0, dxs)`` out); this one also keeps every step's gradient
+    and can truncate.
 
     Args:
         xs: inputs, shape (T, d) or (T, B, d), T >= 1.
         hs: the forward pass's states, ``rnn_forward(xs, weights, h0)[0]``, shape (T, h) or (T, B, h).
-        dL_dh: the blame the loss puts directly on each state, the shape of ``hs`` (see
+        dL_dh: the gradient the loss puts directly on each state, the shape of ``hs`` (see
             the module docstring: e.g. ``readout_gradient(probs, targets) @ V``).
         weights: dict ``{"W": (h, h), "U": (h, d), "b": (h,)}`` (as :func:`mwm.rnn_forward`).
         h0: the state before the first input, (h,) or (B, h); zeros if None.
-        k: chunk length for truncated BPTT: no blame crosses from word mk+1 back to
-            word mk (the state still flows forward); None for full BPTT.
+        tau: the truncation length τ of truncated BPTT: no gradient crosses from word
+            mτ+1 back to word mτ (the state still flows forward); None for full BPTT.
 
     Returns:
         :class:`RNNGrads`.
 
     Raises:
-        ValueError: if a weight is missing, any shape disagrees or ``k`` is not a whole number >= 1,
+        ValueError: if a weight is missing, any shape disagrees or ``tau`` is not a whole number >= 1,
             naming the argument.
     """
     W, U, b = check_rnn_weights(weights)
@@ -226,29 +235,29 @@ def rnn_bptt(xs, hs, dL_dh, weights, h0=None, k=None) -> RNNGrads:
     dL_dh = as_array(dL_dh, "dL_dh", shape=(*lead, n_hidden))
     state_shape = (n_hidden,) if batch is None else (batch, n_hidden)
     h0 = np.zeros(state_shape) if h0 is None else as_array(h0, "h0", shape=state_shape)
-    return _rnn_bptt(xs, hs, dL_dh, W, h0, _check_k(k))
+    return _rnn_bptt(xs, hs, dL_dh, W, h0, _check_tau(tau))
 
 
-def _rnn_bptt(xs, hs, dL_dh, W, h0, k):
+def _rnn_bptt(xs, hs, dL_dh, W, h0, tau):
     """The unchecked kernel of :func:`rnn_bptt` and :func:`rnn_backward`."""
     n_hidden, n_in = W.shape[0], xs.shape[-1]
     T = xs.shape[0]
     h_prev = np.concatenate((h0[None], hs[:-1]))   # the state each step started from
     slope = 1.0 - hs * hs                          # every step's tanh slope, known after the forward pass
     dh = np.empty_like(hs)
-    dz = np.empty_like(hs)
-    from_later = np.zeros(h0.shape)                # blame sent back by step t+1
+    da = np.empty_like(hs)
+    from_later = np.zeros(h0.shape)                # gradient sent back by step t+1
     for t in range(T - 1, -1, -1):
-        if k is not None and (t + 1) % k == 0:     # word t+1 ends a chunk: no blame crosses the cut
+        if tau is not None and (t + 1) % tau == 0:  # word t+1 ends a chunk: no gradient crosses the cut
             from_later = 0.0
-        np.add(dL_dh[t], from_later, out=dh[t])    # total blame on h_t
-        np.multiply(dh[t], slope[t], out=dz[t])    # Rule A
-        from_later = dz[t] @ W                     # Rule B for the old state: W^T dz_t (rows: dz_t W)
-    dz2 = dz.reshape(-1, n_hidden)                 # all steps (and sequences) as rows
-    dW = dz2.T @ h_prev.reshape(-1, n_hidden)      # Rule B for the weights, every vote added up
-    dU = dz2.T @ xs.reshape(-1, n_in)
-    db = dz2.sum(axis=0)
-    return RNNGrads(dW=dW, dU=dU, db=db, dh=dh, dz=dz, dh0=from_later, h_prev=h_prev)
+        np.add(dL_dh[t], from_later, out=dh[t])    # total gradient on h_t
+        np.multiply(dh[t], slope[t], out=da[t])    # Rule A
+        from_later = da[t] @ W                     # Rule B for the previous state: W^T da_t (rows: da_t W)
+    da2 = da.reshape(-1, n_hidden)                 # all steps (and sequences) as rows
+    dW = da2.T @ h_prev.reshape(-1, n_hidden)      # Rule B for the weights, every step's contribution added up
+    dU = da2.T @ xs.reshape(-1, n_in)
+    db = da2.sum(axis=0)
+    return RNNGrads(dW=dW, dU=dU, db=db, dh=dh, da=da, dh0=from_later, h_prev=h_prev)
 
 
 def _check_cache(cache, name, n_hidden):
@@ -268,15 +277,15 @@ def rnn_step_backward(dh, cache, weights):
     """The backward step of :func:`mwm.rnn_step`: Rule A, then Rule B (chapter 6).
 
     Args:
-        dh: the total blame on the step's new state, shape (h,) or (B, h).
+        dh: the total gradient on the step's new state, shape (h,) or (B, h).
         cache: the dict ``{"h_prev", "x", "h"}`` returned by ``rnn_step``.
         weights: the weights ``{"W", "U", "b"}`` used in that step.
 
     Returns:
-        (grads, dh_prev, dx): grads is a dict with this step's votes for ``"W"`` (h, h),
-        ``"U"`` (h, d) and ``"b"`` (h,), summed over a batch; dh_prev (shape of h_prev) is
-        the blame sent to the old state, ``W^T dz``; dx (shape of x) the blame sent to the
-        input, ``U^T dz``.
+        (grads, dh_prev, dx): grads is a dict with this step's contributions to the
+        gradients of ``"W"`` (h, h), ``"U"`` (h, d) and ``"b"`` (h,), summed over a batch;
+        dh_prev (shape of h_prev) is the gradient sent to the previous state, ``W^T da``;
+        dx (shape of x) the gradient sent to the input, ``U^T da``.
 
     Raises:
         ValueError: if a weight is missing or the shapes disagree, naming the argument.
@@ -286,10 +295,10 @@ def rnn_step_backward(dh, cache, weights):
     if x.shape[-1] != U.shape[1]:
         raise ValueError(f"cache['x'] must have {U.shape[1]} numbers per input, got shape {x.shape}")
     dh = as_array(dh, "dh", shape=h_new.shape)
-    dz = dh * (1.0 - h_new ** 2)                      # Rule A
-    dz2, hp2, x2 = (np.atleast_2d(a) for a in (dz, h_prev, x))
-    grads = {"W": dz2.T @ hp2, "U": dz2.T @ x2, "b": dz2.sum(axis=0)}   # Rule B
-    return grads, dz @ W, dz @ U
+    da = dh * (1.0 - h_new ** 2)                      # Rule A
+    da2, hp2, x2 = (np.atleast_2d(a) for a in (da, h_prev, x))
+    grads = {"W": da2.T @ hp2, "U": da2.T @ x2, "b": da2.sum(axis=0)}   # Rule B
+    return grads, da @ W, da @ U
 
 
 def rnn_backward(dhs, caches, weights, *, batch_first: bool = False):
@@ -299,7 +308,7 @@ def rnn_backward(dhs, caches, weights, *, batch_first: bool = False):
     :func:`mwm.lstm_backward`); the walk is :func:`rnn_bptt`'s, without truncation.
 
     Args:
-        dhs: the blame the loss puts directly on each step's state, (T, h) or (T, B, h).
+        dhs: the gradient the loss puts directly on each step's state, (T, h) or (T, B, h).
         caches: the list returned by :func:`mwm.rnn_forward`.
         weights: the same weights as the forward pass.
         batch_first: True if ``dhs`` is (B, T, h), as ``rnn_forward(..., batch_first=True)``
@@ -324,27 +333,27 @@ def rnn_backward(dhs, caches, weights, *, batch_first: bool = False):
     hs = np.stack([c["h"] for c in caches])
     dhs = as_array(time_major(dhs, batch_first, "dhs"), "dhs", shape=hs.shape)
     g = _rnn_bptt(xs, hs, dhs, W, h0, None)
-    return {"W": g.dW, "U": g.dU, "b": g.db}, g.dh0, batch_major(g.dz @ U, batch_first)
+    return {"W": g.dW, "U": g.dU, "b": g.db}, g.dh0, batch_major(g.da @ U, batch_first)
 
 
 # --------------------------------------------------------------------------- truncation: chunks
 
-def chunk_count(n_words, k) -> int:
-    """How many chunks truncated BPTT cuts a text of ``n_words`` into: ceil(N / k) (chapter 6 proof).
+def chunk_count(n_words, tau) -> int:
+    """How many chunks truncated BPTT cuts a text of ``n_words`` into: ceil(N / τ) (chapter 6 proof).
 
     Raises:
         ValueError: if either argument is not a whole number >= 1.
     """
-    n, k = positive_int(n_words, "n_words"), positive_int(k, "k")
-    return -(-n // k)
+    n, tau = positive_int(n_words, "n_words"), positive_int(tau, "tau")
+    return -(-n // tau)
 
 
-def chunk_of(word, k) -> tuple[int, int, int]:
-    """The chunk that holds word ``word`` (counted from 1) when chunks have ``k`` words (chapter 6).
+def chunk_of(word, tau) -> tuple[int, int, int]:
+    """The chunk that holds word ``word`` (counted from 1) when chunks have ``tau`` words (chapter 6).
 
     Returns:
-        (m, first, last): chunk m = ceil(word / k) holds words (m-1)k+1 .. mk. The blame
-        from ``word`` walks back at most to ``first``, ``word - first <= k - 1`` steps.
+        (m, first, last): chunk m = ceil(word / τ) holds words (m-1)τ+1 .. mτ. The gradient
+        from ``word`` walks back at most to ``first``, ``word - first <= τ - 1`` steps.
 
     Raises:
         ValueError: if either argument is not a whole number >= 1.
@@ -353,12 +362,12 @@ def chunk_of(word, k) -> tuple[int, int, int]:
         >>> chunk_of(45, 20)
         (3, 41, 60)
     """
-    t, k = positive_int(word, "word"), positive_int(k, "k")
-    m = -(-t // k)
-    return m, (m - 1) * k + 1, m * k
+    t, tau = positive_int(word, "word"), positive_int(tau, "tau")
+    m = -(-t // tau)
+    return m, (m - 1) * tau + 1, m * tau
 
 
-def taught_positions(gap, k) -> list[int]:
+def taught_positions(gap, tau) -> list[int]:
     """Where truncated BPTT can teach a link that reaches back ``gap`` words (chapter 6, rule of thumb).
 
     The cuts sit at fixed places, so the link from word ``t - gap`` to word ``t`` gets a
@@ -368,12 +377,12 @@ def taught_positions(gap, k) -> list[int]:
 
     Args:
         gap: how many words before the effect its cause lies, a whole number >= 1.
-        k: the chunk length, a whole number >= 1.
+        tau: the truncation length τ (the chunk length), a whole number >= 1.
 
     Returns:
         list of positions p (1 = a chunk's first word): the word at position p can be
-        taught by the word ``gap`` before it. They are ``gap + 1 .. k``, so there are
-        ``max(k - gap, 0)`` of every ``k``.
+        taught by the word ``gap`` before it. They are ``gap + 1 .. τ``, so there are
+        ``max(τ - gap, 0)`` of every ``τ``.
 
     Raises:
         ValueError: if either argument is not a whole number >= 1.
@@ -382,17 +391,17 @@ def taught_positions(gap, k) -> list[int]:
         >>> taught_positions(15, 20)
         [16, 17, 18, 19, 20]
     """
-    gap, k = positive_int(gap, "gap"), positive_int(k, "k")
-    m = -(-gap // k) + 1                       # chunk m starts after word (m-1)k >= gap
-    first = (m - 1) * k + 1
-    return [t - first + 1 for t in range(first, m * k + 1) if chunk_of(t - gap, k)[0] == m]
+    gap, tau = positive_int(gap, "gap"), positive_int(tau, "tau")
+    m = -(-gap // tau) + 1                     # chunk m starts after word (m-1)τ >= gap
+    first = (m - 1) * tau + 1
+    return [t - first + 1 for t in range(first, m * tau + 1) if chunk_of(t - gap, tau)[0] == m]
 
 
 def step_factors(hs, w) -> np.ndarray:
-    """The one-number cell's per-step factors ``dh_t/dh_{t-1} = w (1 - h_t^2)`` (chapter 6).
+    """The one-number cell's per-step Jacobians ``dh_t/dh_{t-1} = w (1 - h_t^2)`` (chapter 6).
 
     Args:
-        hs: the notes h_1..h_T, shape (T,), each in (-1, 1); w: the recurrent weight.
+        hs: the hidden states h_1..h_T, shape (T,), each in (-1, 1); w: the recurrent weight.
 
     Returns:
         shape (T,): entry t-1 is ``dh_t/dh_{t-1}``. A product of consecutive entries is
@@ -403,20 +412,20 @@ def step_factors(hs, w) -> np.ndarray:
     """
     hs = as_array(hs, "hs", ndim=1)
     if np.any(np.abs(hs) >= 1):
-        raise ValueError("hs must be notes of the forward pass, each strictly inside (-1, 1)")
+        raise ValueError("hs must be hidden states of the forward pass, each strictly inside (-1, 1)")
     return as_scalar(w, "w") * (1.0 - hs ** 2)
 
 
 # --------------------------------------------------------------------------- gradient check
 
-def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps=1e-5) -> np.ndarray:
+def numerical_gradient(loss: Callable[[], float], x: np.ndarray, eps=1e-5) -> np.ndarray:
     """Central-difference gradient of a scalar function, one entry at a time, in float64.
 
-    ``(f(x + eps e_i) - f(x - eps e_i)) / (2 eps)`` for every entry i. ``x`` is nudged
-    in place and restored, so ``f`` (which takes no arguments) must read ``x`` itself.
+    ``(L(x + eps e_i) - L(x - eps e_i)) / (2 eps)`` for every entry i, L = ``loss``. ``x`` is
+    nudged in place and restored, so ``loss`` (which takes no arguments) must read ``x`` itself.
 
     Args:
-        f: a function of no arguments returning a float (the loss).
+        loss: a function of no arguments returning a float (the loss).
         x: a float64 array that ``f`` reads, changed in place and restored.
         eps: the nudge, > 0.
 
@@ -436,16 +445,16 @@ def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps=1e-5) -> np.nd
     for i in range(flat.size):
         old = flat[i]
         flat[i] = old + eps
-        up = f()
+        up = loss()
         flat[i] = old - eps
-        down = f()
+        down = loss()
         flat[i] = old
         gflat[i] = (up - down) / (2 * eps)
     return grad
 
 
-def relative_error(a, b, floor=1e-8) -> float:
-    """The largest entrywise relative difference ``|a - b| / max(|a|, |b|, floor)``.
+def relative_error(first, second, floor=1e-8) -> float:
+    """The largest entrywise relative difference ``|first - second| / max(|first|, |second|, floor)``.
 
     ``floor`` keeps entries where both values are (almost) zero from dividing by zero:
     there the difference is measured absolutely, in units of ``floor``.
@@ -453,9 +462,9 @@ def relative_error(a, b, floor=1e-8) -> float:
     Raises:
         ValueError: if the shapes differ or ``floor`` is not > 0.
     """
-    a, b = as_array(a, "a"), as_array(b, "b")
+    a, b = as_array(first, "first"), as_array(second, "second")
     if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+        raise ValueError(f"first and second must have the same shape, got {a.shape} and {b.shape}")
     floor = positive(floor, "floor")
     if a.size == 0:
         return 0.0
@@ -488,6 +497,6 @@ def gradient_check(loss: Callable[[], float], params: Mapping[str, np.ndarray],
     return out
 
 
-__all__ = ["ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "rnn_backward", "last_note_loss",
+__all__ = ["ScalarGrads", "RNNGrads", "scalar_bptt", "rnn_bptt", "rnn_step_backward", "rnn_backward", "last_state_loss",
            "chunk_count", "chunk_of", "step_factors", "numerical_gradient", "relative_error", "gradient_check"]
 

@@ -31,7 +31,7 @@ def scalar_rnn(xs, w, u, b=0.0, h0=0.0) -> np.ndarray:
         xs: the inputs x_1..x_T, a 1-D sequence of T >= 1 numbers.
         w: recurrent weight ("keep old"), u: input weight ("new word"), b: shift;
             finite numbers.
-        h0: the note before the first input.
+        h0: the hidden state before the first input.
 
     Returns:
         array of shape (T,): h_1..h_T, each strictly inside (-1, 1).

@@ -1,27 +1,27 @@
 """Chapter 5: a character language model that learns to talk, then talks.
 
 The model is chapter 5's: 28 symbols (the letters a-z, the space and the full
-stop), each fed in as a one-hot vector ``x_t``; chapter 2's cell with a note of 48
-numbers,
+stop), each fed in as a one-hot vector ``x_t``; chapter 2's cell with a hidden state
+of 48 numbers,
 
     h_t = tanh(W h_{t-1} + U x_t + b),
 
-and chapter 4's read-out, scores ``y_t = V h_t + b_V`` and probabilities
-``p_t = softmax(y_t / theta)`` (theta, the temperature, is 1 unless talk asks otherwise),
+and chapter 4's read-out, logits ``y_t = V h_t + b_V`` and probabilities
+``p_t = softmax(y_t / θ)`` (θ, the temperature, is 1 unless talk asks otherwise),
 the model's guess for the character after the t-th. That is
-48*48 + 48*28 + 48 + 28*48 + 28 = 5,068 numbers. (The read-out shift ``b_V`` is stored
-under the name ``c``, the weight file's key; :attr:`CharLM.b_V` gives it under the course's name.)
+48*48 + 48*28 + 48 + 28*48 + 28 = 5,068 numbers. (The weight file stores the read-out
+bias ``b_V`` under the key ``c``; :func:`load_char_lm` maps it.)
 
 A start symbol. Every text the model reads begins with one space, :data:`START`,
-read from the zero note; so the first character of a sentence is guessed too, and
-"the train to pune is late." costs 26 surprises, one per character. (In training
-the sentences follow each other after a space, so the space is a natural "a new
-sentence begins here".)
+read from the zero state; so the first character of a sentence is guessed too, and
+"the train to pune is late." costs 26 cross-entropy terms, one per character. (In
+training the sentences follow each other after a space, so the space is a natural
+"a new sentence begins here".)
 
 Weights come from ``scripts/train_char_lm.py`` (teacher forcing, torch); everything
 here is numpy: reading a text, the next-character probabilities, greedy talk with
-loop detection, sampling with a numbered die and a temperature, and the total surprise
-of a text. Temperatures are called ``temperature`` in code and theta in the course.
+loop detection, sampling with a random seed and a temperature, and the loss
+(cross-entropy) of a text. Temperatures are called ``temperature`` in code and θ in the course.
 """
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ import numpy as np
 from ._validate import as_array, positive_int
 from .cell import rnn_forward, rnn_step
 from .params import cell_param_count, readout_param_count
-from .readout import one_hot, readout, surprise
+from .readout import cross_entropy, one_hot, readout
 
 #: The 28 symbols, in the order of the one-hot inputs and of the read-out's rows.
 ALPHABET = "abcdefghijklmnopqrstuvwxyz ."
-#: The symbol read first, from the zero note, before any text (the start symbol).
+#: The symbol read first, from the zero state, before any text (the start symbol).
 START = " "
-#: Numbers in the note of the trained model.
+#: Numbers in the hidden state of the trained model.
 HIDDEN_SIZE = 48
 DATA = Path(__file__).resolve().parent / "data"
 #: The corpus the model was trained on: one sentence per line.
@@ -49,6 +49,8 @@ CORPUS_PATH = DATA / "railway_sentences.txt"
 HELDOUT_PATH = DATA / "railway_heldout.txt"
 #: The trained weights, written by scripts/train_char_lm.py.
 WEIGHTS_PATH = DATA / "char_lm.npz"
+#: The weight file's key for each :class:`CharLM` field (the files keep their old key ``c`` for b_V).
+FILE_KEYS = {"W": "W", "U": "U", "b": "b", "V": "V", "b_V": "c"}
 
 _INDEX = {ch: i for i, ch in enumerate(ALPHABET)}
 
@@ -111,7 +113,7 @@ def char_lm_param_count(hidden_size: int = HIDDEN_SIZE, symbols: int = len(ALPHA
     """Numbers learned by the character model: the cell's ``H(H+K)+H`` plus the read-out's ``KH+K`` (chapter 5).
 
     Args:
-        hidden_size: H, numbers in the note (>= 1). symbols: K, the number of symbols (>= 1).
+        hidden_size: H, numbers in the hidden state (>= 1). symbols: K, the number of symbols (>= 1).
 
     Returns:
         int; 5,068 for H = 48 and K = 28 symbols.
@@ -124,8 +126,8 @@ class CharLM:
     """The weights of a character language model (chapter 5).
 
     Attributes:
-        W: recurrent matrix, (H, H). U: input matrix, (H, 28). b: shift, (H,).
-        V: read-out matrix, (28, H). c: read-out shift b_V, (28,) (also as :attr:`b_V`).
+        W: recurrent matrix, (H, H). U: input matrix, (H, 28). b: bias, (H,).
+        V: read-out matrix, (28, H). b_V: read-out bias, (28,).
         Each is the model's own read-only float copy of the array given.
 
     Raises:
@@ -135,15 +137,15 @@ class CharLM:
     U: np.ndarray
     b: np.ndarray
     V: np.ndarray
-    c: np.ndarray
+    b_V: np.ndarray
 
     def __post_init__(self):
-        k = len(ALPHABET)
+        n_sym = len(ALPHABET)
         W = as_array(self.W, "W", ndim=2)
         h = W.shape[0]
-        checked = {"W": as_array(W, "W", shape=(h, h)), "U": as_array(self.U, "U", shape=(h, k)),
-                   "b": as_array(self.b, "b", shape=(h,)), "V": as_array(self.V, "V", shape=(k, h)),
-                   "c": as_array(self.c, "c", shape=(k,))}
+        checked = {"W": as_array(W, "W", shape=(h, h)), "U": as_array(self.U, "U", shape=(h, n_sym)),
+                   "b": as_array(self.b, "b", shape=(h,)), "V": as_array(self.V, "V", shape=(n_sym, h)),
+                   "b_V": as_array(self.b_V, "b_V", shape=(n_sym,))}
         for name, value in checked.items():
             value = value.copy()           # the model's own, read-only copy: the caller's arrays stay writable
             value.setflags(write=False)
@@ -151,13 +153,9 @@ class CharLM:
 
     @property
     def hidden_size(self) -> int:
-        """H, the number of numbers in the note."""
+        """H, the number of numbers in the hidden state."""
         return self.W.shape[0]
 
-    @property
-    def b_V(self) -> np.ndarray:
-        """The read-out shift under the course's name, b_V: the same array as :attr:`c`, shape (28,)."""
-        return self.c
 
     @property
     def cell(self) -> dict:
@@ -167,14 +165,17 @@ class CharLM:
     @property
     def size(self) -> int:
         """How many numbers the model has learned (5,068 for the trained model)."""
-        return sum(getattr(self, n).size for n in ("W", "U", "b", "V", "c"))
+        return sum(getattr(self, n).size for n in FILE_KEYS)
+
+
 
 
 def load_char_lm(path=None) -> CharLM:
     """Load the trained weights written by ``scripts/train_char_lm.py`` (chapter 5).
 
     Args:
-        path: an ``.npz`` file with arrays W, U, b, V, c; default :data:`WEIGHTS_PATH`.
+        path: an ``.npz`` file with arrays W, U, b, V and c (the file's key for b_V,
+            :data:`FILE_KEYS`); default :data:`WEIGHTS_PATH`.
 
     Returns:
         :class:`CharLM` in float64.
@@ -183,10 +184,10 @@ def load_char_lm(path=None) -> CharLM:
         ValueError: if an array is missing or has the wrong shape. FileNotFoundError if there is no file.
     """
     with np.load(path or WEIGHTS_PATH, allow_pickle=False) as data:
-        missing = [n for n in "WUbVc" if n not in data.files]
+        missing = [key for key in FILE_KEYS.values() if key not in data.files]
         if missing:
             raise ValueError(f"path must hold arrays W, U, b, V and c; missing {missing}")
-        return CharLM(**{n: data[n].astype(float) for n in "WUbVc"})
+        return CharLM(**{field: data[key].astype(float) for field, key in FILE_KEYS.items()})
 
 
 def _check_model(model) -> CharLM:
@@ -200,22 +201,22 @@ def lm_step(model: CharLM, h_prev, symbol: int, temperature=1.0):
 
     Args:
         model: a :class:`CharLM`.
-        h_prev: the note before this symbol, shape (H,).
+        h_prev: the hidden state before this symbol, shape (H,).
         symbol: index of the symbol read, in [0, 28).
-        temperature: theta > 0 for ``softmax((V h + b_V) / theta)``.
+        temperature: θ > 0 for ``softmax((V h + b_V) / θ)``.
 
     Returns:
-        (h, probs, cache): the new note, shape (H,); the next symbol's probabilities,
+        (h, probs, cache): the new hidden state, shape (H,); the next symbol's probabilities,
         shape (28,); and the cell's cache (the dict h_prev, x, h of :func:`mwm.rnn_step`)
         for a backward step.
 
     Raises:
-        ValueError: for a wrong shape, a symbol outside [0, 28) or theta <= 0.
+        ValueError: for a wrong shape, a symbol outside [0, 28) or θ <= 0.
     """
     model = _check_model(model)
     x = one_hot(symbol, len(ALPHABET))
     h, cache = rnn_step(h_prev, x, model.cell)
-    return h, readout(h, model.V, model.c, temperature), cache
+    return h, readout(h, model.V, model.b_V, temperature), cache
 
 
 def lm_forward(model: CharLM, text: str, temperature=1.0):
@@ -224,21 +225,21 @@ def lm_forward(model: CharLM, text: str, temperature=1.0):
     Args:
         model: a :class:`CharLM`.
         text: a string of the 28 symbols (may be empty).
-        temperature: theta > 0.
+        temperature: θ > 0.
 
     Returns:
         (probs, hs): ``probs`` has shape (len(text) + 1, 28); row t is the guess for
         ``text[t]`` made after reading START + text[:t], and the last row is the guess
         for the character after the whole text. ``hs`` (same length, H numbers each)
-        are the notes the guesses were read from.
+        are the hidden states the guesses were read from.
 
     Raises:
-        ValueError: for a symbol outside the 28 or theta <= 0.
+        ValueError: for a symbol outside the 28 or θ <= 0.
     """
     model = _check_model(model)
     ids = np.concatenate([encode(START), encode(text)])
     hs, _ = rnn_forward(np.eye(len(ALPHABET))[ids], model.cell)
-    return readout(hs, model.V, model.c, temperature), hs
+    return readout(hs, model.V, model.b_V, temperature), hs
 
 
 def next_char_probs(model: CharLM, text: str, temperature=1.0) -> np.ndarray:
@@ -253,8 +254,8 @@ def next_char_probs(model: CharLM, text: str, temperature=1.0) -> np.ndarray:
     return lm_forward(model, text, temperature)[0][-1]
 
 
-def text_surprise(model: CharLM, text: str) -> np.ndarray:
-    """Each character's surprise ``-ln p(true next)`` under teacher forcing, in nats (chapter 5).
+def text_cross_entropy(model: CharLM, text: str) -> np.ndarray:
+    """Each character's cross-entropy ``-ln p(true next)`` under teacher forcing, in nats (chapter 5).
 
     Their sum is the text's loss, and also ``-ln P(text)`` by the chain rule of probability.
 
@@ -271,7 +272,9 @@ def text_surprise(model: CharLM, text: str) -> np.ndarray:
     if ids.size == 0:
         raise ValueError("text must contain at least one character to be scored")
     probs, _ = lm_forward(model, text)
-    return surprise(probs[:-1], ids)
+    return cross_entropy(probs[:-1], ids)
+
+
 
 
 @dataclass(frozen=True)
@@ -279,20 +282,21 @@ class Talk:
     """What the model wrote (chapter 5).
 
     Attributes:
-        seed: the text it was given. generated: what it wrote after it.
+        prompt: the text it was given. generated: what it wrote after it.
         loop_start: for greedy talk that fell into a loop, the index in :attr:`text`
             where the repeated block first begins; None otherwise.
         loop_period: the length of that block, in characters; None if no loop.
     """
-    seed: str
+    prompt: str
     generated: str
     loop_start: int | None = None
     loop_period: int | None = None
 
+
     @property
     def text(self) -> str:
-        """The seed followed by what the model wrote."""
-        return self.seed + self.generated
+        """The prompt followed by what the model wrote."""
+        return self.prompt + self.generated
 
     @property
     def looped(self) -> bool:
@@ -320,39 +324,39 @@ def find_loop(text: str, min_period: int = 8):
     return None
 
 
-def _rng(dice):
-    if isinstance(dice, np.random.Generator):
-        return dice
-    if isinstance(dice, bool) or not isinstance(dice, (int, np.integer)) or dice < 0:
-        raise ValueError(f"dice must be a whole number >= 0 (a seed) or a numpy Generator, got {dice!r}")
-    return np.random.default_rng(int(dice))
+def _rng(seed):
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0 or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed))
 
 
-def _talk(model, seed, max_chars, pick, stop, temperature=1.0):
+def _talk(model, prompt, max_chars, pick, stop, temperature=1.0):
     """Write up to ``max_chars`` symbols: pick one from the guess, feed it back in, ask ``stop``."""
     model = _check_model(model)
     max_chars = positive_int(max_chars, "max_chars")
-    probs, hs = lm_forward(model, seed, temperature)
+    probs, hs = lm_forward(model, prompt, temperature)
     h, p = hs[-1], probs[-1]
     out = []
     for _ in range(max_chars):
         symbol = pick(p)
         out.append(ALPHABET[symbol])
-        result = stop(seed + "".join(out))
+        result = stop(prompt + "".join(out))
         if result is not None:
             return "".join(out), result
         h, p, _ = lm_step(model, h, symbol, temperature)
     return "".join(out), None
 
 
-def talk_greedy(model: CharLM, seed: str, max_chars: int = 300, min_period: int = 8) -> Talk:
+def talk_greedy(model: CharLM, prompt: str, max_chars: int = 300, min_period: int = 8) -> Talk:
     """Talk greedily: always write the top character, feed it back in, until the text loops (chapter 5).
 
     Greedy talk is deterministic: once the last ``min_period`` or more characters
     repeat the block before them, the talk stops and reports the loop.
 
     Args:
-        model: a :class:`CharLM`. seed: the text to start from (28 symbols; may be empty).
+        model: a :class:`CharLM`. prompt: the text to start from (28 symbols; may be empty).
         max_chars: most characters to write (>= 1).
         min_period: shortest repeated block counted as a loop (see :func:`find_loop`).
 
@@ -360,30 +364,31 @@ def talk_greedy(model: CharLM, seed: str, max_chars: int = 300, min_period: int 
         :class:`Talk`, with ``loop_start`` and ``loop_period`` set if it looped.
 
     Raises:
-        ValueError: for a bad seed, max_chars or min_period.
+        ValueError: for a bad prompt, max_chars or min_period.
     """
     positive_int(min_period, "min_period")
-    generated, loop = _talk(model, seed, max_chars, lambda p: int(np.argmax(p)),
+    generated, loop = _talk(model, prompt, max_chars, lambda p: int(np.argmax(p)),
                             lambda text: find_loop(text, min_period))
-    return Talk(seed, generated, *(loop or (None, None)))
+    return Talk(prompt, generated, *(loop or (None, None)))
 
 
-def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: int = 2,
+def talk_sample(model: CharLM, prompt: str, temperature=1.0, seed=1, sentences: int = 2,
                 max_chars: int = 200) -> Talk:
-    """Talk by sampling: roll a weighted die for every character, feed it back in (chapter 5).
+    """Talk by sampling: draw every character from the model's probabilities, feed it back in (chapter 5).
 
-    The die's sides are weighted by ``softmax((V h + b_V) / theta)``: theta < 1 favours the
-    top characters (theta -> 0 is greedy), theta > 1 gives long shots a chance (theta ->
-    infinity is a fair 28-sided die). The same ``dice`` number always rolls the same way.
-    Each roll takes one ``rng.random()`` number u and writes the first symbol whose
+    Each character is drawn from ``softmax((V h + b_V) / θ)``: θ < 1 favours the top
+    characters (θ -> 0 is greedy), θ > 1 gives long shots a chance (θ -> infinity is a
+    uniform draw from the 28 symbols). The same random ``seed`` always draws the same way.
+    Each draw takes one ``rng.random()`` number u and writes the first symbol whose
     cumulative probability exceeds u: the rule ``rng.choice(28, p=p)`` follows, so a loop
     that calls it with the same Generator writes the same characters (unless u falls
     within rounding of a boundary; tests/test_ch05_machinery.py checks 200 talks).
 
     Args:
-        model: a :class:`CharLM`. seed: the text to start from.
-        temperature: theta > 0.
-        dice: the number (whole, >= 0) ``numpy.random.default_rng`` starts from, or a Generator.
+        model: a :class:`CharLM`. prompt: the text to start from.
+        temperature: θ > 0.
+        seed: the random seed (a whole number >= 0) ``numpy.random.default_rng`` starts
+            from, or a Generator.
         sentences: stop after this many full stops have been written (>= 1).
         max_chars: stop after this many characters in any case (>= 1).
 
@@ -391,18 +396,18 @@ def talk_sample(model: CharLM, seed: str, temperature=1.0, dice=1, sentences: in
         :class:`Talk` (never a loop: sampling is not checked for loops).
 
     Raises:
-        ValueError: for theta <= 0 (naming ``temperature``), a bad dice, seed or count.
+        ValueError: for θ <= 0 (naming ``temperature``), a bad seed, prompt or count.
     """
     sentences = positive_int(sentences, "sentences")
-    rng = _rng(dice)
+    rng = _rng(seed)
 
-    def roll(p):
+    def draw(p):
         cumulative = np.cumsum(p)
         side = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
         return min(side, len(p) - 1)
 
     def enough(text):
-        return True if text[len(seed):].count(".") >= sentences else None
+        return True if text[len(prompt):].count(".") >= sentences else None
 
-    generated, _ = _talk(model, seed, max_chars, roll, enough, temperature)
-    return Talk(seed, generated)
+    generated, _ = _talk(model, prompt, max_chars, draw, enough, temperature)
+    return Talk(prompt, generated)

@@ -1,8 +1,8 @@
-"""Chapter 8: first aid for exploding blame, and a good start for W.
+"""Chapter 8: first aid for exploding gradients, and a good start for W.
 
 * :func:`clip_by_global_norm` caps the length of the whole gradient (all arrays
-  together, as if they were one long vector) at a limit ``c`` and keeps its direction:
-  ``g <- min(1, c / ||g||) g``. This is what ``torch.nn.utils.clip_grad_norm_`` does
+  together, as if they were one long vector) at a threshold γ (gamma, ``max_norm``) and
+  keeps its direction: ``g <- min(1, γ / ||g||) g``. This is what ``torch.nn.utils.clip_grad_norm_`` does
   (torch adds 1e-6 to the length before dividing; see the function's notes).
 * :func:`clip_by_value` caps each entry on its own. It is here as the trap: it turns
   the gradient's direction.
@@ -66,7 +66,7 @@ def clip_by_global_norm(grads, max_norm):
     Args:
         grads: a sequence of arrays (any shapes), a dict of them (as the backward functions
             return their gradients), or a single array.
-        max_norm: the limit c, a positive number.
+        max_norm: the clipping threshold γ, a positive number.
 
     Returns:
         (clipped, norm): ``clipped`` is a list of new arrays with the shapes of ``grads``
@@ -77,11 +77,11 @@ def clip_by_global_norm(grads, max_norm):
         ValueError: if ``max_norm`` is not positive or ``grads`` is empty or not numeric.
 
     Notes:
-        ``torch.nn.utils.clip_grad_norm_(params, c)`` multiplies by
-        ``min(1, c / (||g|| + 1e-6))``, so its result differs from this exact rule by a
+        ``torch.nn.utils.clip_grad_norm_(params, γ)`` multiplies by
+        ``min(1, γ / (||g|| + 1e-6))``, so its result differs from this exact rule by a
         relative 1e-6 / ||g|| when it clips.
 
-    Example (chapter 8): (30, 40) with c = 5 has length 50, factor 0.1, and becomes (3, 4).
+    Example (chapter 8): (30, 40) with γ = 5 has length 50, factor 0.1, and becomes (3, 4).
 
     >>> clipped, norm = clip_by_global_norm(np.array([30.0, 40.0]), 5)
     >>> clipped.round(4).tolist(), norm
@@ -172,66 +172,66 @@ CLIFF_LR = 0.5
 CLIFF_STEPS = 60
 
 
-def cliff_loss(theta) -> np.ndarray:
+def cliff_loss(point) -> np.ndarray:
     """The cliff landscape L(x, y) (chapter 8's own; see :data:`CLIFF` for the formula).
 
     Args:
-        theta: a point, shape (2,), or many points, shape (..., 2).
+        point: a point (x, y), shape (2,), or many points, shape (..., 2).
 
     Returns:
-        the loss, shape ``theta.shape[:-1]`` (a 0-d array for one point).
+        the loss, shape ``point.shape[:-1]`` (a 0-d array for one point).
 
     Raises:
         ValueError: if the last axis does not have length 2.
     """
-    theta = as_array(theta, "theta", ndim=None)
-    if theta.ndim == 0 or theta.shape[-1] != 2:
-        raise ValueError(f"theta must have shape (..., 2), got {theta.shape}")
-    x, y = theta[..., 0], theta[..., 1]
+    point = as_array(point, "point", ndim=None)
+    if point.ndim == 0 or point.shape[-1] != 2:
+        raise ValueError(f"point must have shape (..., 2), got {point.shape}")
+    x, y = point[..., 0], point[..., 1]
     c = CLIFF
     return c["A"] * ((x - c["XV"]) ** 2 + c["B"] * y ** 2) + c["H"] * (1 - np.tanh(c["K"] * (x - c["XW"]))) / 2
 
 
-def cliff_gradient(theta) -> np.ndarray:
+def cliff_gradient(point) -> np.ndarray:
     """The gradient (dL/dx, dL/dy) of :func:`cliff_loss` at one point.
 
     Args:
-        theta: shape (2,).
+        point: (x, y), shape (2,).
 
     Returns:
         array of shape (2,).
 
     Raises:
-        ValueError: if ``theta`` does not have shape (2,).
+        ValueError: if ``point`` does not have shape (2,).
     """
-    x, y = as_array(theta, "theta", shape=(2,))
+    x, y = as_array(point, "point", shape=(2,))
     c = CLIFF
     wall = -c["H"] * c["K"] / 2 / np.cosh(c["K"] * (x - c["XW"])) ** 2
     return np.array([2 * c["A"] * (x - c["XV"]) + wall, 2 * c["A"] * c["B"] * y])
 
 
-def on_map(theta) -> bool:
+def on_map(point) -> bool:
     """Whether a point (x, y) lies on the map |x| <= MAP_X, |y| <= MAP_Y."""
-    x, y = as_array(theta, "theta", shape=(2,))
+    x, y = as_array(point, "point", shape=(2,))
     return bool(abs(x) <= MAP_X and abs(y) <= MAP_Y)
 
 
 def descend(start=CLIFF_START, lr=CLIFF_LR, steps=CLIFF_STEPS, max_norm=None):
     """Plain or clipped gradient descent on the cliff landscape (chapter 8's ball).
 
-    Each step computes g = grad L(theta), clips it to length ``max_norm`` with
-    :func:`clip_by_global_norm` if a limit is given, and moves theta <- theta - lr g.
+    Each step computes g = grad L(p) at the ball's point p, clips it to length ``max_norm``
+    with :func:`clip_by_global_norm` if a threshold is given, and moves p <- p - lr g.
     The run stops early, after the step that takes the ball off the map.
 
     Args:
         start: the starting point, shape (2,).
-        lr: the step size eta, a positive number.
+        lr: the learning rate η, a positive number.
         steps: the largest number of steps, a whole number >= 1.
-        max_norm: the clipping limit c (positive), or None for no clipping.
+        max_norm: the clipping threshold γ (positive), or None for no clipping.
 
     Returns:
         dict with
-        ``path``: shape (n + 1, 2), theta_0..theta_n (n <= steps);
+        ``path``: shape (n + 1, 2), the points p_0..p_n (n <= steps);
         ``grad_norms``: shape (n,), the gradient's length before clipping at each step;
         ``losses``: shape (n + 1,), the loss at each point of the path;
         ``left_map_at``: the step (1-based) after which the ball was off the map, or None.
@@ -239,20 +239,20 @@ def descend(start=CLIFF_START, lr=CLIFF_LR, steps=CLIFF_STEPS, max_norm=None):
     Raises:
         ValueError: for a bad start, step size, number of steps or limit.
     """
-    theta = as_array(start, "start", shape=(2,)).copy()
+    point = as_array(start, "start", shape=(2,)).copy()
     lr = positive(lr, "lr")
     steps = positive_int(steps, "steps")
     if max_norm is not None:
         max_norm = positive(max_norm, "max_norm")
-    path, norms, left = [theta.copy()], [], None
+    path, norms, left = [point.copy()], [], None
     for t in range(1, steps + 1):
-        g = cliff_gradient(theta)
+        g = cliff_gradient(point)
         norms.append(float(np.linalg.norm(g)))
         if max_norm is not None:
             g, _ = clip_by_global_norm(g, max_norm)
-        theta = theta - lr * g
-        path.append(theta.copy())
-        if not on_map(theta):
+        point = point - lr * g
+        path.append(point.copy())
+        if not on_map(point):
             left = t
             break
     path = np.array(path)
@@ -286,6 +286,6 @@ def wall_crossing(run):
     right = path[:, 0] > CLIFF["XW"]
     if right[0] or not right.any():
         raise ValueError("run must start left of the wall and cross it; this path does not")
-    k = int(np.argmax(right))
-    return {"step": k, "take_off": path[k - 1].copy(), "grad_norm": float(run["grad_norms"][k - 1]),
-            "landing": path[k].copy()}
+    step = int(np.argmax(right))
+    return {"step": step, "take_off": path[step - 1].copy(), "grad_norm": float(run["grad_norms"][step - 1]),
+            "landing": path[step].copy()}

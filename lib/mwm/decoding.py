@@ -2,7 +2,7 @@
 
 A decoder gives a probability to every possible next token; the probability of a
 whole output is the product of its tokens' probabilities (the chain rule), so its
-log-probability, the *score*, is the sum ``sum_t ln P(y_t | y_<t, source)``. Three ways to
+log-probability is the sum ``sum_t ln P(y_t | y_<t, source)``. Three ways to
 choose an output from those probabilities:
 
 * :func:`greedy_decode` takes the most likely token at every step and never looks back;
@@ -35,7 +35,7 @@ Conventions
   hypothesis is a complete output of at most ``max_length`` tokens and its
   ``log_prob`` is the exact log-probability of that token sequence.
 * ``bos_id`` is never written.
-* Ties between equal scores go to the hypothesis found first: the better-ranked parent,
+* Ties between equal (normalised) log-probabilities go to the hypothesis found first: the better-ranked parent,
   then the smaller token id (greedy takes the smallest id among equal maxima).
 """
 from __future__ import annotations
@@ -76,18 +76,19 @@ class StepModel(NamedTuple):
 
 @dataclass(frozen=True)
 class Hypothesis:
-    """A complete output: its tokens (ending with the end symbol) and its scores.
+    """A complete output: its tokens (ending with the end symbol) and its log-probability.
 
     Attributes:
         tokens: tuple of token ids written, the last one ``eos_id`` (``bos_id`` not included).
         log_prob: sum of the log-probabilities of ``tokens`` (<= 0; natural log).
-        score: the number the search ranked it by: ``log_prob / len(tokens) ** alpha``
-            with the length normalisation ``alpha`` (``score == log_prob`` when alpha = 0).
+        normalized_log_prob: the number the search ranked it by, the length-normalised
+            log-probability ``log_prob / len(tokens) ** nu`` (equal to ``log_prob`` when nu = 0).
     """
 
     tokens: tuple
     log_prob: float
-    score: float
+    normalized_log_prob: float
+
 
     @property
     def probability(self) -> float:
@@ -102,16 +103,17 @@ class BeamCandidate:
     Attributes:
         tokens: the token ids so far (no ``bos_id``).
         log_prob: their summed log-probability.
-        score: the ranking score (see :class:`Hypothesis`).
+        normalized_log_prob: what the beam ranks by (see :class:`Hypothesis`).
         finished: True if ``tokens`` ends with the end symbol (kept, it is set aside as an output).
         kept: True if it was among the ``beam_width`` best at this step (the others are pruned).
     """
 
     tokens: tuple
     log_prob: float
-    score: float
+    normalized_log_prob: float
     finished: bool
     kept: bool
+
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class BeamSearchResult:
     """What :func:`beam_search` found.
 
     Attributes:
-        hypotheses: the finished outputs, best score first (at most ``beam_width``).
+        hypotheses: the finished outputs, best first (at most ``beam_width``).
         steps: with ``trace=True``, for every step, all the candidates the beam ranked, in
             rank order, each marked kept or pruned (``steps[0]`` is the choice of the first
             token); empty otherwise.
@@ -130,7 +132,7 @@ class BeamSearchResult:
 
     @property
     def best(self) -> Hypothesis:
-        """The best-scoring complete output."""
+        """The best complete output (highest normalised log-probability)."""
         return self.hypotheses[0]
 
 
@@ -172,8 +174,8 @@ def _call_step(step, state, prev, bos, eos, checked=True):
     return lp, new_state
 
 
-def _length_score(log_prob: float, length: int, alpha: float) -> float:
-    return log_prob / length ** alpha if alpha else log_prob
+def _normalized(log_prob: float, length: int, nu: float) -> float:
+    return log_prob / length ** nu if nu else log_prob
 
 
 def greedy_decode(model, max_length: int = 50) -> Hypothesis:
@@ -185,7 +187,7 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
             position L only the end symbol may be written.
 
     Returns:
-        :class:`Hypothesis` (score = log_prob). On chapter 13's tree: "the train", p = 0.20.
+        :class:`Hypothesis` (normalized_log_prob = log_prob). On chapter 13's tree: "the train", p = 0.20.
 
     Raises:
         ValueError: for a bad model, ``max_length`` < 1, or a step that returns
@@ -207,64 +209,63 @@ def greedy_decode(model, max_length: int = 50) -> Hypothesis:
     return Hypothesis(tuple(tokens), total, total)
 
 
-def beam_search(model, beam_width: int, max_length: int = 50, length_normalization: float = 0.0,
+def beam_search(model, beam_width: int, max_length: int = 50, nu: float = 0.0,
                 trace: bool = False) -> BeamSearchResult:
-    """Beam search of width B (``beam_width``, called k below): keep the k best hypotheses at every step (chapter 13).
+    """Beam search of width B (``beam_width``): keep the B best hypotheses at every step (chapter 13).
 
     At every step each live (unfinished) hypothesis in the beam is grown by every possible
-    next token (score = parent's log-probability + the token's log-probability), and the k
-    best of all these candidates (by ``score``) are kept, the rest pruned. A kept candidate
-    that has written the end symbol is finished: it is set aside, never extended, and the
-    beam goes on with the live ones (so it holds fewer than k once some have finished). The
-    search stops when no live hypothesis is left, or when none of them can still beat the
-    best finished one (a hypothesis's log-probability only falls as it grows, so with alpha
-    = 0 a live one whose score is already below the best finished score cannot win; with
-    alpha > 0 the bound is ``log_prob / max_length ** alpha``), and at step ``max_length``
+    next token (log-probability = parent's log-probability + the token's), and the B
+    best of all these candidates (by normalised log-probability) are kept, the rest pruned.
+    A kept candidate that has written the end symbol is finished: it is set aside, never
+    extended, and the beam goes on with the live ones (so it holds fewer than B once some
+    have finished). The search stops when no live hypothesis is left, or when none of them
+    can still beat the best finished one (a hypothesis's log-probability only falls as it
+    grows, so with nu = 0 a live one already below the best finished one cannot win; with
+    nu > 0 the bound is ``log_prob / max_length ** nu``), and at step ``max_length``
     only the end symbol is allowed, so it stops by then. The answer is the best finished
-    hypothesis; one a later step would push out of the beam is never lost. With k = 1 this
-    is exactly greedy decoding; with k at least the number of live hypotheses a step can
+    hypothesis; one a later step would push out of the beam is never lost. With B = 1 this
+    is exactly greedy decoding; with B at least the number of live hypotheses a step can
     have, nothing is ever pruned and the best output is found.
 
-    Only a parent's k best extensions can be among the k best overall, so unless
+    Only a parent's B best extensions can be among the B best overall, so unless
     ``trace`` is set, just those are built (the result is the same; a large
     vocabulary then costs little).
 
     Length normalisation (convention). Summing log-probabilities favours short outputs,
-    since every extra token adds a negative number. With ``length_normalization`` =
-    alpha > 0, hypotheses are ranked by ``log_prob / n ** alpha``, n = number of tokens
-    written (end symbol included): alpha = 0 is the plain sum, alpha = 1 the average
-    log-probability per token. (Wu et al. 2016, GNMT, divide by ``((5 + n) / 6) ** alpha``
-    instead; the idea is the same.) Chapter 13 writes this exponent nu (ν), keeping alpha
-    for chapter 14's attention weights.
+    since every extra token adds a negative number. With ``nu`` (ν) > 0, hypotheses are
+    ranked by ``log_prob / n ** nu``, n = number of tokens written (end symbol included):
+    nu = 0 is the plain sum, nu = 1 the average log-probability per token. (Wu et al.
+    2016, GNMT, divide by ``((5 + n) / 6) ** nu`` instead; the idea is the same.) The
+    course keeps alpha for chapter 14's attention weights.
 
     Args:
         model: a :class:`StepModel` (or an object with step, initial_state, bos_id, eos_id).
-        beam_width: k >= 1, the number of hypotheses kept at each step.
+        beam_width: B >= 1, the number of hypotheses kept at each step.
         max_length: L >= 1, the most tokens an output may have, end symbol included.
-        length_normalization: alpha >= 0 (see above).
+        nu: the length-normalisation exponent ν >= 0 (see above).
         trace: if True, record every candidate of every step, kept or pruned, in
             ``result.steps`` (for drawing a small search); if False, ``steps`` is empty.
 
     Returns:
         :class:`BeamSearchResult`: ``.best`` (a :class:`Hypothesis`), ``.hypotheses``
-        (the finished outputs, best first, at most k) and ``.steps`` (with ``trace``).
-        On chapter 13's tree with k = 2: "our train", p = 0.36, log-prob ~ -1.022.
+        (the finished outputs, best first, at most B) and ``.steps`` (with ``trace``).
+        On chapter 13's tree with B = 2: "our train", p = 0.36, log-prob ~ -1.022.
 
     Raises:
         ValueError: if ``beam_width`` or ``max_length`` is not a whole number >= 1,
-            ``length_normalization`` is negative, or the model is bad (see :func:`greedy_decode`).
+            ``nu`` is negative, or the model is bad (see :func:`greedy_decode`).
     """
     step, state0, bos, eos, checked = _model_parts(model)
-    k = positive_int(beam_width, "beam_width")
+    width = positive_int(beam_width, "beam_width")
     max_length = positive_int(max_length, "max_length")
-    alpha = as_scalar(length_normalization, "length_normalization")
-    if alpha < 0:
-        raise ValueError(f"length_normalization must be >= 0, got {alpha}")
+    nu = as_scalar(nu, "nu")
+    if nu < 0:
+        raise ValueError(f"nu must be >= 0, got {nu}")
     live = [((), 0.0, state0)]  # (tokens, log_prob, state), best first
-    finished = []               # (score, order, tokens, log_prob): set aside, best found first on ties
+    finished = []               # (normalised, order, tokens, log_prob): set aside, best found first on ties
     steps = []
     for t in range(1, max_length + 1):
-        # a pool entry: (score, order, tokens, log_prob, state); ties in score go to the smaller
+        # a pool entry: (normalised, order, tokens, log_prob, state); ties go to the smaller
         # order = (step, rank of the parent, token id)
         pool = []
         for rank, (tokens, log_prob, state) in enumerate(live):
@@ -274,50 +275,50 @@ def beam_search(model, beam_width: int, max_length: int = 50, length_normalizati
             else:
                 choices = np.argsort(-lp, kind="stable")  # best first; equal ones by token id
                 if not trace:
-                    choices = choices[:k]
+                    choices = choices[:width]
             for v in choices:
                 v = int(v)
                 if np.isfinite(lp[v]):
                     total = log_prob + float(lp[v])
-                    pool.append((_length_score(total, t, alpha), (t, rank, v), tokens + (v,), total, new_state))
+                    pool.append((_normalized(total, t, nu), (t, rank, v), tokens + (v,), total, new_state))
         pool.sort(key=lambda c: (-c[0], c[1]))
         if trace:
-            steps.append(tuple(BeamCandidate(c[2], c[3], c[0], c[2][-1] == eos, rank < k)
+            steps.append(tuple(BeamCandidate(c[2], c[3], c[0], c[2][-1] == eos, rank < width)
                                for rank, c in enumerate(pool)))
-        kept = pool[:k]
+        kept = pool[:width]
         finished += [(c[0], c[1], c[2], c[3]) for c in kept if c[2][-1] == eos]
         live = [(c[2], c[3], c[4]) for c in kept if c[2][-1] != eos]
         if not live:
             break
         best_finished = max((f[0] for f in finished), default=-math.inf)
-        if best_finished >= max(_length_score(lp_, max_length, alpha) for _, lp_, _ in live):
+        if best_finished >= max(_normalized(lp_, max_length, nu) for _, lp_, _ in live):
             break  # nothing left can still win
     if not finished:
         raise ValueError(f"no hypothesis can end within max_length = {max_length}: "
                          "the model gives the end symbol probability 0")
     finished.sort(key=lambda f: (-f[0], f[1]))
-    hyps = tuple(Hypothesis(tokens, log_prob, score) for score, _, tokens, log_prob in finished[:k])
+    hyps = tuple(Hypothesis(tokens, log_prob, normed) for normed, _, tokens, log_prob in finished[:width])
     return BeamSearchResult(hyps, tuple(steps))
 
 
 def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 50) -> Hypothesis:
-    """Sampling: draw every next token at random from ``softmax(log_probs / T)`` (chapters 5 and 13).
+    """Sampling: draw every next token at random from ``softmax(log_probs / θ)`` (chapters 5 and 13).
 
-    Uses :func:`mwm.readout.softmax` with the temperature T on the model's
-    log-probabilities, which gives probabilities proportional to ``p ** (1/T)``: T = 1
-    samples the model as it is, T < 1 is bolder towards the likeliest tokens (T -> 0 is
-    greedy), T > 1 is more adventurous. Impossible tokens (log-probability -inf) are
+    Uses :func:`mwm.readout.softmax` with the temperature θ on the model's
+    log-probabilities, which gives probabilities proportional to ``p ** (1/θ)``: θ = 1
+    samples the model as it is, θ < 1 is bolder towards the likeliest tokens (θ -> 0 is
+    greedy), θ > 1 is more adventurous. Impossible tokens (log-probability -inf) are
     never drawn.
 
     Args:
         model: a :class:`StepModel` (or an object with step, initial_state, bos_id, eos_id).
-        temperature: T > 0.
+        temperature: θ > 0.
         rng: a ``numpy.random.Generator`` (used and advanced) or an int seed; None means seed 0,
             so that the same call always gives the same output.
         max_length: L >= 1, as in :func:`greedy_decode`.
 
     Returns:
-        :class:`Hypothesis` whose ``log_prob`` is the model's own (T = 1) log-probability
+        :class:`Hypothesis` whose ``log_prob`` is the model's own (θ = 1) log-probability
         of the drawn tokens.
 
     Raises:
@@ -325,7 +326,7 @@ def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 5
             int, ``max_length`` < 1, or the model is bad.
     """
     step, state, bos, eos, checked = _model_parts(model)
-    T = positive(temperature, "temperature")
+    theta = positive(temperature, "temperature")
     max_length = positive_int(max_length, "max_length")
     if rng is None:
         rng = np.random.default_rng(0)
@@ -342,7 +343,7 @@ def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 5
                 raise ValueError(f"the model gives the end symbol probability 0 at max_length = {max_length}")
         else:
             possible = np.flatnonzero(np.isfinite(lp))
-            probs = softmax(lp[possible], T)
+            probs = softmax(lp[possible], theta)
             choice = int(possible[rng.choice(len(possible), p=probs)])
         tokens.append(choice)
         total += float(lp[choice])
@@ -353,7 +354,7 @@ def sample_decode(model, temperature: float = 1.0, rng=None, max_length: int = 5
 
 
 def sequence_log_prob(model, tokens) -> float:
-    """The score of a given output: ``sum_t ln P(y_t | y_<t)``, feeding the model its own tokens.
+    """The log-probability of a given output: ``sum_t ln P(y_t | y_<t)``, feeding the model its own tokens.
 
     Args:
         model: a :class:`StepModel` (or an object with step, initial_state, bos_id, eos_id).

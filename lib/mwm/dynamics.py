@@ -2,25 +2,25 @@
 
 Strip the recurrent cell down to its loop, with no new words, and one step is
 ``h_t = w h_{t-1}`` (one number) or ``h_t = W h_{t-1}`` (a vector). After T steps the
-note is ``w^T h_0`` or ``W^T h_0``, and the blame that travels back from step T to
-step 0 is multiplied by the same power (by ``(W^T)^T`` for a matrix, which has the
-same eigenvalues). This module computes those powers and the things that explain
-them:
+hidden state is ``w^T h_0`` or ``W^T h_0``, and the gradient that travels back from
+step T to step 0 is multiplied by the same power (by the transpose's power for a
+matrix, which has the same eigenvalues). This module computes those powers and the
+things that explain them:
 
-* the whisper line ``h_t = w h_{t-1}``, with or without the squeeze
-  ``h_t = tanh(w h_{t-1})``, and its blame factors ``dh_t/dh_0``
-  (:func:`whisper_line`), the first step at which a power drops below a threshold
-  (:func:`first_step_below`) and the note a squeezed line settles on
+* the scalar chain ``h_t = w h_{t-1}``, with or without the squeeze
+  ``h_t = tanh(w h_{t-1})``, and its Jacobians ``dh_t/dh_0``
+  (:func:`scalar_chain`), the first step at which a power drops below a threshold
+  (:func:`first_step_below`) and the state a squeezed chain settles on
   (:func:`tanh_fixed_point`);
-* powers of a matrix applied to a note (:func:`matrix_powers`), the eigenvalues and
-  eigen-directions written readably, and the split of a note along them
+* powers of a matrix applied to a state (:func:`matrix_powers`), the eigenvalues and
+  eigen-directions written readably, and the split of a state along them
   (:func:`readable_direction`, :func:`eigen_split`), the spectral radius
   (:func:`spectral_radius`) and the turn per step of a complex pair
   (:func:`turn_angle`).
 
 In the other naming convention (chapter 2's table) the recurrent matrix is ``U``
 (``h_t = g(U h_{t-1} + W x_t)``); a fade by a factor of 0.6 per step is
-``whisper_line(0.6, T)`` here.
+``scalar_chain(0.6, T)`` here.
 """
 from __future__ import annotations
 
@@ -39,48 +39,51 @@ def _steps(value, name="steps") -> int:
     return int(value)
 
 
-def whisper_line(w, steps, h0=1.0, squash=False):
-    """The note and the blame along the one-number loop, for t = 0..steps (chapter 7).
+def scalar_chain(w, steps, h0=1.0, squash=False):
+    """The hidden state and the Jacobian along the one-number chain, for t = 0..steps (chapter 7).
 
     Without the squeeze each step is ``h_t = w h_{t-1}``, so ``h_t = w^t h_0`` and the
-    blame factor ``dh_t/dh_0 = w^t``. With ``squash=True`` each step is
-    ``h_t = tanh(w h_{t-1})`` and the blame factor is the product of the local slopes
-    ``w (1 - h_s^2)`` for s = 1..t (chain rule; the tanh slope is ``1 - tanh^2``).
+    Jacobian ``dh_t/dh_0 = w^t``. With ``squash=True`` each step is
+    ``h_t = tanh(w h_{t-1})`` and the Jacobian is the product of the local slopes
+    ``w (1 - h_s^2)`` for s = 1..t (chain rule; the tanh slope is ``1 - tanh^2``). A
+    gradient reaching h_t arrives at h_0 multiplied by it.
 
     Args:
         w: the recurrent weight, a finite number.
         steps: how many steps T to run, a whole number >= 0.
-        h0: the starting note, a finite number.
+        h0: the starting state, a finite number.
         squash: False for the bare loop, True to put tanh around every step.
 
     Returns:
-        (notes, blame): two arrays of shape (steps + 1,), the notes h_0..h_T and the
-        blame factors dh_t/dh_0 for t = 0..T (the first is always 1).
+        (states, jacobians): two arrays of shape (steps + 1,), the hidden states
+        h_0..h_T and the Jacobians dh_t/dh_0 for t = 0..T (the first is always 1).
 
     Raises:
         ValueError: if ``w`` or ``h0`` is not a finite number or ``steps`` is negative
         or not whole.
 
-    Example (chapter 7): the blame after 10 steps at w = 0.5 is 0.5^10 ~ 0.000977.
+    Example (chapter 7): after 10 steps at w = 0.5 the Jacobian is 0.5^10 ~ 0.000977.
 
-    >>> notes, blame = whisper_line(0.5, 10)
-    >>> round(float(blame[10]), 6)
+    >>> states, jacobians = scalar_chain(0.5, 10)
+    >>> round(float(jacobians[10]), 6)
     0.000977
     """
     w, h = as_scalar(w, "w"), as_scalar(h0, "h0")
     steps = _steps(steps)
-    notes = np.empty(steps + 1)
-    blame = np.empty(steps + 1)
-    notes[0], blame[0] = h, 1.0
+    states = np.empty(steps + 1)
+    jacobians = np.empty(steps + 1)
+    states[0], jacobians[0] = h, 1.0
     for t in range(1, steps + 1):
         if squash:
             h = math.tanh(w * h)
-            blame[t] = blame[t - 1] * w * (1.0 - h * h)
+            jacobians[t] = jacobians[t - 1] * w * (1.0 - h * h)
         else:
             h = w * h
-            blame[t] = blame[t - 1] * w
-        notes[t] = h
-    return notes, blame
+            jacobians[t] = jacobians[t - 1] * w
+        states[t] = h
+    return states, jacobians
+
+
 
 
 def first_step_below(factor, threshold):
@@ -91,7 +94,7 @@ def first_step_below(factor, threshold):
         threshold: a positive number.
 
     Returns:
-        int T, found by multiplying step by step (no logarithms, so no rounding surprises).
+        int T, found by multiplying step by step (no logarithms, so no rounding errors).
 
     Raises:
         ValueError: if ``threshold`` is not positive, or ``|factor| >= 1`` while
@@ -114,12 +117,12 @@ def first_step_below(factor, threshold):
 
 
 def tanh_fixed_point(w, tol=1e-15):
-    """The note the squeezed loop ``h_t = tanh(w h_{t-1})`` settles on from a positive start (chapter 7).
+    """The state the squeezed loop ``h_t = tanh(w h_{t-1})`` settles on from a positive start (chapter 7).
 
-    For ``w <= 1`` the only solution of ``h = tanh(w h)`` is h = 0 and the note fades to it.
+    For ``w <= 1`` the only solution of ``h = tanh(w h)`` is h = 0 and the state fades to it.
     For ``w > 1`` there is also a positive solution h* in (0, 1), found here by bisection
     on ``tanh(w h) - h`` (positive just above 0, negative at 1); a positive start moves to
-    it. At h* the blame factor per step is ``w (1 - h*^2)``, which is below 1.
+    it. At h* the Jacobian per step is ``w (1 - h*^2)``, which is below 1.
 
     Args:
         w: the recurrent weight, a finite number.
@@ -131,7 +134,7 @@ def tanh_fixed_point(w, tol=1e-15):
     Raises:
         ValueError: if ``w`` is not a finite number or ``tol`` is not positive.
 
-    Example: the note chapter 7 parks at.
+    Example: the state chapter 7 parks at.
 
     >>> round(tanh_fixed_point(1.5), 4)
     0.8586
@@ -159,11 +162,11 @@ def _square(W, name="W"):
 
 
 def matrix_powers(W, v, steps):
-    """The note's trajectory under the bare matrix loop: ``W^t v`` for t = 0..steps (chapter 7).
+    """The state's trajectory under the bare matrix loop: ``W^t v`` for t = 0..steps (chapter 7).
 
     Args:
         W: square recurrent matrix, shape (n, n).
-        v: the starting note, shape (n,).
+        v: the starting state, shape (n,).
         steps: how many steps T, a whole number >= 0.
 
     Returns:
@@ -193,7 +196,7 @@ def matrix_powers(W, v, steps):
 def spectral_radius(W) -> float:
     """The largest eigenvalue size |lambda|_max of a square matrix (chapter 7).
 
-    Below 1 every part of the note (and of the blame) fades under repeated W; above 1
+    Below 1 every part of the state (and of the gradient) fades under repeated W; above 1
     some part explodes.
 
     Args:
@@ -250,14 +253,14 @@ def readable_direction(vector, tol=1e-9):
 
 
 def eigen_split(W, v):
-    """Eigenvalues, readable eigen-directions, and the split of a note along them (chapter 7).
+    """Eigenvalues, readable eigen-directions, and the split of a state along them (chapter 7).
 
     With W e_i = lambda_i e_i and v = sum_i a_i e_i, every step multiplies part i by
     its own lambda_i: ``W^t v = sum_i a_i lambda_i^t e_i``.
 
     Args:
         W: square matrix, shape (n, n), with n independent eigenvectors (diagonalisable).
-        v: the note to split, shape (n,).
+        v: the state to split, shape (n,).
 
     Returns:
         (eigenvalues, directions, coefficients): eigenvalues shape (n,), sorted by size,
@@ -295,14 +298,14 @@ def eigen_split(W, v):
 def turn_angle(W) -> float:
     """The turn per step, in degrees, of a 2x2 matrix with a complex eigenvalue pair (chapter 7).
 
-    For eigenvalues r e^{+-i theta} the note turns by theta each step and its length is
-    multiplied by r. For [[0.8, -0.6], [0.6, 0.8]]: 0.8 +- 0.6i, r = 1, theta ~ 36.87 deg.
+    For eigenvalues r e^{+-i phi} the state turns by phi each step and its length is
+    multiplied by r. For [[0.8, -0.6], [0.6, 0.8]]: 0.8 +- 0.6i, r = 1, phi ~ 36.87 deg.
 
     Args:
         W: matrix of shape (2, 2).
 
     Returns:
-        float theta in (0, 180).
+        float phi in (0, 180).
 
     Raises:
         ValueError: if ``W`` is not 2x2 or its eigenvalues are real (no turn).
@@ -310,5 +313,5 @@ def turn_angle(W) -> float:
     W = as_array(W, "W", shape=(2, 2))
     values = np.linalg.eigvals(W)
     if np.all(np.abs(values.imag) < 1e-12):
-        raise ValueError("W must have complex eigenvalues to turn the note; its eigenvalues are real")
+        raise ValueError("W must have complex eigenvalues to turn the state; its eigenvalues are real")
     return float(abs(np.degrees(np.angle(values[0]))))

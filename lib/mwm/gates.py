@@ -1,7 +1,7 @@
 """Chapters 9-10: what the LSTM and the GRU share, the gates' machinery.
 
 * :func:`sigmoid`, the gates' squashing function (the package's only one);
-* checks of a dict of named weight blocks ``W_k`` (h, h), ``U_k`` (h, d), ``b_k`` (h,)
+* checks of a dict of named weight blocks ``W_j`` (h, h), ``U_j`` (h, d), ``b_j`` (h,)
   and of a sequence with its starting states (run once, at a public function's door);
 * the backward step through one block ``a = W h_prev + U x + b``;
 * conversions to and from PyTorch's stacked layout.
@@ -15,23 +15,24 @@ import numpy as np
 from ._validate import as_array, as_sequence
 
 
-def sigmoid(z):
-    """The logistic function ``1 / (1 + exp(-z))``, entry by entry, without overflow (chapter 9).
+def sigmoid(a):
+    """The logistic function ``1 / (1 + exp(-a))``, entry by entry, without overflow (chapter 9).
 
-    Computed as ``1 / (1 + e^-z)`` for ``z >= 0`` and ``e^z / (1 + e^z)`` for ``z < 0``,
-    the same function written so that ``exp`` only ever sees ``-|z|``: it never overflows
-    (``sigmoid(-1000)`` is 0 and ``sigmoid(1000)`` is 1, with no warning) and keeps full
-    relative precision in the lower tail (``sigmoid(-40)`` is 4.25e-18, not 0).
+    A gate applies it to its pre-activation ``a``. Computed as ``1 / (1 + e^-a)`` for
+    ``a >= 0`` and ``e^a / (1 + e^a)`` for ``a < 0``, the same function written so that
+    ``exp`` only ever sees ``-|a|``: it never overflows (``sigmoid(-1000)`` is 0 and
+    ``sigmoid(1000)`` is 1, with no warning) and keeps full relative precision in the lower
+    tail (``sigmoid(-40)`` is 4.25e-18, not 0).
 
     Args:
-        z: a number or an array of any shape.
+        a: a number or an array of any shape.
 
     Returns:
-        float array of the shape of ``z``, each entry in [0, 1] (strictly inside for
-        moderate ``z``).
+        float array of the shape of ``a``, each entry in [0, 1] (strictly inside for
+        moderate ``a``).
 
     Raises:
-        ValueError: if ``z`` is not numeric.
+        ValueError: if ``a`` is not numeric.
 
     Example:
         >>> round(float(sigmoid(2)), 4)
@@ -40,11 +41,11 @@ def sigmoid(z):
         [0.0, 0.5, 1.0]
     """
     try:
-        z = np.asarray(z, dtype=float)
+        a = np.asarray(a, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"z must be numeric, got {type(z).__name__}") from None
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+        raise ValueError(f"a must be numeric, got {type(a).__name__}") from None
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def check_caches(caches, keys, name: str, made_by: str) -> list:
@@ -77,8 +78,8 @@ def check_caches(caches, keys, name: str, made_by: str) -> list:
 def check_weights(weights, blocks, kind: str):
     """Validate a dict of named blocks; return (weights as float arrays, h, d) (chapters 9-10).
 
-    Every ``W_k`` must be (h, h), every ``U_k`` (h, d), every ``b_k`` (h,), with one h and
-    one d for all blocks ``k`` in ``blocks``.
+    Every ``W_j`` must be (h, h), every ``U_j`` (h, d), every ``b_j`` (h,), with one h and
+    one d for all blocks ``j`` in ``blocks``.
 
     Raises:
         ValueError: naming the missing key or the array with the wrong shape.
@@ -134,29 +135,33 @@ def check_step(x, n_in: int, n_hidden: int, **states):
     return x, {name: as_array(v, name, shape=shape) for name, v in states.items()}
 
 
-def check_blame(value, name: str, shape):
-    """Validate a blame array of the given shape (zeros if None)."""
+def check_gradient(value, name: str, shape):
+    """Validate a gradient array of the given shape (zeros if None)."""
     return np.zeros(shape) if value is None else as_array(value, name, shape=shape)
 
 
-def backward_block(grads, da, h_prev, x, w, k):
-    """Add one block's weight gradients for ``a = W_k h_prev + U_k x + b_k``; return (dh_prev, dx) shares.
+
+
+def backward_block(grads, da, h_prev, x, w, block):
+    """Add one block's weight gradients for the pre-activation ``a = W_j h_prev + U_j x + b_j`` (j = ``block``);
+    return the (dh_prev, dx) shares.
 
     ``grads`` (a dict of arrays shaped like the weights) is updated in place.
     """
+    j = block
     if da.ndim == 1:
-        grads[f"W_{k}"] += np.outer(da, h_prev)
-        grads[f"U_{k}"] += np.outer(da, x)
-        grads[f"b_{k}"] += da
+        grads[f"W_{j}"] += np.outer(da, h_prev)
+        grads[f"U_{j}"] += np.outer(da, x)
+        grads[f"b_{j}"] += da
     else:
-        grads[f"W_{k}"] += da.T @ h_prev
-        grads[f"U_{k}"] += da.T @ x
-        grads[f"b_{k}"] += da.sum(axis=0)
-    return da @ w[f"W_{k}"], da @ w[f"U_{k}"]
+        grads[f"W_{j}"] += da.T @ h_prev
+        grads[f"U_{j}"] += da.T @ x
+        grads[f"b_{j}"] += da.sum(axis=0)
+    return da @ w[f"W_{j}"], da @ w[f"U_{j}"]
 
 
 def from_stacked(weight_ih, weight_hh, bias_ih, bias_hh, blocks):
-    """Named blocks from a stacked layout ``[U_k; ...]``, ``[W_k; ...]`` in the order ``blocks``; biases summed.
+    """Named blocks from a stacked layout ``[U_j; ...]``, ``[W_j; ...]`` in the order ``blocks``; biases summed.
 
     Raises:
         ValueError: if the shapes are not (n h, d), (n h, h) and (n h,) for n blocks.

@@ -1,15 +1,15 @@
 """Chapter 10: the GRU cell, forward and backward through time, in numpy.
 
-The course's convention (chapter 10), for a note of ``h`` numbers and words of ``d``:
+The course's convention (chapter 10), for a hidden state of ``h`` numbers and words of ``d``:
 
     z_t  = sigmoid(W_z h_{t-1} + U_z x_t + b_z)              update gate (the blend dial)
     r_t  = sigmoid(W_r h_{t-1} + U_r x_t + b_r)              reset gate
-    h~_t = tanh(W_h (r_t * h_{t-1}) + U_h x_t + b_h)         candidate (the draft)
+    h~_t = tanh(W_h (r_t * h_{t-1}) + U_h x_t + b_h)         candidate
     h_t  = (1 - z_t) * h_{t-1} + z_t * h~_t                  blend
 
-``z`` near 0 keeps the old note, ``z`` near 1 replaces it; the reset gate multiplies
-the old note *before* the recurrent matrix ``W_h``. Weights are a ``dict`` of named
-blocks ``W_k`` (h, h), ``U_k`` (h, d), ``b_k`` (h,) for ``k`` in :data:`GRU_BLOCKS` =
+``z`` near 0 keeps the previous hidden state, ``z`` near 1 replaces it; the reset gate multiplies
+the previous state *before* the recurrent matrix ``W_h``. Weights are a ``dict`` of named
+blocks ``W_j`` (h, h), ``U_j`` (h, d), ``b_j`` (h,) for ``j`` in :data:`GRU_BLOCKS` =
 ("z", "r", "h"), where block "h" is the candidate h~. Three blocks of ``h(h + d) + h``.
 
 PyTorch mapping (``torch.nn.GRU``; blocks stacked in the order r, z, n)::
@@ -38,7 +38,7 @@ Two differences from the course:
    the same weights); they also agree at any step whose old state is 0 (the first step
    from h0 = 0). Otherwise they differ: :func:`reset_placement_gap` measures the
    difference inside the tanh, and ``tests/test_gates_torch.py`` the difference in the
-   outputs. A non-zero ``b_hn`` adds ``r * b_hn``, which no fixed shift can copy.
+   outputs. A non-zero ``b_hn`` adds ``r * b_hn``, which no fixed bias can copy.
 
    Gradients follow the functions: with hidden size 1 every gradient agrees; with
    ``W_hn`` diagonal all agree except the off-diagonal entries of ``W_hn`` (slopes
@@ -54,9 +54,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array, as_scalar, batch_major, positive, positive_int, time_major
-from .gates import backward_block, check_blame, check_caches, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
+from .gates import backward_block, check_caches, check_gradient, check_inputs, check_step, check_weights, from_stacked, sigmoid, to_stacked
 
-#: The GRU's blocks: update gate z, reset gate r, candidate h (the draft h~).
+#: The GRU's blocks: update gate z, reset gate r, candidate h (the candidate h~).
 GRU_BLOCKS = ("z", "r", "h")
 #: Every key of a GRU weight dict, block by block.
 GRU_KEYS = tuple(f"{m}_{k}" for k in GRU_BLOCKS for m in ("W", "U", "b"))
@@ -71,7 +71,7 @@ def blend(h_prev, candidate, z):
     """The GRU's blend ``(1 - z) * h_prev + z * candidate`` (chapter 10), entry by entry.
 
     Args:
-        h_prev: the old note; candidate: the draft h~; z: the update gate, each entry in
+        h_prev: the previous hidden state; candidate: the candidate h~; z: the update gate, each entry in
             [0, 1]. Numbers or arrays that broadcast to one shape.
 
     Returns:
@@ -92,17 +92,17 @@ def blend(h_prev, candidate, z):
     return (1.0 - z) * h_prev + z * candidate
 
 
-def gru_draft(h_prev, r, W, push):
-    """The GRU's draft for given reset-gate values: ``h~ = tanh(W (r * h_prev) + push)`` (chapter 10).
+def gru_candidate(h_prev, r, W, input_part):
+    """The GRU's candidate for given reset-gate values: ``h~ = tanh(W (r * h_prev) + input_part)`` (chapter 10).
 
-    ``push`` is the word's part ``U_h x + b_h``. With ``r = 0`` the draft is
-    ``tanh(push)``: it depends on the word alone.
+    ``input_part`` is the input's part of the pre-activation, ``U_h x + b_h``. With ``r = 0``
+    the candidate is ``tanh(input_part)``: it depends on the input alone.
 
     Args:
-        h_prev: the old note, (h,) or (B, h).
+        h_prev: the previous hidden state, (h,) or (B, h).
         r: the reset gate, a number or an array of the shape of ``h_prev``, in [0, 1].
-        W: the draft's recurrent matrix, (h, h).
-        push: ``U_h x + b_h``, shape of ``h_prev``.
+        W: the candidate's recurrent matrix, (h, h).
+        input_part: ``U_h x + b_h``, shape of ``h_prev``.
 
     Returns:
         array of the shape of ``h_prev``, entries in (-1, 1).
@@ -118,20 +118,20 @@ def gru_draft(h_prev, r, W, push):
         raise ValueError(f"r must be a number or have shape {h_prev.shape}, got {r.shape}")
     if np.any((r < 0) | (r > 1)):
         raise ValueError("r must lie in [0, 1]")
-    push = as_array(push, "push", shape=h_prev.shape)
-    return np.tanh((r * h_prev) @ W.T + push)
+    input_part = as_array(input_part, "input_part", shape=h_prev.shape)
+    return np.tanh((r * h_prev) @ W.T + input_part)
 
 
 def init_gru(hidden_size: int, input_size: int, seed: int = 0, scale: float | None = None,
              update_bias: float = 0.0) -> dict:
-    """Random GRU weights: ``W_k``, ``U_k`` uniform in [-scale, scale], shifts 0 except ``b_z``.
+    """Random GRU weights: ``W_j``, ``U_j`` uniform in [-scale, scale], biases 0 except ``b_z``.
 
     Args:
         hidden_size: h >= 1; input_size: d >= 1.
         seed: seed of ``numpy.random.default_rng``.
         scale: half-width of the uniform draw (> 0); default ``1 / sqrt(h)``, as PyTorch.
-        update_bias: starting shift of the update gate. A negative value starts z near
-            0, so the note is mostly kept (the GRU's version of the forget-gate shift).
+        update_bias: starting bias of the update gate. A negative value starts z near
+            0, so the hidden state is mostly kept (the GRU's version of the forget-gate bias).
 
     Returns:
         dict with the keys :data:`GRU_KEYS`.
@@ -163,7 +163,7 @@ def _gru_step(h_prev, x, w):
 
 
 def gru_step(h_prev, x, weights):
-    """One GRU step (chapter 10): gates z and r, the draft h~, then the blend.
+    """One GRU step (chapter 10): gates z and r, the candidate h~, then the blend.
 
     Args:
         h_prev: previous hidden state, (h,) or (B, h) for a batch of B.
@@ -178,7 +178,7 @@ def gru_step(h_prev, x, weights):
     Raises:
         ValueError: if a weight is missing or any shape disagrees, naming the argument.
 
-    Example (chapter 10): h_prev = 0.5, x = 1, update score 0, reset score 2, draft
+    Example (chapter 10): h_prev = 0.5, x = 1, update pre-activation 0, reset pre-activation 2, candidate
     weights 1 and 1:
 
         >>> w = {k: [[0.0]] if k[0] in "WU" else [0.0] for k in GRU_KEYS}
@@ -227,7 +227,7 @@ def gru_step_backward(dh, cache, weights):
     """
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
     check_caches(cache, _CACHE_KEYS, "cache", "gru_step")
-    dh = check_blame(dh, "dh", cache["h_prev"].shape)
+    dh = check_gradient(dh, "dh", cache["h_prev"].shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dh_prev, dx = _gru_step_backward(dh, cache, w, grads)
     return grads, dh_prev, dx
@@ -266,7 +266,7 @@ def gru_backward(dhs, caches, weights, *, batch_first: bool = False):
     """Backprop through time for the GRU (chapters 6, 10): gradients of all weights, of h0 and of the inputs.
 
     Args:
-        dhs: the blame the loss puts directly on each step's state h_t, (T, h) or (T, B, h),
+        dhs: the gradient the loss puts directly on each step's state h_t, (T, h) or (T, B, h),
             in the order of the forward pass (zeros for steps without a loss).
         caches: the list returned by :func:`gru_forward`.
         weights: the same weights as the forward pass.
@@ -284,7 +284,7 @@ def gru_backward(dhs, caches, weights, *, batch_first: bool = False):
     w, _, _ = check_weights(weights, GRU_BLOCKS, "GRU")
     caches = check_caches(caches, _CACHE_KEYS, "caches", "gru_forward")
     state_shape = caches[0]["h_prev"].shape
-    dhs = check_blame(time_major(dhs, batch_first, "dhs"), "dhs", (len(caches),) + state_shape)
+    dhs = check_gradient(time_major(dhs, batch_first, "dhs"), "dhs", (len(caches),) + state_shape)
     grads = {key: np.zeros_like(value) for key, value in w.items()}
     dxs = np.empty((len(caches),) + caches[0]["x"].shape)
     dh_next = np.zeros(state_shape)
@@ -332,7 +332,7 @@ def gru_weights_to_torch(weights):
 
     Returns:
         (weight_ih (3h, d), weight_hh (3h, h), bias_ih (3h,), bias_hh (3h,)): the update
-        block is negated, shifts go into bias_ih and bias_hh is zeros (so b_hn = 0).
+        block is negated, biases go into bias_ih and bias_hh is zeros (so b_hn = 0).
         ``torch.nn.GRU`` with these arrays equals :func:`gru_forward` exactly when the
         reset placements agree (module docstring).
     """
@@ -346,14 +346,14 @@ def gru_weights_to_torch(weights):
 def reset_placement_gap(W, r, h_prev):
     """How far apart the two reset placements are inside the tanh: ``r*(W h) - W (r*h)``.
 
-    The course (and Cho et al. 2014) drafts with ``W (r * h_prev)``; PyTorch with
+    The course (and Cho et al. 2014) computes the candidate with ``W (r * h_prev)``; PyTorch with
     ``r * (W h_prev)``. The gap is zero for every ``h_prev`` exactly when
     ``W[i, j] = 0`` whenever ``r[i] != r[j]``.
 
     Args:
         W: the candidate's recurrent matrix, (h, h).
         r: the reset gate, (h,) or (B, h), entries in [0, 1].
-        h_prev: the old note, same shape as ``r``.
+        h_prev: the previous hidden state, same shape as ``r``.
 
     Returns:
         array of the shape of ``h_prev``.

@@ -14,12 +14,12 @@ thing: ``"marker"`` gives the plain cell the LSTM's input gate (``h_t = tanh(w h
 ``"open"`` holds the LSTM's input gate at 1 (``c_t = f c_{t-1} + tanh(s_t)``); with ``w = f``
 the plain cell and the LSTM then differ only in the lane (a memory scaled by ``f`` and topped
 up, against one squeezed by tanh at every word). The answer is the sign of the final memory
-(the cell state ``c_T`` for the LSTM, the note ``h_T`` for the other two): positive
+(the cell state ``c_T`` for the LSTM, the hidden state ``h_T`` for the other two): positive
 means chai. A cell is right when that sign equals the sign of ``s_1``; a memory of
 exactly 0 counts as wrong.
 
 The LSTM's output gate does not matter here: ``h_T = o tanh(c_T)`` has the sign of
-``c_T`` for any ``o > 0``. Because the gates look only at the marker, the blame along
+``c_T`` for any ``o > 0``. Because the gates look only at the marker, the gradient's factor along
 each lane (the derivative of the final memory with respect to the memory after word 1)
 is exactly ``prod w (1 - h_t^2)``, ``prod f`` and ``prod (1 - z_t)`` over words 2..T.
 
@@ -39,7 +39,7 @@ from .gates import sigmoid
 #: The three cells of the lab, in the order the chapter draws them.
 LAB_CELLS = ("plain", "LSTM", "GRU")
 
-#: The gate score on word t is GATE_SLOPE * m_t + GATE_SHIFT: wide open on the marker, nearly shut after.
+#: The gate's pre-activation on word t is GATE_SLOPE * m_t + GATE_SHIFT: wide open on the marker, nearly shut after.
 GATE_SLOPE, GATE_SHIFT = 10.0, -5.0
 
 #: The panel's defaults: plain w, LSTM forget gate f, sentence length, filler noise A.
@@ -125,7 +125,7 @@ def lab_sentences(n_trials, length, noise, seed=0) -> np.ndarray:
 
 
 def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"], input_gate="own"):
-    """Run one of the lab's hand-wired cells over a batch of sentences (chapter 9).
+    """Run one of the lab's hand-set cells over a batch of sentences (chapter 9).
 
     Args:
         cell: "plain", "LSTM" or "GRU".
@@ -137,10 +137,10 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"], input_
             GRU takes "own" only.
 
     Returns:
-        (memory, blame): two arrays of shape (n, T). ``memory[:, t-1]`` is the memory after
-        word t (c_t for the LSTM, h_t otherwise). ``blame[:, t-1]`` is the derivative of
+        (memory, jacobian): two arrays of shape (n, T). ``memory[:, t-1]`` is the memory after
+        word t (c_t for the LSTM, h_t otherwise). ``jacobian[:, t-1]`` is the derivative of
         that memory with respect to the memory after word 1: ``prod_{k=2..t} w (1 - h_k^2)``,
-        ``f^(t-1)`` or ``prod_{k=2..t} (1 - z_k)``; ``blame[:, 0] = 1``.
+        ``f^(t-1)`` or ``prod_{k=2..t} (1 - z_k)``; ``jacobian[:, 0] = 1``.
 
     Raises:
         ValueError: for an unknown cell, a sentence array that is not 2-D with T >= 1,
@@ -156,24 +156,24 @@ def lab_run(cell, sentences, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"], input_
     gates = lab_gates(length)
     written = _input_gates(cell, input_gate, length)
     memory = np.empty((n, length))
-    blame = np.empty((n, length))
+    jacobian = np.empty((n, length))
     state = np.zeros(n)
     lane = np.ones(n)
     for t in range(length):
         if cell == "plain":
             state = np.tanh(w * state + written[t] * s[:, t])
-            step_blame = w * (1.0 - state ** 2)
+            step_jacobian = w * (1.0 - state ** 2)
         elif cell == "LSTM":
             state = f * state + written[t] * np.tanh(s[:, t])
-            step_blame = f
+            step_jacobian = f
         else:  # GRU
             state = (1.0 - gates[t]) * state + gates[t] * np.tanh(s[:, t])
-            step_blame = 1.0 - gates[t]
+            step_jacobian = 1.0 - gates[t]
         if t > 0:
-            lane = lane * step_blame
+            lane = lane * step_jacobian
         memory[:, t] = state
-        blame[:, t] = lane
-    return memory, blame
+        jacobian[:, t] = lane
+    return memory, jacobian
 
 
 def lab_accuracy(cell, lengths, noise, *, w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"], input_gate="own",

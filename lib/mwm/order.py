@@ -1,10 +1,10 @@
 """Chapter 1: three ways to turn a sentence into numbers.
 
 * a bag of words, which adds up (or counts) the words and so forgets their order;
-* a window of the last ``k`` words, which keeps local order but forgets the past;
-* a running note, which turns the old note with a matrix ``W`` before adding each new
-  word, so that every position leaves its own mark:
-  ``note_t = W @ note_{t-1} + word_t``.
+* a window of the last ``m`` words, which keeps local order but forgets the past;
+* a running state (the hidden state), which turns the previous state with a matrix ``W``
+  before adding each new word, so that every position leaves its own mark:
+  ``h_t = W @ h_{t-1} + x_t``.
 
 The toy word vectors of chapter 1 are :data:`TOY_VECTORS`: dog (1, 0), man (0, 1),
 bites (1, 1).
@@ -91,28 +91,28 @@ def bag_of_words(sentence, vectors: Mapping[str, object] = TOY_VECTORS) -> np.nd
     return _vectors_for(words_of(sentence), vectors, "sentence").sum(axis=0)
 
 
-def window(sentence, k: int) -> list[str]:
-    """The last ``k`` words of a sentence: what a fixed-window reader sees (chapter 1, idea 2).
+def window(sentence, m: int) -> list[str]:
+    """The last ``m`` words of a sentence: what a fixed-window reader sees (chapter 1, idea 2).
 
     Args:
         sentence: a string or a list of words.
-        k: window size, a whole number >= 1.
+        m: the window's length in words, a whole number >= 1.
 
     Returns:
-        list of at most ``k`` words, the newest last.
+        list of at most ``m`` words, the newest last.
 
     Raises:
-        ValueError: if ``k`` is not a whole number of at least 1.
+        ValueError: if ``m`` is not a whole number of at least 1.
     """
-    k = positive_int(k, "k")
-    return words_of(sentence)[-k:]
+    m = positive_int(m, "m")
+    return words_of(sentence)[-m:]
 
 
 def turn_matrix(degrees) -> np.ndarray:
-    """The 2 x 2 matrix that turns a note by ``degrees`` anticlockwise (chapter 1).
+    """The 2 x 2 matrix that turns a state by ``degrees`` anticlockwise (chapter 1).
 
     A quarter turn (90) sends (a, b) to (-b, a); a half turn (180) to (-a, -b);
-    0 leaves the note alone, which makes the running note a plain sum.
+    0 leaves the state alone, which makes the running state a plain sum.
 
     Args:
         degrees: angle in degrees, any finite real number.
@@ -120,29 +120,29 @@ def turn_matrix(degrees) -> np.ndarray:
     Returns:
         array of shape (2, 2).
     """
-    theta = np.deg2rad(as_scalar(degrees, "degrees"))
-    c, s = np.cos(theta), np.sin(theta)
+    phi = np.deg2rad(as_scalar(degrees, "degrees"))
+    c, s = np.cos(phi), np.sin(phi)
     # Snap the tiny round-off of cos(90 degrees) and friends to exact zeros and ones.
     c, s = (float(np.round(v, 15)) for v in (c, s))
     return np.array([[c, -s], [s, c]])
 
 
-def running_note(sentence, W, vectors: Mapping[str, object] = TOY_VECTORS, start=None) -> np.ndarray:
-    """Read a sentence word by word: turn the old note with ``W``, then add the word (chapter 1, idea 3).
+def running_state(sentence, W, vectors: Mapping[str, object] = TOY_VECTORS, start=None) -> np.ndarray:
+    """Read a sentence word by word: turn the previous state with ``W``, then add the word (chapter 1, idea 3).
 
-    ``note_t = W @ note_{t-1} + vector(word_t)``, starting from ``start`` (zeros by
-    default). Unrolled over three words the final note is
-    ``W^2 word_1 + W word_2 + word_3``: each position wears its own stamp.
+    ``h_t = W @ h_{t-1} + x_t`` with ``x_t`` the vector of word t, starting from
+    ``start`` (zeros by default). Unrolled over three words the final state is
+    ``W^2 x_1 + W x_2 + x_3``: each position wears its own stamp.
 
     Args:
         sentence: a string or a list of words, every one a key of ``vectors``.
-        W: array of shape (d, d), the turn applied to the old note before each word.
+        W: array of shape (d, d), the turn applied to the previous state before each word.
         vectors: word -> vector of length d (default: :data:`TOY_VECTORS`).
-        start: the note before the first word, shape (d,); zeros if None.
+        start: the state before the first word, h_0, shape (d,); zeros if None.
 
     Returns:
-        array of shape (T, d): the note after each of the T words (the last row is the
-        final note).
+        array of shape (T, d): the hidden state after each of the T words (the last row
+        is the final state).
 
     Raises:
         ValueError: if the sentence is empty, has an unknown word, or ``W`` / ``start``
@@ -151,9 +151,11 @@ def running_note(sentence, W, vectors: Mapping[str, object] = TOY_VECTORS, start
     xs = _vectors_for(words_of(sentence), vectors, "sentence")
     d = xs.shape[1]
     W = as_array(W, "W", shape=(d, d))
-    note = np.zeros(d) if start is None else as_array(start, "start", shape=(d,))
-    notes = []
+    h = np.zeros(d) if start is None else as_array(start, "start", shape=(d,))
+    states = []
     for x in xs:
-        note = W @ note + x
-        notes.append(note)
-    return np.array(notes)
+        h = W @ h + x
+        states.append(h)
+    return np.array(states)
+
+

@@ -1,8 +1,8 @@
 """How many numbers a recurrent network learns (chapters 3, 4, 10 and 11).
 
-One plain cell with a note of ``h`` numbers reading words of ``d`` numbers learns
+One plain cell with a hidden state of ``h`` numbers reading words of ``d`` numbers learns
 ``W`` (h x h), ``U`` (h x d) and ``b`` (h): ``h(h + d) + h`` numbers, whatever the
-length of the sentence. A GRU has three such blocks (update, reset, draft), an LSTM
+length of the sentence. A GRU has three such blocks (update, reset, candidate), an LSTM
 four (forget, input, output, candidate).
 
 PyTorch's ``nn.RNN``, ``nn.GRU`` and ``nn.LSTM`` keep two bias vectors per block
@@ -27,7 +27,7 @@ def cell_param_count(hidden_size: int, input_size: int, cell: str = "rnn", bias_
     """Numbers learned by one cell: ``blocks * (h(h+d) + bias_vectors * h)`` (chapters 3 and 10).
 
     Args:
-        hidden_size: h, the length of the note (>= 1).
+        hidden_size: h, the length of the hidden state (>= 1).
         input_size: d, the length of each input vector (>= 1).
         cell: "rnn", "gru" or "lstm".
         bias_vectors: 1 for the course's formula, 2 for PyTorch's layout.
@@ -65,13 +65,13 @@ def unshared_param_count(hidden_size: int, input_size: int, steps: int, cell: st
 
 
 def readout_param_count(hidden_size: int, output_size: int) -> int:
-    """Numbers in the read-out ``softmax(V h + c)``: V is (k x h), c is (k,) (chapter 4).
+    """Numbers in the read-out ``softmax(V h + b_V)``: V is (K x h), b_V is (K,) (chapter 4).
 
     Args:
-        hidden_size: h (>= 1); output_size: k, the number of possible answers (>= 1).
+        hidden_size: h (>= 1); output_size: K, the number of possible answers (>= 1).
 
     Returns:
-        int, ``k h + k``.
+        int, ``K h + K``.
     """
     h = positive_int(hidden_size, "hidden_size")
     k = positive_int(output_size, "output_size")
@@ -80,20 +80,20 @@ def readout_param_count(hidden_size: int, output_size: int) -> int:
 
 def stack_param_count(hidden_size: int, input_size: int, cell: str = "rnn", num_layers: int = 1,
                       bidirectional: bool = False, bias_vectors: int = 1) -> int:
-    """Numbers in a reader built from floors of cells, one-way or two-way (chapter 11).
+    """Numbers in a reader built from layers of cells, one-way or two-way (chapter 11).
 
-    Floor 1 reads the inputs (d numbers); each higher floor reads the notes of the
-    floor below (h numbers, or 2h when two-way). A two-way floor has two independent
+    Layer 1 reads the inputs (d numbers); each higher layer reads the hidden states of the
+    layer below (h numbers, or 2h when two-way). A two-way layer has two independent
     cells of the same size.
 
     Args:
         hidden_size, input_size, cell, bias_vectors: as in :func:`cell_param_count`.
-        num_layers: number of floors (>= 1).
+        num_layers: number of layers (>= 1).
         bidirectional: True for a two-way reader.
 
     Returns:
         int. Examples for h=128, d=64 plain cells: one-way 24,704; two-way 49,408;
-        two one-way floors 57,600.
+        two one-way layers 57,600.
 
         >>> stack_param_count(128, 64), stack_param_count(128, 64, bidirectional=True)
         (24704, 49408)

@@ -1,12 +1,12 @@
-"""Chapter 4: reading answers out of the note.
+"""Chapter 4: reading answers out of the hidden state.
 
-The read-out turns the hidden state into probabilities,
+The read-out turns the hidden state into logits and the logits into probabilities,
 
-    y_hat = softmax(V h + c),
+    y = V h + b_V,    p = softmax(y),
 
-the loss of one step is its surprise ``-ln y_hat[true]``, a sequence's loss is the sum
-of its steps' surprises, and the blame each read-out sends back to its scores is
-"prediction minus truth", ``y_hat - one_hot(true)``.
+the loss of one step is its cross-entropy ``-ln p[true]``, a sequence's loss is the sum
+of its steps' cross-entropies, and the gradient each read-out sends back to its logits
+is "prediction minus truth", ``p - one_hot(true)``.
 """
 from __future__ import annotations
 
@@ -15,46 +15,46 @@ import numpy as np
 from ._validate import as_array, positive
 
 
-def softmax(scores, temperature=1.0) -> np.ndarray:
-    """Turn scores into probabilities, ``p_i = exp(s_i / T) / sum_j exp(s_j / T)`` (chapters 4-5).
+def softmax(logits, temperature=1.0) -> np.ndarray:
+    """Turn logits into probabilities, ``p_i = exp(y_i / θ) / sum_j exp(y_j / θ)`` (chapters 4-5).
 
-    Numerically stable: the largest score is subtracted before exponentiating, so a
+    Numerically stable: the largest logit is subtracted before exponentiating, so a
     tiny temperature gives exact zeros and a one, never NaN
     (``softmax([1, 2, 3], 1e-3)`` -> [0, 0, 1]).
 
     Args:
-        scores: array of shape (..., k) with k >= 1; the softmax runs over the last axis.
-        temperature: T > 0. T = 1 leaves the scores as they are; T < 1 sharpens
-            (T -> 0 is greedy); T > 1 flattens (T -> infinity is uniform).
+        logits: array of shape (..., K) with K >= 1; the softmax runs over the last axis.
+        temperature: θ > 0. θ = 1 leaves the logits as they are; θ < 1 sharpens
+            (θ -> 0 is greedy); θ > 1 flattens (θ -> infinity is uniform).
 
     Returns:
-        array of the same shape as ``scores``; each row is >= 0 and sums to 1.
+        array of the same shape as ``logits``; each row is >= 0 and sums to 1.
 
     Raises:
-        ValueError: if ``scores`` is empty or not finite, or ``temperature`` is not > 0.
+        ValueError: if ``logits`` is empty or not finite, or ``temperature`` is not > 0.
     """
-    s = as_array(scores, "scores")
+    s = as_array(logits, "logits")
     if s.ndim == 0 or s.shape[-1] == 0:
-        raise ValueError(f"scores must have at least one entry on its last axis, got shape {s.shape}")
+        raise ValueError(f"logits must have at least one entry on its last axis, got shape {s.shape}")
     return _softmax(s / positive(temperature, "temperature"))
 
 
-def log_softmax(scores, temperature=1.0) -> np.ndarray:
+def log_softmax(logits, temperature=1.0) -> np.ndarray:
     """The logarithm of :func:`softmax`, computed without under- or overflow (chapters 12-13).
 
-    ``log p_i = z_i - log sum_j exp(z_j)`` with ``z = s / T`` shifted by its largest entry,
-    so a score far below the others gives a large negative number, never ``-inf`` from
+    ``log p_i = z_i - log sum_j exp(z_j)`` with ``z = y / θ`` shifted by its largest entry,
+    so a logit far below the others gives a large negative number, never ``-inf`` from
     ``log(0)``.
 
     Args:
-        scores: array of shape (..., k) with k >= 1; over the last axis.
-        temperature: T > 0.
+        logits: array of shape (..., K) with K >= 1; over the last axis.
+        temperature: θ > 0.
 
     Returns:
-        array of the shape of ``scores``, every entry <= 0; ``exp`` of each row sums to 1.
+        array of the shape of ``logits``, every entry <= 0; ``exp`` of each row sums to 1.
 
     Raises:
-        ValueError: if ``scores`` is empty or not finite, or ``temperature`` is not > 0.
+        ValueError: if ``logits`` is empty or not finite, or ``temperature`` is not > 0.
 
     Example:
         >>> log_softmax([0.0, 0.0]).round(4).tolist()
@@ -62,47 +62,47 @@ def log_softmax(scores, temperature=1.0) -> np.ndarray:
         >>> float(log_softmax([0.0, -1000.0])[1])
         -1000.0
     """
-    s = as_array(scores, "scores")
+    s = as_array(logits, "logits")
     if s.ndim == 0 or s.shape[-1] == 0:
-        raise ValueError(f"scores must have at least one entry on its last axis, got shape {s.shape}")
+        raise ValueError(f"logits must have at least one entry on its last axis, got shape {s.shape}")
     return _log_softmax(s / positive(temperature, "temperature"))
 
 
 def _log_softmax(z):
-    """The unchecked kernel of :func:`log_softmax` (T = 1) for a float array."""
+    """The unchecked kernel of :func:`log_softmax` (θ = 1) for a float array."""
     z = z - z.max(axis=-1, keepdims=True)
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
 def _softmax(z):
-    """The unchecked kernel of :func:`softmax` (T = 1) for a float array."""
+    """The unchecked kernel of :func:`softmax` (θ = 1) for a float array."""
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def readout(h, V, c, temperature=1.0) -> np.ndarray:
-    """The read-out layer ``softmax(V h + c)`` (chapter 4).
+def readout(h, V, b_V, temperature=1.0) -> np.ndarray:
+    """The read-out layer: logits ``y = V h + b_V``, probabilities ``softmax(y)`` (chapter 4).
 
     Args:
         h: hidden state, shape (n,) or (..., n) for several steps at once.
-        V: read-out matrix, shape (k, n), one row of weights per possible answer.
-        c: read-out shift, shape (k,).
-        temperature: as in :func:`softmax`.
+        V: read-out matrix, shape (K, n), one row of weights per possible answer.
+        b_V: read-out bias, shape (K,).
+        temperature: θ, as in :func:`softmax`.
 
     Returns:
-        probabilities, shape (k,) or (..., k).
+        probabilities, shape (K,) or (..., K).
 
     Raises:
         ValueError: if the shapes disagree, naming the argument.
     """
     V = as_array(V, "V", ndim=2)
-    k, n = V.shape
-    c = as_array(c, "c", shape=(k,))
+    n_out, n = V.shape
+    b_V = as_array(b_V, "b_V", shape=(n_out,))
     h = as_array(h, "h", ndim=(1, 2, 3))
     if h.shape[-1] != n:
         raise ValueError(f"h must have {n} numbers on its last axis to match V {V.shape}, got shape {h.shape}")
-    return softmax(h @ V.T + c, temperature)
+    return softmax(h @ V.T + b_V, temperature)
 
 
 def one_hot(index: int, size: int) -> np.ndarray:
@@ -133,11 +133,11 @@ def _targets(probs, targets):
     return p, p2, t
 
 
-def surprise(probs, targets) -> np.ndarray:
-    """Each step's surprise ``-ln p(true)`` in nats (chapter 4).
+def cross_entropy(probs, targets) -> np.ndarray:
+    """Each step's cross-entropy loss ``-ln p(true)`` in nats (chapter 4).
 
     Args:
-        probs: one step's probabilities, shape (k,), or T steps', shape (T, k).
+        probs: one step's probabilities, shape (K,), or T steps', shape (T, K).
         targets: the true answer's index, an int, or T ints.
 
     Returns:
@@ -151,24 +151,27 @@ def surprise(probs, targets) -> np.ndarray:
         return -np.log(p2[np.arange(len(t)), t])
 
 
-def sequence_loss(probs, targets) -> float:
-    """The loss of a whole sequence: the sum of its steps' surprises, ``L = sum_t -ln p_t(true_t)`` (chapter 4).
 
-    Args and errors as :func:`surprise`.
+
+def sequence_loss(probs, targets) -> float:
+    """The loss of a whole sequence: the sum of its steps' cross-entropies, ``L = sum_t -ln p_t(true_t)`` (chapter 4).
+
+    Args and errors as :func:`cross_entropy`.
 
     Returns:
         float >= 0, in nats.
     """
-    return float(surprise(probs, targets).sum())
+    return float(cross_entropy(probs, targets).sum())
 
 
 def readout_gradient(probs, targets) -> np.ndarray:
-    """The blame at the read-out's scores: "prediction minus truth", ``y_hat - y`` (chapter 4 proof).
+    """The gradient at the read-out's logits: "prediction minus truth", ``p - y*`` (chapter 4 proof).
 
-    This is dL/do for ``o = V h + c``, ``y_hat = softmax(o)`` and ``L = -ln y_hat[true]``.
+    This is dL/dy for the logits ``y = V h + b_V``, ``p = softmax(y)`` and ``L = -ln p[true]``
+    (``y*`` the one-hot truth).
 
     Args:
-        probs: shape (k,) or (T, k); targets: one index per step.
+        probs: shape (K,) or (T, K); targets: one index per step.
 
     Returns:
         array of the shape of ``probs``; each row sums to 0 (up to rounding).

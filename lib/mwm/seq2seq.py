@@ -3,20 +3,20 @@
 Two LSTMs joined at one summary (Sutskever, Vinyals & Le 2014):
 
 * the **encoder** reads the English words x_1..x_T (as embedding vectors) and keeps
-  every note; its last note and cell state, ``s = (h_T, c_T)``, are the **summary**
-  (the context vector);
+  every hidden state; its last hidden state and cell state, ``s = (h_T, c_T)``, are the
+  **summary** (the context vector);
 * the **decoder** is a language model (chapter 5) whose first state is the summary.
   It reads the Hindi word it wrote last (``<start>`` at first) and gives
   probabilities for the next one, ``softmax(V o_t + b_V)``, until it writes ``<end>``.
 
-For the plain model the read-out sees the decoder's note only, ``o_t = h_t``. The
+For the plain model the read-out sees the decoder's hidden state only, ``o_t = h_t``. The
 attention model of chapter 14 adds one read-out step (Luong, Pham & Manning 2015,
-"dot" scores; the idea is Bahdanau, Cho & Bengio 2015): it scores every encoder note
-against the decoder's note with a dot product, ``e_{t,k} = h_t . h^enc_k``, turns the
-scores into weights ``alpha_t = softmax(e_t)``, mixes the encoder notes into a read
-``s_t = sum_k alpha_{t,k} h^enc_k`` and reads out from ``o_t = tanh(W_s [h_t; s_t] + b_s)``.
+"dot" scores; the idea is Bahdanau, Cho & Bengio 2015): it scores every encoder state
+against the decoder's state with a dot product, ``e_{t,j} = h_t . h^enc_j``, turns the
+scores into weights ``alpha_t = softmax(e_t)``, mixes the encoder states into a read
+``m_t = sum_j alpha_{t,j} h^enc_j`` and reads out from ``o_t = tanh(W_comb [h_t; m_t] + b_comb)``.
 The **control** of chapter 14 has the same combine layer (as many numbers as the
-attention model) but reads the fixed last note instead: ``o_t = tanh(W_s [h_t; h^enc_T] + b_s)``
+attention model) but reads the fixed last encoder state instead: ``o_t = tanh(W_comb [h_t; h^enc_T] + b_comb)``
 at every step. Everything else is identical in the three models.
 
 The weights are trained by ``scripts/train_translator.py`` (PyTorch, teacher forcing)
@@ -138,16 +138,17 @@ class Vocab:
 
 
 class Encoding(NamedTuple):
-    """What the encoder hands over. ``notes``: (T, H) every encoder note h_1..h_T;
-    ``h``, ``c``: (H,) the last note and cell state, together the summary."""
-    notes: np.ndarray
+    """What the encoder hands over. ``states``: (T, H) every encoder hidden state h_1..h_T;
+    ``h``, ``c``: (H,) the last hidden state and cell state, together the summary."""
+    states: np.ndarray
     h: np.ndarray
     c: np.ndarray
 
 
+
 class DecoderState(NamedTuple):
-    """The decoder's state between two steps: its note ``h`` and cell state ``c`` (H,),
-    the encoder notes ``memory`` (T, H) (only the attention model reads them) and the
+    """The decoder's state between two steps: its hidden state ``h`` and cell state ``c`` (H,),
+    the encoder hidden states ``memory`` (T, H) (only the attention model reads them) and the
     attention weights ``weights`` (T,) of the last step (None before the first step
     and for the plain model)."""
     h: np.ndarray
@@ -165,11 +166,11 @@ class Translator:
     Attributes:
         source_vocab, target_vocab: :class:`Vocab` (English, Hindi).
         bos_id, eos_id: ids of ``<start>`` and ``<end>`` in the target vocabulary.
-        hidden_size: H, the length of every note. ``summary_size`` = 2H (note + cell state).
+        hidden_size: H, the length of every hidden state. ``summary_size`` = 2H (hidden + cell state).
         parameter_count: how many numbers were learned (every weight array, not the
             training log ``loss_per_epoch``): 250,582 plain, 283,478 with attention and for the control.
         attention: True for the model with the attention read-out.
-        name: "plain", "attention" or "control" (the combine layer fed the fixed last note).
+        name: "plain", "attention" or "control" (the combine layer fed the fixed last encoder state).
 
     Raises:
         ValueError: if a weight is missing or has the wrong shape.
@@ -204,7 +205,7 @@ class Translator:
                 raise ValueError(f"weights[{k!r}] must have shape {shape}, got {f[k].shape}")
         self.params = f
         # The encoder and decoder cells are chapter 9's LSTM (trained in PyTorch's stacked
-        # layout, gate order i, f, g, o; its single shift is our b).
+        # layout, gate order i, f, g, o, its g our candidate block c; its single bias is our b).
         # Checked here, once: encode and step then run chapter 9's unchecked kernel at every word.
         self.encoder_cell, _, _ = check_weights(lstm_weights_from_stacked(f["enc_W_ih"], f["enc_W_hh"], f["enc_b"]),
                                                 LSTM_BLOCKS, "LSTM")
@@ -225,13 +226,13 @@ class Translator:
         return ids
 
     def encode(self, source_words) -> Encoding:
-        """Read the English sentence and return every note and the summary (chapter 12).
+        """Read the English sentence and return every hidden state and the summary (chapter 12).
 
         Args:
             source_words: list of English words (or one string), all in the source vocabulary.
 
         Returns:
-            :class:`Encoding` with ``notes`` (T, H) and the summary ``h``, ``c`` (H,).
+            :class:`Encoding` with ``states`` (T, H) and the summary ``h``, ``c`` (H,).
 
         Raises:
             ValueError: for an empty sentence or an unknown word (named).
@@ -239,11 +240,11 @@ class Translator:
         p = self.params
         H = self.hidden_size
         h, c = np.zeros(H), np.zeros(H)
-        notes = []
+        states = []
         for i in self._source_ids(source_words):
             h, c, _ = _lstm_step(h, c, p["src_embedding"][i], self.encoder_cell)
-            notes.append(h)
-        return Encoding(np.array(notes), h, c)
+            states.append(h)
+        return Encoding(np.array(states), h, c)
 
     def summary(self, source_words) -> np.ndarray:
         """The summary vector ``s = [h_T; c_T]``, shape (2H,): all the decoder gets from the plain model."""
@@ -252,12 +253,12 @@ class Translator:
 
     # ----------------------------------------------------------------- decoder
     def decoder_start(self, source_words) -> DecoderState:
-        """Encode the source and return the decoder's first state (the summary, and the notes).
+        """Encode the source and return the decoder's first state (the summary, and the encoder's states).
 
         Args and errors as :meth:`encode`.
         """
         enc = self.encode(source_words)
-        return DecoderState(enc.h, enc.c, enc.notes)
+        return DecoderState(enc.h, enc.c, enc.states)
 
     def step(self, state: DecoderState, token_id: int):
         """One decoder step: read the previous target word, return log-probabilities of the next.
@@ -281,11 +282,11 @@ class Translator:
         weights = None
         if self.attention:
             weights = _softmax(state.memory @ h)
-            s = weights @ state.memory                      # the read s_t
+            m = weights @ state.memory                      # the read m_t
         elif self._combine:
-            s = state.memory[-1]                            # the control: the last note, at every step
+            m = state.memory[-1]                            # the control: the last encoder state, at every step
         if self._combine:
-            o = np.tanh(p[f"{self._combine}_W"] @ np.concatenate([h, s]) + p[f"{self._combine}_b"])
+            o = np.tanh(p[f"{self._combine}_W"] @ np.concatenate([h, m]) + p[f"{self._combine}_b"])
         else:
             o = h
         log_probs = _log_softmax(p["out_W"] @ o + p["out_b"])
@@ -378,65 +379,65 @@ def numbers_in(n_words: int, word_size: int) -> int:
     return positive_int(n_words, "n_words") * positive_int(word_size, "word_size")
 
 
-def _fraction(a, name="a"):
-    a = as_scalar(a, name)
-    if not 0 < a < 1:
-        raise ValueError(f"{name} must be strictly between 0 and 1, got {a}")
-    return a
+def _fraction(value, name="beta"):
+    value = as_scalar(value, name)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be strictly between 0 and 1, got {value}")
+    return value
 
 
-def leaky_summary(word_vectors, a=0.9) -> np.ndarray:
-    """The toy linear encoder of the leaky-summary proof: ``s_t = a s_{t-1} + e_t``, ``s_0 = 0`` (chapter 12).
+def leaky_summary(word_vectors, beta=0.9) -> np.ndarray:
+    """The toy linear encoder of the leaky-summary proof: ``h_t = β h_{t-1} + x_t``, ``h_0 = 0`` (chapter 12).
 
     Args:
-        word_vectors: e_1..e_n, shape (n, d) with n >= 1.
-        a: the fraction of the old summary kept at each step, 0 < a < 1.
+        word_vectors: x_1..x_n, shape (n, d) with n >= 1.
+        beta: β, the fraction of the previous state kept at each step, 0 < β < 1.
 
     Returns:
-        array (n, d): s_1..s_n. In closed form ``s_n = sum_k a^(n-k) e_k``.
+        array (n, d): h_1..h_n; the last is the summary s. In closed form ``h_n = sum_k β^(n-k) x_k``.
 
     Raises:
-        ValueError: for an empty or non-2-D input, or ``a`` outside (0, 1).
+        ValueError: for an empty or non-2-D input, or ``beta`` outside (0, 1).
     """
     e = as_array(word_vectors, "word_vectors", ndim=2)
     if e.shape[0] == 0:
         raise ValueError("word_vectors must hold at least one word")
-    a = _fraction(a)
-    s = np.zeros(e.shape[1])
+    beta = _fraction(beta)
+    h = np.zeros(e.shape[1])
     out = np.empty_like(e)
     for t, x in enumerate(e):
-        s = a * s + x
-        out[t] = s
+        h = beta * h + x
+        out[t] = h
     return out
 
 
-def first_word_weight(n_words: int, a=0.9) -> float:
-    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``a^(n-1)`` (chapter 12).
+def first_word_weight(n_words: int, beta=0.9) -> float:
+    """How strongly word 1 still speaks in the leaky summary of ``n_words`` words: ``β^(n-1)`` (chapter 12).
 
-    Example (a = 0.9):
+    Example (β = 0.9):
         >>> [round(first_word_weight(n), 4) for n in (5, 6, 20, 40, 50)]
         [0.6561, 0.5905, 0.1351, 0.0164, 0.0057]
 
     Raises:
-        ValueError: for ``n_words`` below 1 or ``a`` outside (0, 1).
+        ValueError: for ``n_words`` below 1 or ``beta`` outside (0, 1).
     """
-    return _fraction(a) ** (positive_int(n_words, "n_words") - 1)
+    return _fraction(beta) ** (positive_int(n_words, "n_words") - 1)
 
 
-def first_length_below(threshold=0.01, a=0.9) -> int:
-    """The shortest sentence whose word 1 speaks below ``threshold``: the least n with a^(n-1) < threshold.
+def first_length_below(threshold=0.01, beta=0.9) -> int:
+    """The shortest sentence whose word 1 speaks below ``threshold``: the least n with β^(n-1) < threshold.
 
-    Since a^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(a) (ln a < 0), this
-    is ``floor(ln threshold / ln a) + 2`` (chapter 12). Example: ln 0.01 / ln 0.9 = 43.7;
+    Since β^(n-1) < threshold exactly when n - 1 > ln(threshold) / ln(β) (ln β < 0), this
+    is ``floor(ln threshold / ln β) + 2`` (chapter 12). Example: ln 0.01 / ln 0.9 = 43.7;
     0.9^43 = 0.0108, 0.9^44 = 0.0097:
 
         >>> first_length_below(0.01, 0.9)
         45
 
     Raises:
-        ValueError: if ``threshold`` or ``a`` is not strictly between 0 and 1.
+        ValueError: if ``threshold`` or ``beta`` is not strictly between 0 and 1.
     """
-    threshold, a = _fraction(threshold, "threshold"), _fraction(a)
+    threshold, a = _fraction(threshold, "threshold"), _fraction(beta)
     n = int(np.floor(np.log(threshold) / np.log(a))) + 2
     while n > 1 and a ** (n - 2) < threshold:  # guard against rounding in the logarithms
         n -= 1

@@ -14,29 +14,32 @@ from ._validate import positive_int
 __all__ = ["wilson_interval"]
 
 
-def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's score interval for a share ``k / n`` (95% with the default ``z``).
+def wilson_interval(successes: int, trials: int, quantile: float = 1.96) -> tuple[float, float]:
+    """Wilson's score interval for a share ``successes / trials`` (95% with the default ``quantile``).
 
-    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and does not shrink to a
-    point at ``k = 0`` or ``k = n`` (Wilson, 1927; Brown, Cai and DasGupta, 2001).
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)`` (z the normal quantile, n the trials) it stays
+    inside [0, 1] and does not shrink to a point at 0 or all successes (Wilson, 1927; Brown, Cai
+    and DasGupta, 2001).
 
     Args:
-        k: successes, a whole number with 0 <= k <= n.
-        n: trials, a whole number >= 1.
-        z: the normal quantile of the level (1.96 for 95%), > 0.
+        successes: a whole number from 0 to ``trials``.
+        trials: a whole number >= 1.
+        quantile: the normal quantile z of the level (1.96 for 95%), > 0.
 
     Returns:
-        (low, high), floats with 0 <= low <= k/n <= high <= 1.
+        (low, high), floats with 0 <= low <= successes/trials <= high <= 1.
 
     Raises:
-        ValueError: if ``n`` is not a whole number >= 1, ``k`` not a whole number in [0, n],
-            or ``z`` not a positive number.
+        ValueError: if ``trials`` is not a whole number >= 1, ``successes`` not a whole number in
+            [0, trials], or ``quantile`` not a positive number.
     """
-    n = positive_int(n, "n")
+    n = positive_int(trials, "trials")
+    k = successes
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 0 <= k <= n:
-        raise ValueError(f"k must be a whole number from 0 to n = {n}, got {k!r}")
+        raise ValueError(f"successes must be a whole number from 0 to trials = {n}, got {k!r}")
+    z = quantile
     if isinstance(z, bool) or not isinstance(z, (int, float)) or not z > 0 or not math.isfinite(z):
-        raise ValueError(f"z must be a positive number, got {z!r}")
+        raise ValueError(f"quantile must be a positive number, got {z!r}")
     k = int(k)
     centre = (k + z * z / 2) / (n + z * z)
     half = z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)

@@ -5,11 +5,11 @@
 The task is the memory lab's (chapter 9, :mod:`mwm.memory_lab`) with nothing wired by
 hand: each word is the pair (x_t, m_t) — the drink (+1 chai, -1 coffee) or a filler
 uniform in [-noise, noise], and a marker that is 1 on the first word only — and one
-recurrent layer (plain tanh cell, GRU or LSTM) with a linear read-out of its last note
+recurrent layer (plain tanh cell, GRU or LSTM) with a linear read-out of its last hidden state
 must learn to say which drink came first.
 
 The training script and chapter 9 both build their models from here, so the chapter's
-measurements of untrained models (:func:`starting_blame`) are of exactly the models the
+measurements of untrained models (:func:`starting_gradient_ratio`) are of exactly the models the
 script trained.
 """
 from __future__ import annotations
@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-#: The models trained: name -> (cell, lane shift). The lane shift is the LSTM's forget-gate
-#: shift b_f, or the GRU's keep shift (minus the course's update-gate shift b_z: torch's
-#: update gate multiplies the old note, so it is the course's 1 - z); 0 is torch's default.
+#: The models trained: name -> (cell, lane bias). The lane bias is the LSTM's forget-gate
+#: bias b_f, or the GRU's keep bias (minus the course's update-gate bias b_z: torch's
+#: update gate multiplies the previous hidden state, so it is the course's 1 - z); 0 is torch's default.
 MODELS = {"plain": ("plain", 0.0), "GRU": ("GRU", 0.0), "GRU, lane open": ("GRU", 2.0),
           "LSTM": ("LSTM", 0.0), "LSTM, lane open": ("LSTM", 2.0)}
 FULL = {"lengths": [5, 10, 20, 30, 40, 50], "seeds": [0, 1, 2, 3, 4], "steps": 1500}
@@ -39,14 +39,14 @@ def sentences(generator: torch.Generator, n: int, length: int, noise: float):
 
 
 class Reader(torch.nn.Module):
-    """One recurrent layer (plain tanh cell, GRU or LSTM) and a linear read-out of its last note."""
+    """One recurrent layer (plain tanh cell, GRU or LSTM) and a linear read-out of its last hidden state."""
 
     def __init__(self, cell: str, hidden_size: int, lane_shift: float = 0.0):
         super().__init__()
         layer = {"plain": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[cell]
         self.rnn = layer(input_size=2, hidden_size=hidden_size, batch_first=True)
         # torch stacks the LSTM's blocks i, f, g, o and the GRU's r, z, n: block 1 is the lane's gate
-        # (forget gate; keep gate z' = 1 - z). Its shift is bias_ih + bias_hh.
+        # (forget gate; keep gate z' = 1 - z). Its bias is bias_ih + bias_hh.
         if cell != "plain" and lane_shift != 0.0:
             with torch.no_grad():
                 self.rnn.bias_ih_l0[hidden_size:2 * hidden_size] = lane_shift
@@ -54,8 +54,8 @@ class Reader(torch.nn.Module):
         self.out = torch.nn.Linear(hidden_size, 1)
 
     def forward(self, x):
-        notes, _ = self.rnn(x)
-        return self.out(notes[:, -1]).squeeze(-1)
+        states, _ = self.rnn(x)
+        return self.out(states[:, -1]).squeeze(-1)
 
 
 def untrained_reader(model: str, seed: int, length: int, hidden_size: int = 8) -> Reader:
@@ -81,12 +81,12 @@ def untrained_reader(model: str, seed: int, length: int, hidden_size: int = 8) -
     return Reader(cell, hidden_size, lane_shift)
 
 
-def starting_blame(model: str, seed: int, word_signs, length: int = 20, hidden_size: int = 8) -> float:
-    """Blame reaching word 1 over blame reaching the last word, for one untrained run (chapters 7 and 9).
+def starting_gradient_ratio(model: str, seed: int, word_signs, length: int = 20, hidden_size: int = 8) -> float:
+    """The gradient reaching word 1 over the gradient reaching the last word, for one untrained run (chapters 7 and 9).
 
     Builds the model the training script builds for (``model``, ``length``, ``seed``)
     before any training (same seeding), runs it in float64 on the given sentences and
-    returns mean |d y / d x_1| / mean |d y / d x_length| (y: the read-out score).
+    returns mean |d y / d x_1| / mean |d y / d x_length| (y: the read-out's output).
 
     Args:
         model: a key of :data:`MODELS`.
@@ -109,5 +109,7 @@ def starting_blame(model: str, seed: int, word_signs, length: int = 20, hidden_s
     marker = np.broadcast_to(np.arange(length) == 0, s.shape)
     x = torch.tensor(np.stack([s, marker], axis=-1), requires_grad=True)
     reader(x).sum().backward()
-    blame = x.grad[:, :, 0].abs().mean(dim=0)
-    return float(blame[0] / blame[-1])
+    grad = x.grad[:, :, 0].abs().mean(dim=0)
+    return float(grad[0] / grad[-1])
+
+

@@ -5,10 +5,10 @@ m_t = 1 flags an *order*, whose word s_t is +1 or -1; the first word is always a
 later word is one with probability ``order_rate``. Every other word is a filler uniform in
 [-noise, noise] with m_t = 0. The answer is the sign of the last order. So at every order the
 reader must throw its memory away and take the new sign: the job the GRU's reset gate is for
-(chapter 10: with r = 0 the draft ignores the old note).
+(chapter 10: with r = 0 the candidate ignores the previous hidden state).
 
 :class:`CourseGRU` is the GRU in the course's convention (``mwm.gru``: ``z`` is the share
-written, the reset gate multiplies the old note before ``W_h``), with the same weight names, so a
+written, the reset gate multiplies the previous hidden state before ``W_h``), with the same weight names, so a
 trained model's weights are ``mwm.gru_forward``'s dict as they are. ``reset=False`` holds the
 reset gate at 1 (no ``W_r``, ``U_r``, ``b_r``): the control.
 """
@@ -42,7 +42,7 @@ def orders(generator: torch.Generator, n: int, length: int = TASK["length"], ord
 
 
 class CourseGRU(torch.nn.Module):
-    """A GRU layer in the course's convention, then a linear read-out of the last note.
+    """A GRU layer in the course's convention, then a linear read-out of the last hidden state.
 
     ``h_t = (1 - z_t) h_(t-1) + z_t tanh(W_h (r_t * h_(t-1)) + U_h x_t + b_h)``, with
     ``z_t = sigmoid(W_z h_(t-1) + U_z x_t + b_z)`` and ``r_t = sigmoid(W_r h_(t-1) + U_r x_t + b_r)``
@@ -63,8 +63,8 @@ class CourseGRU(torch.nn.Module):
             self.b_z.fill_(update_shift)
         self.out = torch.nn.Linear(hidden_size, 1)
 
-    def notes(self, x):
-        """Every note and gate: (h, z, r), each (n, length, H); r is all ones without a reset gate."""
+    def states(self, x):
+        """Every hidden state and gate: (h, z, r), each (n, length, H); r is all ones without a reset gate."""
         n, length, _ = x.shape
         h = x.new_zeros(n, self.W_z.shape[0])
         hs, zs, rs = [], [], []
@@ -78,5 +78,6 @@ class CourseGRU(torch.nn.Module):
             rs.append(r)
         return torch.stack(hs, 1), torch.stack(zs, 1), torch.stack(rs, 1)
 
+
     def forward(self, x):
-        return self.out(self.notes(x)[0][:, -1]).squeeze(-1)
+        return self.out(self.states(x)[0][:, -1]).squeeze(-1)

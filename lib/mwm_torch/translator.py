@@ -1,8 +1,8 @@
 """Chapters 12 and 14's translator in PyTorch: what ``scripts/train_translator.py`` trains.
 
-Three kinds: "plain" (the decoder reads out from its own note), "attention" (a combine
-layer reads the decoder's note and the attention read s_t) and "control" (the same
-combine layer, same size, reading the encoder's last note h^enc_T at every step instead;
+Three kinds: "plain" (the decoder reads out from its own hidden state), "attention" (a combine
+layer reads the decoder's hidden state and the attention read m_t) and "control" (the same
+combine layer, same size, reading the encoder's last hidden state h^enc_T at every step instead;
 the summary that starts the decoder is s = [h^enc_T; c^enc_T], so the control adds numbers
 but no information the decoder lacked).
 
@@ -57,41 +57,41 @@ class Seq2Seq(nn.Module):
         summary (h, c), each (1, B, H)."""
         packed = nn.utils.rnn.pack_padded_sequence(self.src_embedding(src), src_len, batch_first=True,
                                                    enforce_sorted=False)
-        notes, (h, c) = self.encoder(packed)
-        notes, _ = nn.utils.rnn.pad_packed_sequence(notes, batch_first=True)     # (B, T, H)
+        states, (h, c) = self.encoder(packed)
+        states, _ = nn.utils.rnn.pad_packed_sequence(states, batch_first=True)     # (B, T, H)
         if self.two_way:                        # forward's last state next to backward's (at word 1)
             h, c = (torch.cat([x[0], x[1]], dim=-1)[None] for x in (h, c))
-        return notes, (h, c)
+        return states, (h, c)
 
-    def read_out(self, dec, notes, src_len, h_last):
+    def read_out(self, dec, states, src_len, h_last):
         """Logits (B, L, V) from the decoder's hidden states dec (B, L, H), per ``kind``."""
         if self.kind == "attention":
-            scores = dec @ notes.transpose(1, 2)                                  # (B, L, T)
-            mask = torch.arange(notes.shape[1])[None, None, :] >= src_len[:, None, None]
+            scores = dec @ states.transpose(1, 2)                                  # (B, L, T)
+            mask = torch.arange(states.shape[1])[None, None, :] >= src_len[:, None, None]
             weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
-            dec = torch.tanh(self.combine(torch.cat([dec, weights @ notes], dim=-1)))
+            dec = torch.tanh(self.combine(torch.cat([dec, weights @ states], dim=-1)))
         elif self.kind == "control":                                              # s = h_T at every step
             dec = torch.tanh(self.combine(torch.cat([dec, h_last[:, None, :].expand_as(dec)], dim=-1)))
         return self.out(dec)
 
     def forward(self, src, src_len, tgt_in):
         """Logits for every next target word, teacher forced: (B, L, V)."""
-        notes, (h, c) = self.encode(src, src_len)
+        states, (h, c) = self.encode(src, src_len)
         dec, _ = self.decoder(self.tgt_embedding(tgt_in), (h, c))                # the summary starts it
-        return self.read_out(dec, notes, src_len, h[-1])
+        return self.read_out(dec, states, src_len, h[-1])
 
     @torch.no_grad()
     def greedy(self, src, src_len, bos_id: int, eos_id: int, max_words: int = 80) -> list[list[int]]:
         """Greedy decoding of a batch (chapter 13), free running: each sentence's target ids, without
         the end symbol, at most ``max_words`` of them (as ``mwm.seq2seq.Translator.translate``)."""
-        notes, (h, c) = self.encode(src, src_len)
+        states, (h, c) = self.encode(src, src_len)
         h_last, state = h[-1], (h, c)
         prev = torch.full((src.shape[0], 1), bos_id, dtype=torch.long)
         out = torch.empty((src.shape[0], 0), dtype=torch.long)
         done = torch.zeros(src.shape[0], dtype=torch.bool)
         for _ in range(max_words):
             dec, state = self.decoder(self.tgt_embedding(prev), state)
-            prev = self.read_out(dec, notes, src_len, h_last).argmax(-1)         # (B, 1)
+            prev = self.read_out(dec, states, src_len, h_last).argmax(-1)         # (B, 1)
             out = torch.cat([out, prev], dim=1)
             done |= prev[:, 0] == eos_id
             if done.all():

@@ -6,16 +6,16 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 
 | chapter | builders |
 |---|---|
-| 1 why order matters | :func:`running_note_try`, :func:`window_try` |
-| 2 the recurrent cell | :func:`scalar_cell_try`, :func:`six_note_try` |
+| 1 why order matters | :func:`running_state_try`, :func:`window_try` |
+| 2 the recurrent cell | :func:`scalar_cell_try`, :func:`six_state_try` |
 | 3 unrolling | :func:`unroll_try` |
 | 4 many jobs, one cell | :func:`shapes_try`, :func:`next_word_try` |
 | 6 backprop through time | :func:`step_machine_try` |
-| 7 why memory fades or explodes | :func:`whisper_try`, :func:`eigen_memory_try` |
+| 7 why memory fades or explodes | :func:`chain_try`, :func:`eigen_memory_try` |
 | 8 clipping and a good start | :func:`cliff_try` |
 | 9 the LSTM | :func:`tank_try`, :func:`memory_lab_try` |
 | 10 the GRU | :func:`blend_dial_try`, :func:`ten_steps_try` |
-| 11 reading both ways, and floors | :func:`both_ways_try` |
+| 11 reading both ways, and stacking layers | :func:`both_ways_try` |
 | 12 encoder-decoder | :func:`translate_try`, :func:`bottleneck_try` |
 | 13 choosing and grading words | :func:`beam_try`, :func:`bleu_try` |
 | 14 the bottleneck | :func:`bottleneck_bleu_try` |
@@ -23,12 +23,12 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 """
 from .drawing import COLUMN_PX, COURSE_STYLE, DPI, MIN_TEXT_PX, smallest_text_px, use_course_style
 from .panel import TryPanel, figure_png
-from .ch01_order import draw_running_note, draw_window, running_note_try, window_try
-from .ch02_cell import draw_scalar_cell, draw_six_note, scalar_cell_try, six_note_try, six_note_weights
+from .ch01_order import draw_running_state, draw_window, running_state_try, window_try
+from .ch02_cell import draw_scalar_cell, draw_six_state, scalar_cell_try, six_state_try, six_state_weights
 from .ch03_unroll import draw_unroll, unroll_try
 from .ch04_jobs import draw_next_word, draw_shape, next_word_try, shapes_try
 from .ch06_bptt import draw_step_machine, step_machine, step_machine_try
-from .ch07_fade import draw_eigen_memory, draw_whisper, eigen_memory_try, whisper_try
+from .ch07_fade import chain_try, draw_chain, draw_eigen_memory, eigen_memory_try
 from .ch08_clip import cliff_try, draw_cliff
 from .ch09_lstm import draw_memory_lab, draw_tank, memory_lab_try, tank_try
 from .ch10_gru import blend_dial_try, draw_blend_dial, draw_ten_steps, ten_steps_try
@@ -41,12 +41,12 @@ from .ch05_talk import draw_talk, talk_try
 __all__ = [
     "TryPanel", "figure_png",
     "DPI", "COLUMN_PX", "MIN_TEXT_PX", "COURSE_STYLE", "use_course_style", "smallest_text_px",
-    "running_note_try", "window_try", "draw_running_note", "draw_window",
-    "scalar_cell_try", "six_note_try", "draw_scalar_cell", "draw_six_note", "six_note_weights",
+    "running_state_try", "window_try", "draw_running_state", "draw_window",
+    "scalar_cell_try", "six_state_try", "draw_scalar_cell", "draw_six_state", "six_state_weights",
     "unroll_try", "draw_unroll",
     "shapes_try", "next_word_try", "draw_shape", "draw_next_word",
     "step_machine_try", "draw_step_machine", "step_machine",
-    "whisper_try", "eigen_memory_try", "draw_whisper", "draw_eigen_memory",
+    "chain_try", "eigen_memory_try", "draw_chain", "draw_eigen_memory",
     "cliff_try", "draw_cliff",
     "tank_try", "memory_lab_try", "draw_tank", "draw_memory_lab",
     "blend_dial_try", "ten_steps_try", "draw_blend_dial", "draw_ten_steps",

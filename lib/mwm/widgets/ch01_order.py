@@ -1,4 +1,4 @@
-"""Chapter 1's "Try" panels: the running note's turn, and the window's size."""
+"""Chapter 1's "Try" panels: the running state's turn, and the window's size."""
 from __future__ import annotations
 
 import itertools
@@ -7,7 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..order import bag_of_words, running_note, turn_matrix, window, words_of
+from ..order import bag_of_words, running_state, turn_matrix, window, words_of
 from .drawing import layout
 from .panel import TryPanel
 
@@ -22,50 +22,50 @@ def _fmt(v) -> str:
     return "(" + ", ".join(f"{x:g}" for x in np.round(v, 4) + 0.0) + ")"
 
 
-def draw_running_note(angle: float = 90, keep: float = 1.0, sentence_b: str = "man bites dog"):
-    """Figure: how sentence A and sentence B build their notes under W = keep * turn(angle).
+def draw_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str = "man bites dog"):
+    """Figure: how sentence A and sentence B build their hidden states under W = keep * turn(angle).
 
-    Each word is two moves: a dashed arrow for "turn the old note with W" and a solid
+    Each word is two moves: a dashed arrow for "turn the previous state with W" and a solid
     arrow for "add the word". The grey star is the plain sum of the words.
 
     Returns:
-        (Figure, readings): the readings give both final notes and whether they differ.
+        (Figure, readings): the readings give both final states and whether they differ.
     """
     W = keep * turn_matrix(angle)
     fig = Figure(figsize=(7.0, 4.0))
     finals = {}
     for panel, (sentence, colour) in enumerate(((SENTENCE_A, "tab:blue"), (sentence_b, "tab:orange"))):
         ax = fig.add_subplot(1, 2, panel + 1)
-        notes = np.vstack([np.zeros(2), running_note(sentence, W)])
-        finals[sentence] = notes[-1]
+        states = np.vstack([np.zeros(2), running_state(sentence, W)])
+        finals[sentence] = states[-1]
         for step, word in enumerate(words_of(sentence)):
-            old, new = notes[step], notes[step + 1]
+            old, new = states[step], states[step + 1]
             turned = W @ old
             if not np.allclose(turned, old):
                 ax.annotate("", turned, old, arrowprops=dict(arrowstyle="->", ls="--", color="0.55"))
             ax.annotate("", new, turned, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2))
             ax.annotate(f"{step + 1}. +{word}", new, textcoords="offset points",
                         xytext=(5, 5 + 11 * (step % 2)), color=colour, fontsize=11)
-        ax.plot(*notes[-1], "o", color=colour, ms=8)
+        ax.plot(*states[-1], "o", color=colour, ms=8)
         ax.plot(*bag_of_words(sentence), marker="*", ms=13, color="0.5", ls="none")
         ax.axhline(0, color="0.88", lw=1, zorder=0)
         ax.axvline(0, color="0.88", lw=1, zorder=0)
         ax.set_xlim(-3.3, 3.3)
         ax.set_ylim(-3.3, 3.3)
         ax.set_aspect("equal")
-        ax.set_title(f'"{sentence}" ends at {_fmt(notes[-1])}', fontsize=11, color=colour)
+        ax.set_title(f'"{sentence}" ends at {_fmt(states[-1])}', fontsize=11, color=colour)
     fig.suptitle(f"$W$ = {keep:g} × turn by {angle:g}°   dashed: turn; solid: add the word; star: plain sum",
                  fontsize=11)
     layout(fig)
     a, b = finals[SENTENCE_A], finals[sentence_b]
     same = np.allclose(a, b)
-    verdict = "the same note: this reader cannot tell them apart" if same else "different notes"
+    verdict = "the same state: this reader cannot tell them apart" if same else "different states"
     text = f'"{SENTENCE_A}" -> {_fmt(a)}; "{sentence_b}" -> {_fmt(b)}: <b>{verdict}</b>.'
     return fig, text
 
 
-def running_note_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man bites dog") -> TryPanel:
-    """The running-note panel of chapter 1: turn angle, keep factor, and the order of sentence B.
+def running_state_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man bites dog") -> TryPanel:
+    """The running-state panel of chapter 1: turn angle, keep factor, and the order of sentence B.
 
     Args:
         angle: starting turn in degrees (0-360, multiple of 15).
@@ -86,12 +86,14 @@ def running_note_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man 
         "keep": widgets.FloatSlider(value=keep, min=0.5, max=1.0, step=0.1, description="keep"),
         "sentence_b": widgets.Dropdown(options=ORDERS, value=sentence_b, description="sentence B"),
     }
-    panel = TryPanel("turn the old note before adding each word", controls, lambda v: draw_running_note(**v))
+    panel = TryPanel("turn the previous state before adding each word", controls, lambda v: draw_running_state(**v))
     panel.named_settings = [   # chapter 1's "Try it"
         {"name": "turn 0 degrees", "values": {"angle": 0}, "expect": ['"dog bites man" -> (2, 2)', "cannot tell them apart"]},
         {"name": "turn 180 degrees", "values": {"angle": 180}, "expect": ['"dog bites man" -> (0, 0)']},
     ]
     return panel
+
+
 
 
 def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):

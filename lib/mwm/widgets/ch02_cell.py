@@ -1,4 +1,4 @@
-"""Chapter 2's "Try" panels: the one-number cell, and a note of six numbers."""
+"""Chapter 2's "Try" panels: the one-number cell, and a hidden state of six numbers."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -14,10 +14,10 @@ SCALAR_INPUTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 def draw_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3):
-    """Figure: the notes h_1..h_steps of ``h_t = tanh(w h_{t-1} + u x_t)`` for x = (1, 0, 0, ...).
+    """Figure: the hidden states h_1..h_steps of ``h_t = tanh(w h_{t-1} + u x_t)`` for x = (1, 0, 0, ...).
 
     Returns:
-        (Figure, readings): the readings list the notes to four decimals.
+        (Figure, readings): the readings list the states to four decimals.
     """
     xs = np.array(SCALAR_INPUTS[:steps])
     hs = scalar_rnn(xs, w=w, u=u)
@@ -25,10 +25,10 @@ def draw_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3):
     ax = fig.add_subplot(1, 1, 1)
     value_bars(ax, hs, [f"$h_{{{t + 1}}}$\n$x$={x:g}" for t, x in enumerate(xs)], digits=2)
     ax.set_xlim(-0.6, len(SCALAR_INPUTS) - 0.4)
-    ax.set_ylabel("note $h_t$")
+    ax.set_ylabel("hidden state $h_t$")
     ax.set_title(rf"$h_t = \tanh({w:g}\,h_{{t-1}} + {u:g}\,x_t)$: one word, then blanks", fontsize=11)
     layout(fig)
-    return fig, "notes: " + ", ".join(f"{h:.4f}" for h in hs)
+    return fig, "states: " + ", ".join(f"{h:.4f}" for h in hs)
 
 
 def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
@@ -44,10 +44,10 @@ def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
     }
     panel = TryPanel("one number of memory: how fast does the first word fade?", controls,
                      lambda v: draw_scalar_cell(**v))
-    panel.named_settings = [   # what chapter 2's "Try it" asks for, and the notes it quotes
-        {"name": "three steps", "values": {"steps": 3}, "expect": ["notes: 0.7616, 0.3634, 0.1797"]},
-        {"name": "three steps with w = 1", "values": {"steps": 3, "w": 1.0}, "expect": ["notes: 0.7616, 0.6420, 0.5663"]},
-        {"name": "three steps with w = -0.5", "values": {"steps": 3, "w": -0.5}, "expect": ["notes: 0.7616, -0.3634, 0.1797"]},
+    panel.named_settings = [   # what chapter 2's "Try it" asks for, and the states it quotes
+        {"name": "three steps", "values": {"steps": 3}, "expect": ["states: 0.7616, 0.3634, 0.1797"]},
+        {"name": "three steps with w = 1", "values": {"steps": 3, "w": 1.0}, "expect": ["states: 0.7616, 0.6420, 0.5663"]},
+        {"name": "three steps with w = -0.5", "values": {"steps": 3, "w": -0.5}, "expect": ["states: 0.7616, -0.3634, 0.1797"]},
     ]
     return panel
 
@@ -56,7 +56,7 @@ def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
 SIX_INPUTS = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
 
 
-def six_note_weights(mode: str = "slide down", fade: float = 0.9, size: int = 6, seed: int = 0):
+def six_state_weights(mode: str = "slide down", fade: float = 0.9, size: int = 6, seed: int = 0):
     """The (W, U, b) of the six-number panel.
 
     "slide down": W = fade * (shift one slot down), U writes the word into the top slot,
@@ -79,9 +79,9 @@ def six_note_weights(mode: str = "slide down", fade: float = 0.9, size: int = 6,
     return W, U, np.zeros(size)
 
 
-def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
-    """Figure: the six numbers of the note (rows) after each word (columns), as a heat map."""
-    W, U, b = six_note_weights(mode, fade)
+def draw_six_state(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
+    """Figure: the six numbers of the hidden state (rows) after each word (columns), as a heat map."""
+    W, U, b = six_state_weights(mode, fade)
     hs, _ = rnn_forward(SIX_INPUTS[:, None], {"W": W, "U": U, "b": b})
     shown = np.full_like(hs, np.nan)
     shown[:steps] = hs[:steps]
@@ -97,15 +97,15 @@ def draw_six_note(mode: str = "slide down", fade: float = 0.9, steps: int = 10):
     ax.set_yticks(range(hs.shape[1]))
     ax.set_yticklabels([f"slot {i + 1}" for i in range(hs.shape[1])], fontsize=10)
     ax.set_xlabel("word $t$ (below it, its strength $x_t$)")
-    ax.set_title(f"a note of six numbers, $W$ = {mode} × {fade:g}", fontsize=11)
+    ax.set_title(f"a hidden state of six numbers, $W$ = {mode} × {fade:g}", fontsize=11)
     fig.colorbar(im, ax=ax, fraction=0.03)
     layout(fig)
     top = ", ".join(f"{v:.4f}" for v in hs[:steps, 0])
     return fig, f"slot 1 over time: {top}"
 
 
-def six_note_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) -> TryPanel:
-    """The six-number note panel: how a bigger card stores words (slide down) or mixes them.
+def six_state_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) -> TryPanel:
+    """The six-number hidden-state panel: how a bigger state stores words (slide down) or mixes them.
 
     Returns:
         TryPanel with controls ``mode`` (ToggleButtons), ``fade`` (FloatSlider) and ``steps`` (IntSlider).
@@ -115,4 +115,6 @@ def six_note_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) -
         "fade": widgets.FloatSlider(value=fade, min=0.5, max=1.0, step=0.1, description="fade"),
         "steps": widgets.IntSlider(value=steps, min=1, max=len(SIX_INPUTS), description="words read"),
     }
-    return TryPanel("a note of six numbers", controls, lambda v: draw_six_note(**v))
+    return TryPanel("a hidden state of six numbers", controls, lambda v: draw_six_state(**v))
+
+

@@ -5,10 +5,10 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..params import cell_param_count, unshared_param_count
-from .drawing import INPUT_COLOUR, NOTE_COLOUR, WEIGHT_COLOUR, arrow, box
+from .drawing import INPUT_COLOUR, STATE_COLOUR, WEIGHT_COLOUR, arrow, box
 from .panel import TryPanel
 
-#: Note size and word size of the panel (chapter 3's example).
+#: Hidden-state size and word size of the panel (chapter 3's example).
 HIDDEN, INPUT = 4, 3
 
 
@@ -29,7 +29,7 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     if view == "folded":
         box(ax, 3.5, 1.0, 1.2, 1.0, "cell\n$W, U, \\mathbf{b}$", fontsize=11)
         arrow(ax, (4.5, 2.0), (3.7, 2.0), color=w_colour, lw=w_lw, rad=1.8)
-        ax.text(4.1, 2.85, "$W$: the note goes round the loop", ha="center", fontsize=11, color=w_colour)
+        ax.text(4.1, 2.85, "$W$: the hidden state goes round the loop", ha="center", fontsize=11, color=w_colour)
         arrow(ax, (4.1, -0.2), (4.1, 1.0), color=INPUT_COLOUR, label="")
         ax.text(4.1, -0.35, r"$\mathbf{x}_t$, one word at a time", ha="center", va="top", fontsize=11, color=INPUT_COLOUR)
         ax.set_xlim(0, 8.4)
@@ -40,7 +40,7 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
             arrow(ax, (x0 + 0.35, 0.1), (x0 + 0.35, 1.0), color=INPUT_COLOUR)
             ax.text(x0 + 0.35, 0.0, rf"$\mathbf{{x}}_{{{t + 1}}}$", ha="center", va="top", fontsize=11, color=INPUT_COLOUR)
             arrow(ax, (x0 - 0.3 if t else 0.15, 1.4), (x0, 1.4), color=w_colour, lw=w_lw)
-        ax.text(0.05, 1.4, r"$\mathbf{h}_0$", ha="right", va="center", fontsize=11, color=NOTE_COLOUR)
+        ax.text(0.05, 1.4, r"$\mathbf{h}_0$", ha="right", va="center", fontsize=11, color=STATE_COLOUR)
         ax.set_xlim(-0.3, 8.4)
     ax.set_ylim(-0.6, 3.2)
     ax.axis("off")

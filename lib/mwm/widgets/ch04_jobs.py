@@ -5,7 +5,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..readout import softmax, surprise
+from ..readout import cross_entropy, softmax
 from .drawing import INPUT_COLOUR, OUTPUT_COLOUR, arrow, box, layout, value_bars
 from .panel import TryPanel
 
@@ -69,14 +69,14 @@ def shapes_try(shape: str = "many -> one") -> TryPanel:
 VOCAB = ("the", "train", "to", "Delhi", "Mumbai", "late")
 #: The sentence read, word by word.
 SENTENCE = ("the", "train", "to", "Delhi")
-#: The read-out's scores after each prefix. Only the third row is the chapter's (Delhi 2,
+#: The read-out's logits after each prefix. Only the third row is the chapter's (Delhi 2,
 #: Mumbai 1, late 0.5, the -1); "train" and "to" get -8 there, so they take almost
 #: nothing and the four bars match the worked example to three decimals. The other
 #: rows are made up for the picture.
-SCORES = np.array([
+LOGITS = np.array([
     [-1.0, 2.5, -2.0, 0.5, 0.4, -1.0],   # after "the": guess "train"
     [-1.5, -3.0, 2.2, -0.5, -0.7, 1.2],  # after "the train": guess "to"
-    [-1.0, -8.0, -8.0, 2.0, 1.0, 0.5],   # after "the train to": the chapter's scores
+    [-1.0, -8.0, -8.0, 2.0, 1.0, 0.5],   # after "the train to": the chapter's logits
 ])
 
 
@@ -85,19 +85,19 @@ def draw_next_word(step: int = 3):
 
     Returns:
         (Figure, readings): the readings give the true next word's probability, its
-        surprise -ln p and the running total of the surprises so far.
+        cross-entropy -ln p and the running total of the losses so far.
     """
-    probs = softmax(SCORES[:step])
+    probs = softmax(LOGITS[:step])
     truth = [VOCAB.index(w) for w in SENTENCE[1:step + 1]]
-    losses = surprise(probs, truth)
+    losses = cross_entropy(probs, truth)
     fig = Figure(figsize=(6.4, 3.0))
     ax = fig.add_subplot(1, 1, 1)
     value_bars(ax, probs[-1], VOCAB, color=OUTPUT_COLOUR, ylim=(0, 1.05), digits=3, highlight=truth[-1])
     prefix = " ".join(SENTENCE[:step])
     ax.set_title(f'after "{prefix}": what comes next? (red = the truth)', fontsize=11)
     layout(fig)
-    text = (f'true next word "{SENTENCE[step]}": p = {probs[-1][truth[-1]]:.3f}, surprise -ln p = {losses[-1]:.3f}; '
-            f"loss so far (sum of {step} surprises) = {losses.sum():.3f}")
+    text = (f'true next word "{SENTENCE[step]}": p = {probs[-1][truth[-1]]:.3f}, loss -ln p = {losses[-1]:.3f}; '
+            f"loss so far (sum of {step} cross-entropies) = {losses.sum():.3f}")
     return fig, text
 
 
@@ -107,11 +107,11 @@ def next_word_try(step: int = 3) -> TryPanel:
     Returns:
         TryPanel with one control, ``step`` (IntSlider 1-3: how many words have been read).
     """
-    controls = {"step": widgets.IntSlider(value=step, min=1, max=len(SCORES), description="words read")}
+    controls = {"step": widgets.IntSlider(value=step, min=1, max=len(LOGITS), description="words read")}
     panel = TryPanel("the read-out guesses the next word", controls, lambda v: draw_next_word(**v))
-    panel.named_settings = [   # chapter 4's three surprises, 0.285 + 0.419 + 0.495 = 1.199
-        {"name": "one word read", "values": {"step": 1}, "expect": ["surprise -ln p = 0.285"]},
-        {"name": "two words read", "values": {"step": 2}, "expect": ["surprise -ln p = 0.419"]},
-        {"name": "three words read", "values": {"step": 3}, "expect": ["surprise -ln p = 0.495", "= 1.199"]},
+    panel.named_settings = [   # chapter 4's three cross-entropies, 0.285 + 0.419 + 0.495 = 1.199
+        {"name": "one word read", "values": {"step": 1}, "expect": ["loss -ln p = 0.285"]},
+        {"name": "two words read", "values": {"step": 2}, "expect": ["loss -ln p = 0.419"]},
+        {"name": "three words read", "values": {"step": 3}, "expect": ["loss -ln p = 0.495", "= 1.199"]},
     ]
     return panel

@@ -1,7 +1,7 @@
 """Chapter 5's "Try" panel: the trained character model talks.
 
-Choose a seed text, greedy or sampled talk, a temperature theta and a dice number; the
-panel shows what the model writes and its next-character bars after the seed.
+Choose a prompt, greedy or sampled talk, a temperature θ and a random seed; the
+panel shows what the model writes and its next-character bars after the prompt.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from ..charlm import ALPHABET, CharLM, load_char_lm, next_char_probs, talk_greed
 from .drawing import OUTPUT_COLOUR, layout
 from .panel import TryPanel
 
-#: The seeds offered: the chapter's prompt, its typo (exposure bias), and a few others.
-SEEDS = ("the train to ", "the trian to ", "passengers for ", "my mother ", "the chai is ", "")
-#: The temperatures theta offered, as the panel's labels.
+#: The prompts offered: the chapter's prompt, its typo (exposure bias), and a few others.
+PROMPTS = ("the train to ", "the trian to ", "passengers for ", "my mother ", "the chai is ", "")
+#: The temperatures θ offered, as the panel's labels.
 TEMPERATURES = ("0.2", "0.5", "1", "2")
 #: How the model picks each character.
 MODES = ("greedy", "sample")
@@ -29,42 +29,42 @@ def _shown(text: str) -> str:
     return f'"{text}"' if text else "(nothing: the start symbol only)"
 
 
-def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1", dice: int = 1,
+def draw_talk(prompt: str = "the train to ", mode: str = "greedy", temperature="1", seed: int = 1,
               model: CharLM | None = None):
-    """Figure: what the model writes after ``seed``, and its next-character bars after the seed.
+    """Figure: what the model writes after ``prompt``, and its next-character bars after the prompt.
 
     Args:
-        seed: the text the model starts from (28 symbols).
+        prompt: the text the model starts from (28 symbols).
         mode: "greedy" (always the top character, stops when it loops) or "sample"
-            (roll a die weighted by softmax(y / theta), y the scores, two sentences).
-        temperature: theta > 0, a number or its label ("0.2", "0.5", "1", "2"); it shapes
-            the bars, and the die when sampling.
-        dice: the number the sampling generator (numpy) starts from; ignored when greedy.
+            (draw each character from softmax(y / θ), y the logits, two sentences).
+        temperature: θ > 0, a number or its label ("0.2", "0.5", "1", "2"); it shapes
+            the bars, and the draws when sampling.
+        seed: the random seed the sampling generator (numpy) starts from; ignored when greedy.
         model: the weights; the trained model (:func:`mwm.charlm.load_char_lm`) if None.
 
     Returns:
-        (Figure, readings): the readings give the top guess after the seed with its
+        (Figure, readings): the readings give the top guess after the prompt with its
         probability at this temperature, what was written, and the loop if one was found.
 
     Raises:
-        ValueError: for an unknown mode, a seed outside the 28 symbols, or theta <= 0.
+        ValueError: for an unknown mode, a prompt outside the 28 symbols, or θ <= 0.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     model = model or load_char_lm()
     theta = float(temperature)
-    probs = next_char_probs(model, seed, theta)
+    probs = next_char_probs(model, prompt, theta)
     if mode == "greedy":
-        talk = talk_greedy(model, seed)
+        talk = talk_greedy(model, prompt)
     else:
-        talk = talk_sample(model, seed, theta, dice)
+        talk = talk_sample(model, prompt, theta, seed)
 
     fig = Figure(figsize=(7.2, 5.2))
     ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.0, 1.3]})
     ax_text.axis("off")
-    how = "greedy" if mode == "greedy" else rf"sampled at $\theta$ = {theta:g} with dice #{dice}"
-    lines = textwrap.wrap(f"{seed}[{talk.generated}]", 64, drop_whitespace=False) or [""]
-    ax_text.text(0.0, 1.0, f"seed {_shown(seed)}; the model's words in [ ], {how}:", fontsize=10,
+    how = "greedy" if mode == "greedy" else rf"sampled at $\theta$ = {theta:g} with seed {seed}"
+    lines = textwrap.wrap(f"{prompt}[{talk.generated}]", 64, drop_whitespace=False) or [""]
+    ax_text.text(0.0, 1.0, f"prompt {_shown(prompt)}; the model's words in [ ], {how}:", fontsize=10,
                  va="top", transform=ax_text.transAxes)
     ax_text.text(0.0, 0.8, "\n".join(lines[:6]), family="monospace", fontsize=10, va="top",
                  transform=ax_text.transAxes, color="0.1")
@@ -83,34 +83,34 @@ def draw_talk(seed: str = "the train to ", mode: str = "greedy", temperature="1"
     ax_bars.set_xticklabels(LABELS, fontsize=10)
     ax_bars.set_ylim(0, min(1.0, probs.max() * 1.25 + 0.02))
     ax_bars.set_ylabel("probability")
-    ax_bars.set_title(rf"next character after {_shown(seed)}, $\theta$ = {theta:g} (red = top)", fontsize=11)
+    ax_bars.set_title(rf"next character after {_shown(prompt)}, $\theta$ = {theta:g} (red = top)", fontsize=11)
     layout(fig)
 
-    readings = (f'top guess after {_shown(seed)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (θ = {theta:g}); '
+    readings = (f'top guess after {_shown(prompt)}: "{ALPHABET[top]}" with p = {probs[top]:.3f} (θ = {theta:g}); '
                 f'the model wrote "{talk.generated}"')
     if talk.looped:
         readings += f"; loop found: a block of {talk.loop_period} characters written twice in a row"
     return fig, readings
 
 
-def talk_try(seed: str = "the train to ", mode: str = "greedy", temperature: str = "1", dice: int = 1) -> TryPanel:
-    """The talking panel: seed, greedy or sampled, temperature, dice.
+def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: str = "1", seed: int = 1) -> TryPanel:
+    """The talking panel: prompt, greedy or sampled, temperature, random seed.
 
     Returns:
-        TryPanel with controls ``seed`` (Dropdown of :data:`SEEDS`), ``mode``
-        (ToggleButtons greedy / sample), ``temperature`` (ToggleButtons theta = 0.2, 0.5, 1, 2)
-        and ``dice`` (IntSlider 1-3, used only when sampling).
+        TryPanel with controls ``prompt`` (Dropdown of :data:`PROMPTS`), ``mode``
+        (ToggleButtons greedy / sample), ``temperature`` (ToggleButtons θ = 0.2, 0.5, 1, 2)
+        and ``seed`` (IntSlider 1-3, used only when sampling).
     """
     model = load_char_lm()
     controls = {
-        "seed": widgets.Dropdown(options=list(SEEDS), value=seed, description="seed"),
+        "prompt": widgets.Dropdown(options=list(PROMPTS), value=prompt, description="prompt"),
         "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="talk"),
         "temperature": widgets.ToggleButtons(options=list(TEMPERATURES), value=temperature, description="θ"),
-        "dice": widgets.IntSlider(value=dice, min=1, max=3, description="dice #", disabled=mode == "greedy"),
+        "seed": widgets.IntSlider(value=seed, min=1, max=3, description="seed", disabled=mode == "greedy"),
     }
 
     def on_mode(change):
-        controls["dice"].disabled = change["new"] == "greedy"
+        controls["seed"].disabled = change["new"] == "greedy"
 
     controls["mode"].observe(on_mode, names="value")
     panel = TryPanel("the model talks: greedy or sampled, and how hot?", controls,
@@ -120,15 +120,15 @@ def talk_try(seed: str = "the train to ", mode: str = "greedy", temperature: str
 
 
 #: What chapter 5's "Try it" asks for: greedy talk and its loop, the bars at each temperature,
-#: and sampling at the four temperatures with dice #1 (the worked example's sentences), #2 and #3.
+#: and sampling at the four temperatures with seeds 1 (the worked example's sentences), 2 and 3.
 _WORKED_EXAMPLE = {"0.2": "mysore is late by twenty minutes.", "0.5": "kochi is cancelled today.",
                    "1": "tickets for mysore are sold at window eight.", "2": "my grandmothhr"}
 _NAMED_SETTINGS = (
     [{"name": "greedy: the loop", "values": {"mode": "greedy"}, "expect": ["loop found: a block of 27 characters"]},
      {"name": "greedy at θ = 0.2", "values": {"mode": "greedy", "temperature": "0.2"},
       "expect": ['"p" with p = 0.390 (θ = 0.2)']}]
-    + [{"name": f"sampled at θ = {theta}, die #{dice}",
-        "values": {"mode": "sample", "temperature": theta, "dice": dice},
-        "expect": [f"(θ = {theta})"] + ([_WORKED_EXAMPLE[theta]] if dice == 1 else [])}
-       for theta in TEMPERATURES for dice in (1, 2, 3)]
+    + [{"name": f"sampled at θ = {theta}, seed {seed}",
+        "values": {"mode": "sample", "temperature": theta, "seed": seed},
+        "expect": [f"(θ = {theta})"] + ([_WORKED_EXAMPLE[theta]] if seed == 1 else [])}
+       for theta in TEMPERATURES for seed in (1, 2, 3)]
 )

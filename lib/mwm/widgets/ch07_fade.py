@@ -1,4 +1,4 @@
-"""Chapter 7's "Try" panels: the whisper line across w = 1, and eigen-memory presets."""
+"""Chapter 7's "Try" panels: the scalar chain across w = 1, and eigen-memory presets."""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -6,16 +6,16 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..dynamics import eigen_split, matrix_powers, spectral_radius, tanh_fixed_point, whisper_line
+from ..dynamics import eigen_split, matrix_powers, scalar_chain, spectral_radius, tanh_fixed_point
 from .panel import TryPanel
 
 GOLD = "goldenrod"
 #: The bar the readings quote (t = 10) stands out from the goldenrod ones in a different hue.
 HIGHLIGHT = "tab:blue"
-#: The whisper panel's y ticks (log scale).
+#: The scalar-chain panel's y ticks (log scale).
 LOG_TICKS = (1e-8, 1e-6, 1e-4, 1e-2, 1.0, 1e2, 1e4)
-#: How many steps the whisper panel shows, and the step whose bar the readings quote.
-WHISPER_STEPS, WHISPER_READ = 20, 10
+#: How many steps the scalar-chain panel shows, and the step whose bar the readings quote.
+CHAIN_STEPS, CHAIN_READ = 20, 10
 
 #: The eigen-memory presets: name -> 2x2 matrix. "keep" is the chapter's worked matrix
 #: (eigenvalues 1 and 0.5); "fade" and "explode" are it minus / plus 0.2 I, so they keep
@@ -27,9 +27,9 @@ PRESETS = {
     "explode": np.array([[1.1, 0.4], [0.1, 0.8]]),
     "rotate": np.array([[0.8, -0.6], [0.6, 0.8]]),
 }
-#: Every preset starts the note at (1, 0).
+#: Every preset starts the hidden state at (1, 0).
 START = np.array([1.0, 0.0])
-#: Half-width of the eigen-memory map; a note outside it has "run off the map".
+#: Half-width of the eigen-memory map; a state outside it has "run off the map".
 MAP = 1.6
 #: The step counts the eigen-memory panel offers (a short list, so the website can draw every setting).
 STEPS_SHOWN = ("0", "1", "2", "3", "4", "5", "10", "15", "20", "30", "40", "60")
@@ -62,37 +62,37 @@ def _log_bars(ax, values, outline, highlight, title):
     ax.set_title(title, fontsize=11, y=1.0)  # a fixed title position skips a costly layout pass
 
 
-def draw_whisper(w: float = 0.5, tanh: bool = False, steps: int = WHISPER_STEPS):
-    """Figure: the note |h_t| and the blame |dh_t/dh_0| along the whisper line, t = 1..steps (log scale).
+def draw_chain(w: float = 0.5, tanh: bool = False, steps: int = CHAIN_STEPS):
+    """Figure: the hidden state |h_t| and the Jacobian |dh_t/dh_0| along the scalar chain, t = 1..steps (log scale).
 
-    The line is ``h_t = w h_{t-1}`` (or ``tanh(w h_{t-1})`` with ``tanh=True``) from h_0 = 1.
+    The chain is ``h_t = w h_{t-1}`` (or ``tanh(w h_{t-1})`` with ``tanh=True``) from h_0 = 1.
     With tanh on, a dashed outline shows the plain powers |w|^t for comparison.
 
     Returns:
-        (Figure, readings): the readings quote the note and the blame at step 10 (and at
-        the last step), and with tanh on and w > 1 the note h* it settles on.
+        (Figure, readings): the readings quote the state and the Jacobian at step 10 (and at
+        the last step), and with tanh on and w > 1 the state h* it settles on.
     """
     w = round(float(w), 4)
-    notes, blame = whisper_line(w, steps, h0=1.0, squash=tanh)
-    plain = whisper_line(w, steps, h0=1.0)[1] if tanh else None
+    states, jacobians = scalar_chain(w, steps, h0=1.0, squash=tanh)
+    plain = scalar_chain(w, steps, h0=1.0)[1] if tanh else None
     fig = Figure(figsize=(7.4, 3.4))
     ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     rule = rf"\tanh({w:g}\,h_{{t-1}})" if tanh else rf"{w:g}\,h_{{t-1}}"
-    _log_bars(ax1, notes[1:], plain[1:] if tanh else None, WHISPER_READ, f"note $|h_t|$, $h_t = {rule}$")
-    _log_bars(ax2, blame[1:], plain[1:] if tanh else None, WHISPER_READ, r"blame $|\partial h_t / \partial h_0|$")
+    _log_bars(ax1, states[1:], plain[1:] if tanh else None, CHAIN_READ, f"hidden state $|h_t|$, $h_t = {rule}$")
+    _log_bars(ax2, jacobians[1:], plain[1:] if tanh else None, CHAIN_READ, r"Jacobian $|\partial h_t / \partial h_0|$")
     fig.subplots_adjust(left=0.09, right=0.98, bottom=0.16, top=0.9, wspace=0.3)  # fixed: no extra layout pass
-    k = WHISPER_READ
-    text = (f"w = {w:g}{' with tanh' if tanh else ''}: at t = {k} the note is {notes[k]:.6g} "
-            f"and the blame {blame[k]:.6g}; at t = {steps} they are {notes[steps]:.6g} and {blame[steps]:.6g}")
+    t = CHAIN_READ
+    text = (f"w = {w:g}{' with tanh' if tanh else ''}: at t = {t} the state is {states[t]:.6g} "
+            f"and the Jacobian {jacobians[t]:.6g}; at t = {steps} they are {states[steps]:.6g} and {jacobians[steps]:.6g}")
     if tanh and w > 1:
         h_star = tanh_fixed_point(w)
-        text += (f". The note settles at h* = {h_star:.4f} (where h = tanh({w:g} h)); there each step "
-                 f"multiplies the blame by {w:g}(1 - h*^2) = {w * (1 - h_star ** 2):.4f}")
+        text += (f". The state settles at h* = {h_star:.4f} (where h = tanh({w:g} h)); there each step "
+                 f"multiplies the gradient by {w:g}(1 - h*^2) = {w * (1 - h_star ** 2):.4f}")
     return fig, text
 
 
-def whisper_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
-    """The whisper-line panel: slide w across 1, with and without tanh.
+def chain_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
+    """The scalar-chain panel: slide w across 1, with and without tanh.
 
     Returns:
         TryPanel with controls ``w`` (FloatSlider 0.5-1.5, step 0.05) and ``tanh``
@@ -103,12 +103,14 @@ def whisper_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
                                  readout_format=".2f"),
         "tanh": widgets.Checkbox(value=tanh, description="with tanh"),
     }
-    return TryPanel("the whisper line: each step passes on w times what it heard", controls,
-                    lambda v: draw_whisper(**v))
+    return TryPanel("the scalar chain h_t = w h_(t-1), with or without tanh", controls,
+                    lambda v: draw_chain(**v))
+
+
 
 
 def draw_eigen_memory(preset: str = "keep", steps=30):
-    """Figure: the note W^t (1, 0) for t = 0..steps in the plane, with W's eigen-directions, and its length.
+    """Figure: the hidden state W^t (1, 0) for t = 0..steps in the plane, with W's eigen-directions, and its length.
 
     Args:
         preset: one of :data:`PRESETS`.
@@ -116,7 +118,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
 
     Returns:
         (Figure, readings): the readings give W's eigenvalues, its spectral radius, and the
-        note and its length after ``steps`` steps.
+        state and its length after ``steps`` steps.
 
     Raises:
         ValueError: for an unknown preset.
@@ -144,7 +146,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
         circle = np.linspace(0, 2 * np.pi, 200)
         ax.plot(np.cos(circle), np.sin(circle), color="0.7", ls=":", lw=1, label="no real direction: it turns")
     if np.isrealobj(values):
-        # the note after the last step, as its two eigen-parts: a lambda1^t e1 (blue), then b lambda2^t e2 (orange)
+        # the state after the last step, as its two eigen-parts: a lambda1^t e1 (blue), then b lambda2^t e2 (orange)
         first = coefficients[0] * values[0] ** steps * directions[0]
         second = coefficients[1] * values[1] ** steps * directions[1]
         if np.all(np.abs(first) <= MAP) and np.all(np.abs(first + second) <= MAP):
@@ -165,17 +167,17 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax2.set_xlim(-0.6, max(steps, 10) + 0.6)
     ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax2.set_xlabel("step $t$")
-    ax2.set_title(r"the note's length $\|W^t (1, 0)\|$", fontsize=11, y=1.0)
+    ax2.set_title(r"the state's length $\|W^t (1, 0)\|$", fontsize=11, y=1.0)
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.93, wspace=0.22)
     lams = ", ".join(f"{v:.4g}" for v in np.atleast_1d(values))
     text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} "
-            f"step{'' if steps == 1 else 's'} the note is "
+            f"step{'' if steps == 1 else 's'} the state is "
             f"({path[-1, 0]:.4f}, {path[-1, 1]:.4f}), length {lengths[-1]:.4f}")
     return fig, text
 
 
 def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
-    """The eigen-memory panel: four matrices, the note multiplied by W again and again.
+    """The eigen-memory panel: four matrices, the hidden state multiplied by W again and again.
 
     Returns:
         TryPanel with controls ``preset`` (ToggleButtons keep / fade / explode / rotate)
@@ -186,5 +188,5 @@ def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
         "preset": widgets.ToggleButtons(options=list(PRESETS), value=preset, description="W"),
         "steps": widgets.SelectionSlider(options=list(STEPS_SHOWN), value=str(steps), description="steps shown"),
     }
-    return TryPanel("a note of two numbers, multiplied by W at every step", controls,
+    return TryPanel("a hidden state of two numbers, multiplied by W at every step", controls,
                     lambda v: draw_eigen_memory(**v))

@@ -3,15 +3,15 @@
 The tank is one number of cell state. Each step keeps ``f * c_{t-1}`` of the old level
 (the forget gate is the drain, left open by ``1 - f``), pours in ``i * c_tilde`` (the input
 gate is the inlet, the candidate c~_t what it pours) and shows ``h_t = o * tanh(c_t)``
-through the window ``o``. The gates are set by hand, or computed from four scores as
-in the full step of chapter 9: ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``,
-``o = sigmoid(z_o)``; that step runs through :func:`mwm.lstm.lstm_step` with a
-one-unit LSTM whose shifts are the scores (``mwm.lstm`` keys the candidate's block "g").
+through the window ``o``. The gates are set by hand, or computed from four pre-activations as
+in the full step of chapter 9: ``f = sigmoid(a_f)``, ``i = sigmoid(a_i)``, ``c_tilde = tanh(a_c)``,
+``o = sigmoid(a_o)``; that step runs through :func:`mwm.lstm.lstm_step` with a
+one-unit LSTM whose biases are the pre-activations (``mwm.lstm`` keys the candidate's block "c").
 
 The candidate is written c~ (the course's tilde-c) in the panel's labels and readings.
 
 The memory lab draws :mod:`mwm.memory_lab`: accuracy against sentence length for the
-three hand-wired cells, and the blame that reaches the first word.
+three hand-set cells, and the gradient that reaches the first word.
 """
 from __future__ import annotations
 
@@ -28,14 +28,14 @@ from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_run, lab_sentences
 from .drawing import layout
 from .panel import TryPanel
 
-#: The chapter's tiny example (by hand) and full step (from scores).
+#: The chapter's tiny example (by hand) and full step (from pre-activations).
 TANK_DEFAULTS = {"c_prev": 1.0, "f": 0.9, "i": 0.2, "c_tilde": 0.5, "o": 1.0,
-                 "z_f": 2.0, "z_i": 0.0, "z_c": 1.0, "z_o": 1.0}
+                 "a_f": 2.0, "a_i": 0.0, "a_c": 1.0, "a_o": 1.0}
 #: The candidate's name in labels and readings: c with a tilde (the course's notation).
 C_TILDE = "c\u0303"
-GATE_MODES = ("by hand", "from scores")
+GATE_MODES = ("by hand", "from pre-activations")
 
-KEEP_COLOUR, WRITE_COLOUR, LEVEL_COLOUR, NOTE_COLOUR_ = "tab:blue", "tab:green", "tab:blue", "tab:purple"
+KEEP_COLOUR, WRITE_COLOUR, LEVEL_COLOUR, STATE_COLOUR = "tab:blue", "tab:green", "tab:blue", "tab:purple"
 CELL_COLOURS = {"plain": "tab:red", "LSTM": "tab:blue", "GRU": "tab:green"}
 CELL_STYLES = {"plain": "-", "LSTM": "--", "GRU": ":"}  # the gated cells often overlap at 100%
 
@@ -47,29 +47,31 @@ def _unit(value, name):
     return value
 
 
-def gates_from_scores(z_f, z_i, z_c, z_o) -> dict:
-    """The three gates and the candidate of a one-unit LSTM whose scores are given (chapter 9's full step).
+def gates_from_preactivations(a_f, a_i, a_c, a_o) -> dict:
+    """The three gates and the candidate of a one-unit LSTM whose pre-activations are given (chapter 9's full step).
 
-    Runs :func:`mwm.lstm.lstm_step` with all weights 0 and the shifts set to the scores, so
-    ``f = sigmoid(z_f)``, ``i = sigmoid(z_i)``, ``c_tilde = tanh(z_c)``, ``o = sigmoid(z_o)``.
+    Runs :func:`mwm.lstm.lstm_step` with all weights 0 and the biases set to the pre-activations, so
+    ``f = sigmoid(a_f)``, ``i = sigmoid(a_i)``, ``c_tilde = tanh(a_c)``, ``o = sigmoid(a_o)``.
 
     Returns:
         dict with keys "f", "i", "c_tilde", "o" (floats; c_tilde in (-1, 1), the others in (0, 1)).
-        Example: scores 2, 0, 1, 1 give f = 0.8808, i = 0.5, c_tilde = 0.7616, o = 0.7311.
+        Example: pre-activations 2, 0, 1, 1 give f = 0.8808, i = 0.5, c_tilde = 0.7616, o = 0.7311.
 
     Raises:
-        ValueError: if a score is not a finite number.
+        ValueError: if a pre-activation is not a finite number.
     """
-    scores = {"f": as_scalar(z_f, "z_f"), "i": as_scalar(z_i, "z_i"),
-              "g": as_scalar(z_c, "z_c"), "o": as_scalar(z_o, "z_o")}   # "g": mwm.lstm's key for the candidate
+    pre = {"f": as_scalar(a_f, "a_f"), "i": as_scalar(a_i, "a_i"),
+           "c": as_scalar(a_c, "a_c"), "o": as_scalar(a_o, "a_o")}   # "c": mwm.lstm's block for the candidate
     weights = {}
-    for k in LSTM_BLOCKS:
-        weights[f"W_{k}"] = np.zeros((1, 1))
-        weights[f"U_{k}"] = np.zeros((1, 1))
-        weights[f"b_{k}"] = np.array([scores[k]])
+    for j in LSTM_BLOCKS:
+        weights[f"W_{j}"] = np.zeros((1, 1))
+        weights[f"U_{j}"] = np.zeros((1, 1))
+        weights[f"b_{j}"] = np.array([pre[j]])
     _, cache = lstm_step(LSTMState(np.zeros(1), np.zeros(1)), np.zeros(1), weights)
-    return {"f": float(cache["f"][0]), "i": float(cache["i"][0]), "c_tilde": float(cache["g"][0]),
+    return {"f": float(cache["f"][0]), "i": float(cache["i"][0]), "c_tilde": float(cache["c_tilde"][0]),
             "o": float(cache["o"][0])}
+
+
 
 
 def tank_run(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1):
@@ -82,7 +84,7 @@ def tank_run(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1):
         steps: how many steps, >= 1.
 
     Returns:
-        (levels, notes): arrays (steps + 1,) with c_0..c_steps and (steps,) with
+        (levels, states): arrays (steps + 1,) with c_0..c_steps and (steps,) with
         h_1..h_steps, where ``c_t = f c_{t-1} + i c_tilde`` and ``h_t = o tanh(c_t)``.
 
     Raises:
@@ -94,52 +96,52 @@ def tank_run(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1):
     if not -1.0 <= c_tilde <= 1.0:
         raise ValueError(f"c_tilde must lie in [-1, 1], got {c_tilde}")
     steps = positive_int(steps, "steps")
-    levels, notes = [c], []
+    levels, states = [c], []
     for _ in range(steps):
         c = f * c + i * c_tilde
         levels.append(c)
-        notes.append(o * np.tanh(c))
-    return np.array(levels), np.array(notes)
+        states.append(o * np.tanh(c))
+    return np.array(levels), np.array(states)
 
 
-def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_i=0.0, z_c=1.0, z_o=1.0,
+def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_i=0.0, a_c=1.0, a_o=1.0,
               gates="by hand"):
-    """Figure: one LSTM step as a tank, the level over ``steps`` steps, and the score squeeze.
+    """Figure: one LSTM step as a tank, the level over ``steps`` steps, and the squeeze of the pre-activations.
 
     Args:
         c_prev, f, i, c_tilde, o, steps: as in :func:`tank_run` (used when ``gates="by hand"``).
-        z_f, z_i, z_c, z_o: the four scores (used when ``gates="from scores"``).
-        gates: "by hand" or "from scores".
+        a_f, a_i, a_c, a_o: the four pre-activations (used when ``gates="from pre-activations"``).
+        gates: "by hand" or "from pre-activations".
 
     Returns:
         (Figure, readings): the readings give the gates, ``c_t = kept + written`` and h_t
-        for the first step (four decimals) and, for several steps, the last level and note.
+        for the first step (four decimals) and, for several steps, the last level and hidden state.
 
     Raises:
         ValueError: for an unknown ``gates`` mode or a value out of range.
     """
     if gates not in GATE_MODES:
         raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
-    from_scores = gates_from_scores(z_f, z_i, z_c, z_o)
-    gate = from_scores if gates == "from scores" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
-    levels, notes = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
+    from_pre = gates_from_preactivations(a_f, a_i, a_c, a_o)
+    gate = from_pre if gates == "from pre-activations" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
+    levels, states = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
     kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
 
     fig = Figure(figsize=(6.8, 6.2))
     grid = fig.add_gridspec(2, 2)
-    ax_tank, ax_time, ax_score = fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
+    ax_tank, ax_time, ax_pre = fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
     lim = max(2.2, 1.15 * np.max(np.abs(levels)))
 
-    # one step as a waterfall: old level, what the drain keeps, what the inlet adds, new level, note
+    # one step as a waterfall: old level, what the drain keeps, what the inlet adds, new level, hidden state
     xs = np.arange(5)
     ax_tank.bar(0, levels[0], color="0.7", width=0.6)
     ax_tank.bar(1, kept, color=KEEP_COLOUR, alpha=0.5, width=0.6)
     ax_tank.bar(2, written, bottom=kept, color=WRITE_COLOUR, alpha=0.7, width=0.6)
     ax_tank.bar(3, levels[1], color=LEVEL_COLOUR, width=0.6)
-    ax_tank.bar(4, notes[0], color=NOTE_COLOUR_, width=0.6)
+    ax_tank.bar(4, states[0], color=STATE_COLOUR, width=0.6)
     for x, top, text in ((0, levels[0], f"{levels[0]:.4f}"), (1, kept, f"{kept:.4f}"),
                          (2, kept + written, f"{written:+.4f}"), (3, levels[1], f"{levels[1]:.4f}"),
-                         (4, notes[0], f"{notes[0]:.4f}")):
+                         (4, states[0], f"{states[0]:.4f}")):
         ax_tank.text(x, top + (0.06 if top >= 0 else -0.06) * lim, text, ha="center",
                      va="bottom" if top >= 0 else "top", fontsize=10)
     for x in (-0.4, 2.6):  # the two tanks' walls
@@ -148,14 +150,14 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
     ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
     ax_tank.set_xticks(xs)
     ax_tank.set_xticklabels([r"old $c_{t-1}$", f"keep\n$f$ = {gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}$",
-                             r"new $c_t$", f"note $h_t$\n$o$ = {gate['o']:.2f}"], fontsize=10)
+                             r"new $c_t$", f"state $h_t$\n$o$ = {gate['o']:.2f}"], fontsize=10)
     ax_tank.set_ylim(-lim, lim)
     ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=11)
 
-    # the level and the note over several steps with the same gates
+    # the level and the hidden state over several steps with the same gates
     t = np.arange(len(levels))
     ax_time.plot(t, levels, "o-", color=LEVEL_COLOUR, label="tank $c_t$")
-    ax_time.plot(t[1:], notes, "s--", color=NOTE_COLOUR_, label="note $h_t$", ms=4)
+    ax_time.plot(t[1:], states, "s--", color=STATE_COLOUR, label="hidden state $h_t$", ms=4)
     ax_time.axhline(0, color="0.6", lw=0.8)
     ax_time.set_xlim(-0.3, 10.3)
     ax_time.set_ylim(-lim, lim)
@@ -163,51 +165,51 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, z_f=2.0, z_
     ax_time.legend(fontsize=10, loc="lower left")
     ax_time.set_title(f"{steps} step(s): $c$ = {levels[-1]:.4f}", fontsize=11)
 
-    # the scores squeezed into gates
+    # the pre-activations squeezed into gates
     z = np.linspace(-5, 5, 201)
-    used = gates == "from scores"
+    used = gates == "from pre-activations"
     alpha = 1.0 if used else 0.3
-    ax_score.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label=r"$\sigma$ ($f, i, o$)")
-    ax_score.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label=r"$\tanh$ ($\tilde{c}$)")
-    for name, label, score, value in (("f", "$f$", z_f, from_scores["f"]), ("i", "$i$", z_i, from_scores["i"]),
-                                      ("c_tilde", r"$\tilde{c}$", z_c, from_scores["c_tilde"]),
-                                      ("o", "$o$", z_o, from_scores["o"])):
-        ax_score.plot([score], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
+    ax_pre.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label=r"$\sigma$ ($f, i, o$)")
+    ax_pre.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label=r"$\tanh$ ($\tilde{c}$)")
+    for name, label, pre, value in (("f", "$f$", a_f, from_pre["f"]), ("i", "$i$", a_i, from_pre["i"]),
+                                    ("c_tilde", r"$\tilde{c}$", a_c, from_pre["c_tilde"]),
+                                    ("o", "$o$", a_o, from_pre["o"])):
+        ax_pre.plot([pre], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
         offset = {"f": (4, 4), "i": (5, -12), "c_tilde": (-48, 2), "o": (5, -12)}[name]
-        ax_score.annotate(f"{label}={value:.2f}", (score, value), textcoords="offset points",
+        ax_pre.annotate(f"{label}={value:.2f}", (pre, value), textcoords="offset points",
                           xytext=offset, fontsize=10, alpha=alpha)
-    ax_score.axhline(0, color="0.85", lw=0.8)
-    ax_score.set_xlim(-5, 5)
-    ax_score.set_ylim(-1.05, 1.05)
-    ax_score.set_xlabel("score $a$")
-    ax_score.legend(fontsize=10, loc="lower right")
-    ax_score.set_title("from scores" + ("" if used else " (unused)"), fontsize=11)
+    ax_pre.axhline(0, color="0.85", lw=0.8)
+    ax_pre.set_xlim(-5, 5)
+    ax_pre.set_ylim(-1.05, 1.05)
+    ax_pre.set_xlabel("pre-activation $a$")
+    ax_pre.legend(fontsize=10, loc="lower right")
+    ax_pre.set_title("from pre-activations" + ("" if used else " (unused)"), fontsize=11)
     layout(fig)
 
     text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, {C_TILDE} = {gate['c_tilde']:.4f}, o = {gate['o']:.4f}: "
             f"c_t = {kept:.4f} {'-' if written < 0 else '+'} {abs(written):.4f} = {levels[1]:.4f}, "
-            f"h_t = {gate['o']:.4f} * tanh({levels[1]:.4f}) = {gate['o']:.4f} * {np.tanh(levels[1]):.4f} = {notes[0]:.4f}")
+            f"h_t = {gate['o']:.4f} * tanh({levels[1]:.4f}) = {gate['o']:.4f} * {np.tanh(levels[1]):.4f} = {states[0]:.4f}")
     if steps > 1:
-        text += f"; after {steps} steps c = {levels[-1]:.4f}, h = {notes[-1]:.4f}"
+        text += f"; after {steps} steps c = {levels[-1]:.4f}, h = {states[-1]:.4f}"
     return fig, text
 
 
 #: The tank panel's sliders each gate mode reads (the old level and the steps count in both).
 BY_HAND_CONTROLS = ("f", "i", "c_tilde", "o")
-SCORE_CONTROLS = ("z_f", "z_i", "z_c", "z_o")
+PRE_CONTROLS = ("a_f", "a_i", "a_c", "a_o")
 
 
 def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
-    """The tank panel: old level, the four gates (or four scores), and how many steps to run.
+    """The tank panel: old level, the four gates (or four pre-activations), and how many steps to run.
 
     Args:
-        gates: "by hand" or "from scores"; steps: 1-10; values: starting values of the
+        gates: "by hand" or "from pre-activations"; steps: 1-10; values: starting values of the
             controls named in :data:`TANK_DEFAULTS`.
 
     Returns:
-        TryPanel with sliders ``c_prev``, ``f``, ``i``, ``c_tilde``, ``o``, ``steps``, ``z_f``,
-        ``z_i``, ``z_c``, ``z_o`` and the toggle ``gates``; the four sliders the current mode
-        does not read (:data:`BY_HAND_CONTROLS` or :data:`SCORE_CONTROLS`) are disabled.
+        TryPanel with sliders ``c_prev``, ``f``, ``i``, ``c_tilde``, ``o``, ``steps``, ``a_f``,
+        ``a_i``, ``a_c``, ``a_o`` and the toggle ``gates``; the four sliders the current mode
+        does not read (:data:`BY_HAND_CONTROLS` or :data:`PRE_CONTROLS`) are disabled.
 
     Raises:
         ValueError: for an unknown control name or ``gates`` mode, or a value out of range.
@@ -226,18 +228,18 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
                                        description=f"candidate {C_TILDE}"),
         "o": widgets.FloatSlider(value=v["o"], min=0.0, max=1.0, step=0.05, description="output o"),
         "steps": widgets.IntSlider(value=steps, min=1, max=10, description="steps"),
-        "z_f": widgets.FloatSlider(value=v["z_f"], min=-4.0, max=4.0, step=0.5, description="score a_f"),
-        "z_i": widgets.FloatSlider(value=v["z_i"], min=-4.0, max=4.0, step=0.5, description="score a_i"),
-        "z_c": widgets.FloatSlider(value=v["z_c"], min=-4.0, max=4.0, step=0.5, description=f"score a_{C_TILDE}"),
-        "z_o": widgets.FloatSlider(value=v["z_o"], min=-4.0, max=4.0, step=0.5, description="score a_o"),
+        "a_f": widgets.FloatSlider(value=v["a_f"], min=-4.0, max=4.0, step=0.5, description="pre-act. a_f"),
+        "a_i": widgets.FloatSlider(value=v["a_i"], min=-4.0, max=4.0, step=0.5, description="pre-act. a_i"),
+        "a_c": widgets.FloatSlider(value=v["a_c"], min=-4.0, max=4.0, step=0.5, description=f"pre-act. a_{C_TILDE}"),
+        "a_o": widgets.FloatSlider(value=v["a_o"], min=-4.0, max=4.0, step=0.5, description="pre-act. a_o"),
         "gates": widgets.ToggleButtons(options=list(GATE_MODES), value=gates, description="gates"),
     }
     # Each mode reads only its own four sliders: the other mode's are shown disabled.
     def set_active(mode):
         for name in BY_HAND_CONTROLS:
             controls[name].disabled = mode != "by hand"
-        for name in SCORE_CONTROLS:
-            controls[name].disabled = mode != "from scores"
+        for name in PRE_CONTROLS:
+            controls[name].disabled = mode != "from pre-activations"
 
     set_active(gates)
     controls["gates"].observe(lambda change: set_active(change["new"]), names="value")
@@ -248,8 +250,8 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
          "expect": ["after 10 steps c = 1.0000, h = 0.7616"]},
         {"name": "f = 1, i = 0, ten steps, window shut (o = 0)", "values": {"f": 1.0, "i": 0.0, "steps": 10, "o": 0.0},
          "expect": ["after 10 steps c = 1.0000, h = 0.0000"]},
-        {"name": "one step, gates from scores", "values": {"f": 1.0, "i": 0.0, "o": 0.0, "steps": 1,
-                                                           "gates": "from scores"},
+        {"name": "one step, gates from pre-activations", "values": {"f": 1.0, "i": 0.0, "o": 0.0, "steps": 1,
+                                                                    "gates": "from pre-activations"},
          "expect": ["c_t = 0.8808 + 0.3808 = 1.2616"]},
     ]
     return panel
@@ -265,9 +267,9 @@ LAB_TRIALS = 40_000
 
 def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS["f"],
                n_trials=LAB_TRIALS, seed=0, lengths=LAB_LENGTHS):
-    """Accuracy, its standard error and the blame to word 1, for each lab cell at each length.
+    """Accuracy, its standard error and the gradient factor reaching word 1, for each lab cell at each length.
 
-    One batch of sentences (``seed``) is shared by the three cells. The blame of the
+    One batch of sentences (``seed``) is shared by the three cells. The factor (Jacobian) of the
     plain cell depends on the sentence; the median over the sentences is reported.
 
     Args:
@@ -275,7 +277,7 @@ def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS[
             [0, 1]; n_trials: sentences (>= 1); seed: their seed; lengths: whole numbers >= 1.
 
     Returns:
-        dict cell -> {"accuracy", "std_error", "blame"}: arrays (len(lengths),).
+        dict cell -> {"accuracy", "std_error", "jacobian"}: arrays (len(lengths),).
 
     Raises:
         ValueError: for a negative noise, f outside [0, 1] or a bad count (from :mod:`mwm.memory_lab`).
@@ -298,17 +300,17 @@ def _lab_curves(noise, w, f, n_trials, seed, lengths):
     words = lab_sentences(n_trials, int(lengths.max()), noise, seed)   # the words x_1..x_T of each sentence
     out = {}
     for cell in LAB_CELLS:
-        memory, blame = lab_run(cell, words, w=w, f=f)
+        memory, jacobian = lab_run(cell, words, w=w, f=f)
         right = np.sign(memory[:, lengths - 1]) == np.sign(words[:, :1])
         acc = right.mean(axis=0)
         out[cell] = {"accuracy": acc, "std_error": np.sqrt(acc * (1 - acc) / n_trials),
-                     "blame": np.median(blame[:, lengths - 1], axis=0)}
+                     "jacobian": np.median(jacobian[:, lengths - 1], axis=0)}
     return out
 
 
 def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],
                     f=LAB_DEFAULTS["f"], n_trials=LAB_TRIALS):
-    """Figure: accuracy against sentence length (5-50) and blame to the first word, for the three cells.
+    """Figure: accuracy against sentence length (5-50) and the gradient reaching the first word, for the three cells.
 
     Args:
         length: the sentence length marked on the charts, one of 5..50.
@@ -316,7 +318,7 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
 
     Returns:
         (Figure, readings): the readings give each cell's accuracy at ``length`` words in
-        percent with one binomial standard error, and its blame to word 1.
+        percent with one binomial standard error, and the Jacobian from word 1 to the end.
 
     Raises:
         ValueError: for a length outside 5..50, or a bad noise, f or n_trials.
@@ -327,9 +329,9 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     curves = lab_curves(noise, w, f, n_trials)
     k = int(np.searchsorted(LAB_LENGTHS, length))
     fig = Figure(figsize=(7.4, 3.8))
-    ax_acc, ax_blame = fig.subplots(1, 2)
+    ax_acc, ax_grad = fig.subplots(1, 2)
     labels = {"plain": f"plain, $w$ = {w:g}", "LSTM": f"LSTM, $f$ = {f:g}", "GRU": "GRU"}
-    blame_labels = {"plain": r"$\prod w(1-h_t^2)$, median", "LSTM": r"$\prod f$", "GRU": r"$\prod (1-z)$"}
+    grad_labels = {"plain": r"$\prod w(1-h_t^2)$, median", "LSTM": r"$\prod f$", "GRU": r"$\prod (1-z)$"}
     for cell in LAB_CELLS:
         c = curves[cell]
         ax_acc.plot(LAB_LENGTHS, 100 * c["accuracy"], CELL_STYLES[cell], color=CELL_COLOURS[cell], lw=2,
@@ -337,9 +339,9 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
         ax_acc.fill_between(LAB_LENGTHS, 100 * (c["accuracy"] - 1.96 * c["std_error"]),
                             100 * (c["accuracy"] + 1.96 * c["std_error"]), color=CELL_COLOURS[cell], alpha=0.2)
         ax_acc.plot([length], [100 * c["accuracy"][k]], "o", color=CELL_COLOURS[cell])
-        ax_blame.semilogy(LAB_LENGTHS, np.maximum(c["blame"], 1e-300), CELL_STYLES[cell], color=CELL_COLOURS[cell],
-                          lw=2, label=blame_labels[cell])
-        ax_blame.plot([length], [max(c["blame"][k], 1e-300)], "o", color=CELL_COLOURS[cell])
+        ax_grad.semilogy(LAB_LENGTHS, np.maximum(c["jacobian"], 1e-300), CELL_STYLES[cell], color=CELL_COLOURS[cell],
+                          lw=2, label=grad_labels[cell])
+        ax_grad.plot([length], [max(c["jacobian"][k], 1e-300)], "o", color=CELL_COLOURS[cell])
     ax_acc.axvline(length, color="0.7", lw=0.8)
     ax_acc.axhline(50, color="0.7", lw=0.8, ls=":")
     ax_acc.set_ylim(40, 102)
@@ -347,17 +349,17 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     ax_acc.set_ylabel("right answers (%)")
     ax_acc.set_title(f"chai or coffee? noise {noise:g}", fontsize=11)
     ax_acc.legend(fontsize=9, loc="lower left")
-    ax_blame.axvline(length, color="0.7", lw=0.8)
-    ax_blame.set_ylim(1e-12, 2)
-    ax_blame.set_xlabel("sentence length (words)")
-    ax_blame.set_title("blame reaching word 1", fontsize=11)
-    ax_blame.legend(fontsize=9, loc="lower left")
+    ax_grad.axvline(length, color="0.7", lw=0.8)
+    ax_grad.set_ylim(1e-12, 2)
+    ax_grad.set_xlabel("sentence length (words)")
+    ax_grad.set_title("Jacobian to word 1", fontsize=11)
+    ax_grad.legend(fontsize=9, loc="lower left")
     layout(fig)
     parts = [f"{cell} {100 * curves[cell]['accuracy'][k]:.1f}% ± {100 * curves[cell]['std_error'][k]:.1f}"
              for cell in LAB_CELLS]
-    blames = [f"{cell} {curves[cell]['blame'][k]:.3g}" for cell in LAB_CELLS]
+    grads = [f"{cell} {curves[cell]['jacobian'][k]:.3g}" for cell in LAB_CELLS]
     text = (f"at {length} words: " + ", ".join(parts) + f" (± one standard error, {n_trials} sentences); "
-            "blame to word 1: " + ", ".join(blames))
+            "Jacobian to word 1: " + ", ".join(grads))
     return fig, text
 
 

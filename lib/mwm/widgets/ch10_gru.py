@@ -1,21 +1,21 @@
 """Chapter 10's "Try" panels: the GRU's blend dial, and ten steps with a small dial.
 
-The toy note has two numbers so it can be drawn as an arrow. The old note and the
-draft are chosen so that the blend passes through the chapter's two points: (0.5, 0) at
+The toy hidden state has two numbers so it can be drawn as an arrow. The previous state and the
+candidate are chosen so that the blend passes through the chapter's two points: (0.5, 0) at
 z = 0.25 and (0.2, 0.2) at z = 0.5. Writing ``h = (1 - z) a + z c`` at both dials gives
 ``0.75 a + 0.25 c = (0.5, 0)`` and ``0.5 a + 0.5 c = (0.2, 0.2)``, whose only solution is
-the old note ``a = (0.8, -0.2)`` and the draft ``c = (-0.4, 0.6)`` (the chapter's one-number
+the previous state ``a = (0.8, -0.2)`` and the candidate ``c = (-0.4, 0.6)`` (the chapter's one-number
 example, 0.8 and -0.4, is the first coordinate).
 
-The draft is a real GRU draft, ``h~ = tanh(W (r * h_prev) + p)``, with ``W`` the 2 x 2
-identity and the word's push ``p = U x + b`` fixed so that at r = 1 the draft is exactly
-``c``: ``p = artanh(c) - a``. Lowering r makes the draft look less at the old note; at
+The candidate is a real GRU candidate, ``h~ = tanh(W (r * h_prev) + p)``, with ``W`` the 2 x 2
+identity and the input's part ``p = U x + b`` fixed so that at r = 1 the candidate is exactly
+``c``: ``p = artanh(c) - a``. Lowering r makes the candidate look less at the previous state; at
 r = 0 it is ``tanh(p)``, the word alone.
 
 The ten-steps panel holds the gates still and reads the same word ten times. Its bars
-count only the direct lane, ``(1 - z)^t``; because the draft also reads the note (``W``
+count only the direct lane, ``(1 - z)^t``; because the candidate also reads the state (``W``
 is the identity), the whole derivative ``dh_t/dh_0`` adds a second route through the
-draft, :func:`ten_steps_jacobian`. At r = 0 the draft stops reading the note and the two
+candidate, :func:`ten_steps_jacobian`. At r = 0 the candidate stops reading the state and the two
 agree.
 """
 from __future__ import annotations
@@ -25,61 +25,62 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ..gru import blend, gru_draft
-from .drawing import NOTE_COLOUR, layout
+from ..gru import blend, gru_candidate
+from .drawing import STATE_COLOUR, layout
 from .panel import TryPanel
 
-#: The old note h_{t-1} of the blend-dial panel.
-OLD_NOTE = np.array([0.8, -0.2])
-#: The draft h~ at r = 1.
+#: The previous hidden state h_{t-1} of the blend-dial panel.
+OLD_STATE = np.array([0.8, -0.2])
+#: The candidate h~ at r = 1.
 CANDIDATE = np.array([-0.4, 0.6])
-#: The draft's recurrent matrix (reads r * h_prev).
-DRAFT_W = np.eye(2)
-#: The word's push U x + b, chosen so that gru_draft(OLD_NOTE, 1, DRAFT_W, WORD_PUSH) == CANDIDATE.
-WORD_PUSH = np.arctanh(CANDIDATE) - OLD_NOTE
+#: The candidate's recurrent matrix (reads r * h_prev).
+CANDIDATE_W = np.eye(2)
+#: The input's part U x + b of the candidate's pre-activation, chosen so that
+#: gru_candidate(OLD_STATE, 1, CANDIDATE_W, WORD_PUSH) == CANDIDATE.
+WORD_PUSH = np.arctanh(CANDIDATE) - OLD_STATE
 
-OLD_COLOUR, DRAFT_COLOUR = "0.45", "tab:orange"
+OLD_COLOUR, CANDIDATE_COLOUR = "0.45", "tab:orange"
 
 
 def _fmt(v) -> str:
     return "(" + ", ".join(f"{x:.4f}" for x in np.round(np.asarray(v, dtype=float), 4) + 0.0) + ")"
 
 
-def dial_step(z: float = 0.25, r: float = 1.0, h_prev=OLD_NOTE):
+def dial_step(z: float = 0.25, r: float = 1.0, h_prev=OLD_STATE):
     """One step of the panel's GRU with the gates held at ``z`` and ``r``.
 
     Returns:
-        (draft, new note): arrays (2,). At r = 1 the draft is :data:`CANDIDATE`.
+        (candidate, new state): arrays (2,). At r = 1 the candidate is :data:`CANDIDATE`.
 
     Raises:
         ValueError: if z or r is outside [0, 1].
     """
-    draft = gru_draft(h_prev, r, DRAFT_W, WORD_PUSH)
-    return draft, blend(h_prev, draft, z)
+    candidate = gru_candidate(h_prev, r, CANDIDATE_W, WORD_PUSH)
+    return candidate, blend(h_prev, candidate, z)
 
 
 def ten_steps(z: float = 0.1, r: float = 1.0, steps: int = 10):
-    """Run the panel's GRU for ``steps`` steps from :data:`OLD_NOTE`, gates held at z and r.
+    """Run the panel's GRU for ``steps`` steps from :data:`OLD_STATE`, gates held at z and r.
 
-    The same word is read at every step, so the draft changes only through the note.
+    The same word is read at every step, so the candidate changes only through the state.
 
     Returns:
-        (notes, share): notes is an array (steps + 1, 2) from the old note on; share is
-        ``(1 - z) ** steps``, how much of the starting note rides straight through
+        (states, share): states is an array (steps + 1, 2) from the previous state on; share is
+        ``(1 - z) ** steps``, how much of the starting state rides straight through
         (0.9^10 = 0.3487 for z = 0.1).
     """
-    notes = [OLD_NOTE.copy()]
+    states = [OLD_STATE.copy()]
     for _ in range(steps):
-        notes.append(dial_step(z, r, notes[-1])[1])
-    return np.array(notes), (1.0 - z) ** steps
+        states.append(dial_step(z, r, states[-1])[1])
+    return np.array(states), (1.0 - z) ** steps
 
 
 def ten_steps_jacobian(z: float = 0.1, r: float = 1.0, steps: int = 10):
     """The whole derivative ``dh_t / dh_0`` of the ten-steps GRU, for t = 0 .. ``steps``.
 
     One step maps ``h`` to ``(1 - z) h + z tanh(W (r h) + p)``, so its Jacobian is
-    ``(1 - z) I + z r diag(1 - draft^2) W``: the direct lane ``1 - z`` plus a route
-    through the draft. The product of these along the path of :func:`ten_steps` is
+    ``(1 - z) I + z r diag(1 - candidate^2) W``: the direct lane ``1 - z`` plus a route
+    through the candidate. The product of these along the path of :func:`ten_steps` is
     ``dh_t/dh_0`` (chain rule, chapter 6). With ``W`` the identity it is diagonal.
 
     Returns:
@@ -90,11 +91,11 @@ def ten_steps_jacobian(z: float = 0.1, r: float = 1.0, steps: int = 10):
     Raises:
         ValueError: if z or r is outside [0, 1].
     """
-    notes, _ = ten_steps(z, r, steps)
+    states, _ = ten_steps(z, r, steps)
     jacobians = [np.eye(2)]
-    for h in notes[:-1]:
-        draft = dial_step(z, r, h)[0]
-        step = (1.0 - z) * np.eye(2) + z * r * np.diag(1.0 - draft ** 2) @ DRAFT_W
+    for h in states[:-1]:
+        candidate = dial_step(z, r, h)[0]
+        step = (1.0 - z) * np.eye(2) + z * r * np.diag(1.0 - candidate ** 2) @ CANDIDATE_W
         jacobians.append(step @ jacobians[-1])
     return np.array(jacobians)
 
@@ -107,8 +108,8 @@ def _plane(ax, title):
     ax.set_xlim(-1.1, 1.1)
     ax.set_ylim(-1.1, 1.1)
     ax.set_aspect("equal")
-    ax.set_xlabel("note number 1")
-    ax.set_ylabel("note number 2")
+    ax.set_xlabel("state number 1")
+    ax.set_ylabel("state number 2")
     ax.set_title(title, fontsize=11)
 
 
@@ -119,36 +120,36 @@ def _arrow(ax, end, colour, label, lw=2.0):
 
 
 def draw_blend_dial(z: float = 0.25, r: float = 1.0):
-    """Figure: the old note, the draft and their blend as arrows; the blend slides along the line.
+    """Figure: the previous state, the candidate and their blend as arrows; the blend slides along the line.
 
     Returns:
-        (Figure, readings): the readings give the draft and the new note to four decimals.
+        (Figure, readings): the readings give the candidate and the new state to four decimals.
     """
-    draft, new = dial_step(z, r)
-    full_draft = dial_step(z, 1.0)[0]
+    candidate, new = dial_step(z, r)
+    full_candidate = dial_step(z, 1.0)[0]
     fig = Figure(figsize=(7.0, 4.0))
     ax = fig.add_subplot(1, 2, 1)
     _plane(ax, f"$z$ = {z:.2f}, $r$ = {r:.2f}")
-    ax.plot(*np.c_[OLD_NOTE, draft], color="0.7", ls="--", lw=1)
-    _arrow(ax, OLD_NOTE, OLD_COLOUR, "old note")
-    _arrow(ax, draft, DRAFT_COLOUR, r"draft $\tilde{h}$")
-    _arrow(ax, new, NOTE_COLOUR, "new note", lw=2.5)
-    ax.plot(*new, "o", color=NOTE_COLOUR, ms=7)
+    ax.plot(*np.c_[OLD_STATE, candidate], color="0.7", ls="--", lw=1)
+    _arrow(ax, OLD_STATE, OLD_COLOUR, "previous state")
+    _arrow(ax, candidate, CANDIDATE_COLOUR, r"candidate $\tilde{h}$")
+    _arrow(ax, new, STATE_COLOUR, "new state", lw=2.5)
+    ax.plot(*new, "o", color=STATE_COLOUR, ms=7)
     if r < 1:
-        ax.plot(*full_draft, "o", mfc="none", color=DRAFT_COLOUR, alpha=0.6, label="draft at $r$ = 1")
-    # the lower-left quarter stays empty for every z and r: old note, drafts and blends lie elsewhere
+        ax.plot(*full_candidate, "o", mfc="none", color=CANDIDATE_COLOUR, alpha=0.6, label="candidate at $r$ = 1")
+    # the lower-left quarter stays empty for every z and r: previous state, candidates and blends lie elsewhere
     ax.legend(loc="lower left", fontsize=10, framealpha=0.9)
     bars = fig.add_subplot(1, 2, 2)
     parts = [1 - z, z]
-    bars.bar([0, 1], parts, color=[OLD_COLOUR, DRAFT_COLOUR], alpha=0.85)
+    bars.bar([0, 1], parts, color=[OLD_COLOUR, CANDIDATE_COLOUR], alpha=0.85)
     for i, p in enumerate(parts):
         bars.text(i, p + 0.02, f"{p:.2f}", ha="center", fontsize=10)
     bars.set_xticks([0, 1])
-    bars.set_xticklabels(["keep old\n$1 - z$", "pour in draft\n$z$"], fontsize=10)
+    bars.set_xticklabels(["keep previous\n$1 - z$", "take candidate\n$z$"], fontsize=10)
     bars.set_ylim(0, 1.12)
     bars.set_title("the blend's two shares", fontsize=11)
     layout(fig)
-    text = (f"old note {_fmt(OLD_NOTE)}, draft {_fmt(draft)}; new note = {1 - z:.2f} x old + {z:.2f} x draft "
+    text = (f"previous state {_fmt(OLD_STATE)}, candidate {_fmt(candidate)}; new state = {1 - z:.2f} x previous + {z:.2f} x candidate "
             f"= <b>{_fmt(new)}</b>")
     return fig, text
 
@@ -163,33 +164,33 @@ def blend_dial_try(z: float = 0.25, r: float = 1.0) -> TryPanel:
         "z": widgets.FloatSlider(value=z, min=0.0, max=1.0, step=0.05, description="update z"),
         "r": widgets.FloatSlider(value=r, min=0.0, max=1.0, step=0.05, description="reset r"),
     }
-    return TryPanel("the blend dial: keep the old note, or pour in the draft?", controls,
+    return TryPanel("the blend dial: keep the previous state, or take the candidate?", controls,
                     lambda v: draw_blend_dial(**v))
 
 
 def draw_ten_steps(z: float = 0.1, r: float = 1.0):
-    """Figure: the note's path over ten steps (left) and the starting note's share (1 - z)^t (right).
+    """Figure: the state's path over ten steps (left) and the starting state's share (1 - z)^t (right).
 
     The bars are the direct lane only, ``(1 - z)^t``; the crosses are the whole
-    ``dh_t/dh_0`` (:func:`ten_steps_jacobian`), lane and draft together, for each note number.
+    ``dh_t/dh_0`` (:func:`ten_steps_jacobian`), lane and candidate together, for each state number.
 
     Returns:
-        (Figure, readings): the note after ten steps, how far it moved from the start,
+        (Figure, readings): the state after ten steps, how far it moved from the start,
         the lane's share ``(1 - z)^10`` (0.3487 at z = 0.1) and the whole ``dh_10/dh_0``
         (diag(0.5941, 0.5519) at z = 0.1, r = 1).
     """
-    notes, share = ten_steps(z, r)
+    states, share = ten_steps(z, r)
     whole = np.array([np.diag(j) for j in ten_steps_jacobian(z, r)])
     fig = Figure(figsize=(7.0, 4.0))
     ax = fig.add_subplot(1, 2, 1)
     _plane(ax, f"ten steps, $z$ = {z:.2f}, $r$ = {r:.2f}")
-    ax.plot(notes[:, 0], notes[:, 1], "-o", color=NOTE_COLOUR, ms=4, lw=1.5)
-    _arrow(ax, OLD_NOTE, OLD_COLOUR, "start")
-    ax.plot(*notes[-1], "D", color=NOTE_COLOUR, ms=6, label="after 10 steps")
+    ax.plot(states[:, 0], states[:, 1], "-o", color=STATE_COLOUR, ms=4, lw=1.5)
+    _arrow(ax, OLD_STATE, OLD_COLOUR, "start")
+    ax.plot(*states[-1], "D", color=STATE_COLOUR, ms=6, label="after 10 steps")
     ax.legend(loc="lower left", fontsize=10, framealpha=0.9)
     right = fig.add_subplot(1, 2, 2)
     t = np.arange(11)
-    right.bar(t, (1 - z) ** t, color=NOTE_COLOUR, alpha=0.8, label=f"lane $(1 - z)^t$, $1 - z$ = {1 - z:.2f}")
+    right.bar(t, (1 - z) ** t, color=STATE_COLOUR, alpha=0.8, label=f"lane $(1 - z)^t$, $1 - z$ = {1 - z:.2f}")
     right.plot(t, whole[:, 0], "x", color="k", ms=6, label=r"whole $\partial h_t / \partial h_0$, no. 1")
     right.plot(t, whole[:, 1], "+", color="0.4", ms=7, label=r"whole $\partial h_t / \partial h_0$, no. 2")
     right.plot(t, 0.5 ** t, "s", color="tab:red", ms=4, label="lane at $z$ = 0.5")
@@ -199,15 +200,15 @@ def draw_ten_steps(z: float = 0.1, r: float = 1.0):
     right.set_title("what of the start still counts", fontsize=11)
     right.legend(fontsize=9, loc="upper right")
     layout(fig)
-    moved = np.linalg.norm(notes[-1] - notes[0])
-    text = (f"after 10 steps the note is {_fmt(notes[-1])} (moved {moved:.4f} from the start); "
+    moved = np.linalg.norm(states[-1] - states[0])
+    text = (f"after 10 steps the state is {_fmt(states[-1])} (moved {moved:.4f} from the start); "
             f"direct lane (1 - z)^10 = <b>{share:.4f}</b>; "
-            f"whole dh10/dh0 = diag{_fmt(whole[-1])} (the lane plus the route through the draft)")
+            f"whole dh10/dh0 = diag{_fmt(whole[-1])} (the lane plus the route through the candidate)")
     return fig, text
 
 
 def ten_steps_try(z: float = 0.1, r: float = 1.0) -> TryPanel:
-    """The ten-steps panel: how far the note drifts in ten steps for a given dial.
+    """The ten-steps panel: how far the hidden state drifts in ten steps for a given dial.
 
     Returns:
         TryPanel with controls ``z`` and ``r`` (FloatSliders 0-1, step 0.05).

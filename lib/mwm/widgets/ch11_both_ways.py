@@ -1,21 +1,21 @@
-"""Chapter 11's "Try" panel: one-way, two-way and two-floor readers on the toy and the Teddy sentences.
+"""Chapter 11's "Try" panel: one-way, two-way and two-layer readers on the toy and the Teddy sentences.
 
 Two sentences of inputs:
 
 * the toy: one-number words x = (0, 0, 1) read by one-number plain cells with w = 0.5,
-  u = 1, b = 0 (every cell, every direction, every floor);
+  u = 1, b = 0 (every cell, every direction, every layer);
 * the Teddy sentences of chapter 11, read by a small made-up model: word vectors of 4
-  numbers from :func:`mwm.readers.toy_word_vectors` (seed 11), plain cells with notes of
+  numbers from :func:`mwm.readers.toy_word_vectors` (seed 11), plain cells with hidden states of
   3 numbers from ``init_reader("rnn", 3, 4, bidirectional=True, seed=5)`` and, for the
-  second floor, ``init_rnn(3, 3, seed=6)``. The weights are random: the point is only
-  which words can reach which note.
+  second layer, ``init_rnn(3, 3, seed=6)``. The weights are random: the point is only
+  which words can reach which state.
 
-Which words reach word t's note is measured, not assumed: word k reaches it when the
-note moves if x_k moves, i.e. when ``d note_t / d x_k`` (from :func:`mwm.readers.reader_backward`)
-is not zero. The gold's depth is that size (summed over the note's and the word's
-numbers): how far the note would move per small nudge to the word, *at the current
-inputs*. It is a local slope, not the share of the note the word wrote: on the toy with
-two floors, word 3 (the only non-zero word) is the palest at word 3, because its tanh
+Which words reach word t's state is measured, not assumed: word k reaches it when the
+state moves if x_k moves, i.e. when ``dh_t / dx_k`` (from :func:`mwm.readers.reader_backward`)
+is not zero. The gold's depth is that size (summed over the state's and the word's
+numbers): how far the state would move per small nudge to the word, *at the current
+inputs*. It is a local slope, not the share of the state the word wrote: on the toy with
+two layers, word 3 (the only non-zero word) is the palest at word 3, because its tanh
 is already bent at 0.7616.
 
 The word slider runs 1-7, the longest sentence's length, for every sentence: the
@@ -36,14 +36,14 @@ TOY = "toy: x = (0, 0, 1)"
 #: The panel's sentences: the toy, then the two Teddy sentences.
 SENTENCES = (TOY,) + TEDDY_SENTENCES
 #: The three readers.
-MODES = ("one-way", "two-way", "two floors")
+MODES = ("one-way", "two-way", "two layers")
 #: The toy cell of chapter 11: w = 0.5, u = 1, b = 0.
 TOY_CELL = {"W": np.array([[0.5]]), "U": np.array([[1.0]]), "b": np.array([0.0])}
 MAX_WORDS = max(len(s.split()) for s in TEDDY_SENTENCES)
 
 
 def teddy_model():
-    """The made-up Teddy model: (word vectors, forward cell, backward cell, floor-2 cell)."""
+    """The made-up Teddy model: (word vectors, forward cell, backward cell, layer-2 cell)."""
     vectors = toy_word_vectors(TEDDY_SENTENCES, size=4, seed=11)
     fwd, bwd = init_reader("rnn", 3, 4, bidirectional=True, seed=5)[0]
     return vectors, fwd, bwd, init_rnn(3, 3, seed=6)
@@ -64,8 +64,8 @@ def sentence_inputs(sentence: str):
     return words, np.array([vectors[w.lower()] for w in words])
 
 
-def reader_floors(sentence: str, mode: str):
-    """The floors (as :func:`mwm.readers.reader_forward` takes them) of one reader on one sentence.
+def reader_layers(sentence: str, mode: str):
+    """The layers (as :func:`mwm.readers.reader_forward` takes them) of one reader on one sentence.
 
     Raises:
         ValueError: for an unknown mode or sentence.
@@ -73,38 +73,38 @@ def reader_floors(sentence: str, mode: str):
     if mode not in MODES:
         raise ValueError(f"mode must be one of {list(MODES)}, got {mode!r}")
     if sentence == TOY:
-        fwd = bwd = floor2 = TOY_CELL
+        fwd = bwd = layer2 = TOY_CELL
     elif sentence in TEDDY_SENTENCES:
-        _, fwd, bwd, floor2 = teddy_model()
+        _, fwd, bwd, layer2 = teddy_model()
     else:
         raise ValueError(f"sentence must be one of {list(SENTENCES)}, got {sentence!r}")
-    return {"one-way": [(fwd,)], "two-way": [(fwd, bwd)], "two floors": [(fwd,), (floor2,)]}[mode]
+    return {"one-way": [(fwd,)], "two-way": [(fwd, bwd)], "two layers": [(fwd,), (layer2,)]}[mode]
 
 
-def notes_and_reach(sentence: str, mode: str, word: int):
-    """Every floor's notes, and how strongly each word reaches word ``word``'s top note.
+def states_and_reach(sentence: str, mode: str, word: int):
+    """Every layer's states, and how strongly each word reaches word ``word``'s top state.
 
     Args:
         sentence: one of :data:`SENTENCES`; mode: one of :data:`MODES`;
         word: 1-based position (clamped to the sentence's length).
 
     Returns:
-        (words, notes, reach, t): notes is a list with one array (T, n) per floor (two-way:
+        (words, states, reach, t): states is a list with one array (T, n) per layer (two-way:
         forward numbers first); reach is an array (T,), the summed size of
-        ``d note_t / d x_k`` over the note's numbers and the input's numbers; t is the
+        ``dh_t / dx_k`` over the state's numbers and the input's numbers; t is the
         0-based position used.
     """
     words, xs = sentence_inputs(sentence)
-    floors = reader_floors(sentence, mode)
+    layers = reader_layers(sentence, mode)
     t = min(max(int(word), 1), len(words)) - 1
-    notes = [reader_forward(xs, floors[: n + 1], "rnn")[0] for n in range(len(floors))]
-    top, cache = reader_forward(xs, floors, "rnn")
+    states = [reader_forward(xs, layers[: n + 1], "rnn")[0] for n in range(len(layers))]
+    top, cache = reader_forward(xs, layers, "rnn")
     reach = np.zeros(len(words))
     for j in range(top.shape[1]):
-        dnotes = np.zeros_like(top)
-        dnotes[t, j] = 1.0
-        reach += np.abs(reader_backward(dnotes, cache)[1]).sum(axis=1)
-    return words, notes, reach, t
+        dstates = np.zeros_like(top)
+        dstates[t, j] = 1.0
+        reach += np.abs(reader_backward(dstates, cache)[1]).sum(axis=1)
+    return words, states, reach, t
 
 
 def _fmt(v) -> str:
@@ -118,16 +118,16 @@ def _row_labels(mode, n):
 
 
 def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
-    """Figure: the words (gold = reaches the chosen word's note) above every floor's notes.
+    """Figure: the words (gold = reaches the chosen word's state) above every layer's states.
 
     Returns:
-        (Figure, readings): the chosen word's note to four decimals, the words that reach
-        it, and for a Teddy sentence whether the other sentence gives the same note there.
+        (Figure, readings): the chosen word's state to four decimals, the words that reach
+        it, and for a Teddy sentence whether the other sentence gives the same state there.
     """
-    words, notes, reach, t = notes_and_reach(sentence, mode, word)
+    words, states, reach, t = states_and_reach(sentence, mode, word)
     T = len(words)
-    fig = Figure(figsize=(7.2, 2.0 + 1.3 * sum(1 + n.shape[1] / 3 for n in notes)))
-    heights = [1.3] + [0.6 + 0.35 * n.shape[1] for n in notes]
+    fig = Figure(figsize=(7.2, 2.0 + 1.3 * sum(1 + n.shape[1] / 3 for n in states)))
+    heights = [1.3] + [0.6 + 0.35 * n.shape[1] for n in states]
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
     ax = fig.add_subplot(grid[0])
     strongest = reach.max() if reach.max() > 0 else 1.0
@@ -142,44 +142,44 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
     ax.set_ylim(0, 1)
     ax.axis("off")
     reached = [k + 1 for k in range(T) if reach[k] > 0]
-    ax.set_title(f"{mode}: gold words reach word {t + 1}'s note (red frame)\n"
-                 "deeper gold (and the number): the note moves more per nudge", fontsize=11)
+    ax.set_title(f"{mode}: gold words reach word {t + 1}'s state (red frame)\n"
+                 "deeper gold (and the number): the state moves more per nudge", fontsize=11)
     heat_axes = []
-    for n, floor_notes in enumerate(notes):
+    for n, layer_states in enumerate(states):
         hax = fig.add_subplot(grid[n + 1])
         heat_axes.append(hax)
-        image = hax.imshow(floor_notes.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
-                           extent=(0, T, floor_notes.shape[1], 0))
+        image = hax.imshow(layer_states.T, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
+                           extent=(0, T, layer_states.shape[1], 0))
         for k in range(T):
-            for i in range(floor_notes.shape[1]):
-                value = floor_notes[k, i]
+            for i in range(layer_states.shape[1]):
+                value = layer_states[k, i]
                 hax.text(k + 0.5, i + 0.5, f"{value:.2f}", ha="center", va="center", fontsize=9,
                          color="white" if abs(value) > 0.6 else "black")
         hax.set_xlim(0, max(T, 3))
         hax.set_xticks([])
-        hax.set_yticks(np.arange(floor_notes.shape[1]) + 0.5)
-        hax.set_yticklabels(_row_labels(mode, floor_notes.shape[1]), fontsize=9)
-        name = f"floor {n + 1} notes" if mode == "two floors" else "notes"
+        hax.set_yticks(np.arange(layer_states.shape[1]) + 0.5)
+        hax.set_yticklabels(_row_labels(mode, layer_states.shape[1]), fontsize=9)
+        name = f"layer {n + 1} states" if mode == "two layers" else "states"
         hax.set_ylabel(name, fontsize=10)
     layout(fig)
-    # the colour key, to the right of the heat-maps (all rows shrink alike, so words and notes stay aligned)
+    # the colour key, to the right of the heat-maps (all rows shrink alike, so words and states stay aligned)
     fig.subplots_adjust(right=0.88)
     low, high = heat_axes[-1].get_position().y0, heat_axes[0].get_position().y1
     key = fig.add_axes((0.905, low, 0.018, high - low))
     fig.colorbar(image, cax=key, ticks=[-1, 0, 1])
     key.set_ylabel("red > 0, blue < 0", fontsize=9)
     key.tick_params(labelsize=9)
-    top_note = notes[-1][t]
-    text = f'word {t + 1} ("{words[t]}"): note {_fmt(top_note)}; reached by words {reached}'
+    top_state = states[-1][t]
+    text = f'word {t + 1} ("{words[t]}"): state {_fmt(top_state)}; reached by words {reached}'
     text += "; reach per word " + ", ".join(f"{r:.4f}" for r in reach)
     if int(word) > T:
         text += f" (this sentence has {T} words, so word {int(word)} shows word {T})"
     if sentence in TEDDY_SENTENCES:
         other = TEDDY_SENTENCES[1 - TEDDY_SENTENCES.index(sentence)]
-        _, other_notes, _, _ = notes_and_reach(other, mode, word)
-        same = np.array_equal(other_notes[-1][t], top_note)
-        text += (f'; the other sentence gives {_fmt(other_notes[-1][t])} there: '
-                 f"<b>{'the same note' if same else 'a different note'}</b>")
+        _, other_states, _, _ = states_and_reach(other, mode, word)
+        same = np.array_equal(other_states[-1][t], top_state)
+        text += (f'; the other sentence gives {_fmt(other_states[-1][t])} there: '
+                 f"<b>{'the same state' if same else 'a different state'}</b>")
     return fig, text
 
 
@@ -197,4 +197,6 @@ def both_ways_try(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> 
         "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="reader"),
         "word": widgets.IntSlider(value=word, min=1, max=MAX_WORDS, description="word"),
     }
-    return TryPanel("which words can reach a word's note?", controls, lambda v: draw_both_ways(**v))
+    return TryPanel("which words can reach a word's hidden state?", controls, lambda v: draw_both_ways(**v))
+
+

@@ -71,7 +71,7 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     ax = fig.add_subplot(2, 1, 1)
     H = model.hidden_size
     # h_T = o * tanh(c_T) stays in (-1, 1); the cell state is not squashed and grows with the sentence
-    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"note $h_T$ ({H}, in $(-1, 1)$)")
+    ax.bar(np.arange(H), summary[:H], color="tab:green", width=1.0, label=f"hidden state $h_T$ ({H}, in $(-1, 1)$)")
     ax.bar(np.arange(H, 2 * H), summary[H:], color="goldenrod", width=1.0,
            label=f"cell state $c_T$ ({H}, not squashed)")
     ax.axhline(0, color="0.5", lw=0.6)
@@ -121,7 +121,7 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
 
     Args:
         n_words: sentence length (>= 1); word_size: numbers per word; summary_size: numbers
-            in the summary; keep: the toy leak beta, the fraction of the old note kept per step (0 < beta < 1).
+            in the summary; keep: the toy leak beta, the fraction of the previous state kept per step (0 < beta < 1).
 
     Returns:
         (Figure, readings): readings give the numbers in, the squeeze ratio and word 1's

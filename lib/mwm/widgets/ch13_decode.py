@@ -45,8 +45,9 @@ def draw_beam(width: int = 2, step: int = 3):
 
     Returns:
         (Figure, readings): the readings list what is kept and pruned at this step, with
-        probabilities and log-scores, and at step 3 the winner, e.g. for width 2
-        "winner: our train, probability 0.36, log-score -1.022".
+        probabilities and log-probabilities, and at step 3 the winner, e.g. for width 2
+        "winner: our train, probability 0.36, log-probability -1.022" (the beam ranks by the
+        plain sum of log-probabilities, nu = 0).
 
     Raises:
         ValueError: for a width below 1 or a step outside 1-3.
@@ -109,7 +110,7 @@ def draw_beam(width: int = 2, step: int = 3):
     else:
         best = result.best
         text = (f"winner: {tree.words(best.tokens)}, probability {best.probability:.2f}, "
-                f"log-score {best.log_prob:.3f}")
+                f"log-probability {best.log_prob:.3f}")
     return fig, text
 
 
@@ -201,13 +202,13 @@ def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     c, r = d.candidate_length, d.reference_length
     bp = ("1 (not shorter)" if c >= r and c else
           ("0 (empty)" if c == 0 else f"e^(1-ℓref/ℓout) = e^(1-{r}/{c}) = {d.brevity_penalty:.4f}"))
-    note = CANDIDATES.get(" ".join(cand))
+    label = CANDIDATES.get(" ".join(cand))
     def frac(n):
         m, t = d.matches[n - 1], d.totals[n - 1]
         pi = "π" + "₀₁₂₃₄"[n]
         return f"{pi} = {m}/{t} = {d.precisions[n - 1]:.3f}" if t else f"{pi} = 0/0, taken as 0"
 
-    text = (f"{note}: " if note else "") + f"{frac(1)}, {frac(2)}, BP = {bp}, BLEU-2 = {d.score:.4f}"
+    text = (f"{label}: " if label else "") + f"{frac(1)}, {frac(2)}, BP = {bp}, BLEU-2 = {d.score:.4f}"
     return fig, text
 
 

@@ -24,14 +24,14 @@ def bleu_table(rows, width: int):
     return {m: bleu_by_length([r[m] for r in rows], refs, lengths, buckets) for m in MODELS}
 
 
-def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, scores=None):
+def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, table=None):
     """Figure: corpus BLEU-4 of the three models in each source-length bucket, with an example sentence.
 
     Args:
         width: words per bucket (after the first bucket, 3-9 words).
         example_length: the readings show the first test sentence of this many English words (3..48).
         rows: the committed test-set translations (``load_test_outputs()`` if None).
-        scores: ``bleu_table(rows, width)`` if already computed (the panel keeps them).
+        table: ``bleu_table(rows, width)`` if already computed (the panel keeps them).
 
     Returns:
         (Figure, readings): the readings give each model's BLEU in the example's bucket
@@ -41,8 +41,8 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
         ValueError: for a width below 1, or a length no test sentence has.
     """
     rows = load_test_outputs() if rows is None else rows
-    scores = bleu_table(rows, width) if scores is None else scores
-    buckets = [(lo, hi) for lo, hi, _, _ in scores["plain"]]
+    table = bleu_table(rows, width) if table is None else table
+    buckets = [(lo, hi) for lo, hi, _, _ in table["plain"]]
     example = next((r for r in rows if len(r["source"]) == example_length), None)
     if example is None:
         raise ValueError(f"example_length: no test sentence has {example_length} words")
@@ -52,11 +52,11 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
     ax = fig.add_subplot(1, 1, 1)
     x = np.arange(len(buckets))
     for j, m in enumerate(MODELS):
-        vals = [s[3] for s in scores[m]]
+        vals = [s[3] for s in table[m]]
         ax.bar(x + (j - 1) * 0.28, vals, width=0.28, color=COLOURS[m], alpha=0.85, label=LABELS[m])
     ax.axvspan(which - 0.5, which + 0.5, color="0.9", zorder=0)
     ax.set_xticks(x)
-    ax.set_xticklabels([f"{lo}-{hi}\n({n})" for lo, hi, n, _ in scores["plain"]], fontsize=10)
+    ax.set_xticklabels([f"{lo}-{hi}\n({n})" for lo, hi, n, _ in table["plain"]], fontsize=10)
     ax.set_xlabel("English length in words (number of test sentences)")
     ax.set_ylabel("corpus BLEU-4")
     ax.set_ylim(0, 1.3)
@@ -65,8 +65,8 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, sc
     ax.set_title("test-set BLEU by length (shaded: the example's bucket)", fontsize=11)
     layout(fig)
     lo, hi = buckets[which]
-    parts = [f"<b>bucket {lo}-{hi} words:</b> plain {scores['plain'][which][3]:.3f}, "
-             f"attention {scores['attention'][which][3]:.3f}, control {scores['control'][which][3]:.3f}",
+    parts = [f"<b>bucket {lo}-{hi} words:</b> plain {table['plain'][which][3]:.3f}, "
+             f"attention {table['attention'][which][3]:.3f}, control {table['control'][which][3]:.3f}",
              f"<b>English ({example_length} words):</b> {' '.join(example['source'])}",
              f"<b>reference:</b> {' '.join(example['reference'])}"]
     for m in MODELS:
@@ -89,7 +89,7 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
         w = int(v["width"])
         if w not in tables:
             tables[w] = bleu_table(rows, w)
-        return draw_bleu_by_length(w, v["example_length"], rows=rows, scores=tables[w])
+        return draw_bleu_by_length(w, v["example_length"], rows=rows, table=tables[w])
 
     controls = {"width": widgets.ToggleButtons(options=[str(w) for w in WIDTHS], value=str(width),
                                               description="bucket width"),

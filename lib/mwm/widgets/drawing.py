@@ -16,6 +16,7 @@ import matplotlib
 import numpy as np
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
+
 #: Resolution of every figure (panels' pictures and the chapters' own plots), in dots per inch.
 DPI = 150
 
@@ -196,14 +197,14 @@ def figure_plain_maths(fig) -> list[tuple[str, list[str]]]:
 
 INPUT_COLOUR = "tab:blue"
 OUTPUT_COLOUR = "tab:cyan"
-NOTE_COLOUR = "tab:green"
+STATE_COLOUR = "tab:green"
 WEIGHT_COLOUR = "goldenrod"
 
 
-def box(ax, x, y, w, h, text="", fc="white", ec="0.3", fontsize=10, lw=1.5, alpha=1.0):
-    """Draw a rounded box with its lower-left corner at (x, y) and centred text."""
+def box(ax, x, y, w, h, text="", fc="white", ec="0.3", fontsize=10, lw=1.5, opacity=1.0):
+    """Draw a rounded box with its lower-left corner at (x, y) and centred text; ``opacity`` is matplotlib's alpha."""
     ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.02,rounding_size=0.08",
-                                fc=fc, ec=ec, lw=lw, alpha=alpha))
+                                fc=fc, ec=ec, lw=lw, alpha=opacity))
     if text:
         ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fontsize)
 
@@ -217,7 +218,7 @@ def arrow(ax, start, end, color="0.3", lw=1.5, style="-|>", ls="-", rad=0.0, lab
         ax.text(mx, my, label, color=color, fontsize=fontsize, ha="center", va="bottom")
 
 
-def value_bars(ax, values, labels, color=NOTE_COLOUR, ylim=(-1.05, 1.05), digits=4, highlight=None):
+def value_bars(ax, values, labels, color=STATE_COLOUR, ylim=(-1.05, 1.05), digits=4, highlight=None):
     """Bar chart of ``values`` with each bar's value written on it (``digits`` decimals)."""
     values = np.asarray(values, dtype=float)
     colours = [color] * len(values)

@@ -55,6 +55,7 @@ import sys
 import ipywidgets as widgets
 import numpy as np
 
+
 #: Environment variable that makes panels add their static twin to their display.
 STATIC_ENV = "MWM_STATIC_PANELS"
 #: Largest number of settings drawn as a full grid.
@@ -331,30 +332,31 @@ def static_states(panel):
             "readings": readings, "named": named_out}
 
 
-def move(data: dict, index: list[int], k: int, i: int, step: bool = False) -> tuple[list[int], list[int]]:
-    """What the website's script does when control ``k`` (among the listed ones) is moved to option ``i``.
+def move(data: dict, index: list[int], control: int, i: int, step: bool = False) -> tuple[list[int], list[int]]:
+    """What the website's script does when control number ``control`` (among the listed ones) is moved to option ``i``.
 
     The other controls stay where they are when that combination was drawn. A one-notch
     slider move (``step``) into a combination that was not drawn goes on in the same
     direction to the next option drawn with the others kept. Otherwise the drawn setting
-    with control ``k`` at ``i`` that keeps the most other controls is shown (ties: the one
+    with that control at ``i`` that keeps the most other controls is shown (ties: the one
     with the most controls at their start): the controls that had to move are reported.
     This mirrors the JavaScript in :data:`_SCRIPT` so that tests can check it.
 
     Args:
         data: :func:`static_states` output; index: current option index of each listed
-            control; k: which listed control moved; i: its new option index; step: a
+            control; control: which listed control moved (its position); i: its new option index; step: a
             one-notch slider move.
 
     Returns:
         (new index list, positions of the other controls that were moved back).
 
     Raises:
-        ValueError: if ``k`` or ``i`` is out of range.
+        ValueError: if ``control`` or ``i`` is out of range.
     """
+    k = control
     listed = [c for c in data["controls"] if c["kind"] != "fixed"]
     if not 0 <= k < len(listed):
-        raise ValueError(f"k must name one of the {len(listed)} listed controls, got {k}")
+        raise ValueError(f"control must name one of the {len(listed)} listed controls, got {k}")
     if not 0 <= i < len(listed[k]["options"]):
         raise ValueError(f"i must be an option index of control {listed[k]['name']!r}, got {i}")
     states = data["states"]

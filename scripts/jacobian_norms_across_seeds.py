@@ -1,9 +1,9 @@
-"""Chapter 7's blame measurements on three trained character models: what is general, what is one network's.
+"""Chapter 7's gradient measurements on three trained character models: what is general, what is one network's.
 
 Usage (from the project root):
-    .venv/bin/python scripts/blame_across_seeds.py [--out PATH]
+    .venv/bin/python scripts/jacobian_norms_across_seeds.py [--out PATH]
 
-Chapter 7 measures how the blame fades in the character model of chapter 5 (the committed
+Chapter 7 measures how the gradient fades in the character model of chapter 5 (the committed
 ``char_lm.npz``, trained by ``scripts/train_char_lm.py`` from seed 5). This script makes the same
 measurements on it, on two more models trained by the same script and recipe from seeds 6
 and 7 (``char_lm_seed6.npz``, ``char_lm_seed7.npz``: ``scripts/train_char_lm.py --seed N --out
@@ -11,13 +11,13 @@ lib/mwm/data/char_lm_seedN.npz``, about 4 minutes each) and on seed 5 trained fo
 (``char_lm_500steps.npz``: ``--steps 500 --out lib/mwm/data/char_lm_500steps.npz``, 20 s; its
 learning rate falls to zero over those 500 steps), each rebuilt byte for byte by that command.
 
-Each model reads the corpus's sentences as one running text from a zero note. At each full stop
-at least 60 characters in (step T), the *stretch* ``||dh_T / dh_(T-j)||_2`` for j = 1..60 (the
+Each model reads the corpus's sentences as one running text from a zero state. At each full stop
+at least 60 characters in (step T), the Jacobian's norm ``||dh_T / dh_(T-j)||_2`` for j = 1..60 (the
 spectral norm of the product of the step Jacobians ``diag(1 - h_t^2) W``), as chapter 7's cells
-compute it. Per model the file ``lib/mwm/data/char_lm_blame_seeds.json`` holds: rho(W) and
-||W||_2; the median stretch's peak, where it is, and where it first drops below 1; the shares of
-ends whose stretch exceeds 1 and 10 somewhere, and the largest stretch; at the sentence
-boundary, the median stretch back to the sentence's start, the median two characters further
+compute it. Per model the file ``lib/mwm/data/char_lm_jacobian_seeds.json`` holds: rho(W) and
+||W||_2; the median norm's peak, where it is, and where it first drops below 1; the shares of
+ends whose norm exceeds 1 and 10 somewhere, and the largest norm; at the sentence
+boundary, the median norm back to the sentence's start, the median two characters further
 (past the ". " before it) and the median of their ratio, with the control (the ratio over two
 steps inside a sentence: median and 90th percentile); and the mean tanh slope after ". " and
 after any other character. tests/test_ch07_machinery.py checks that the seed-5 row is what the
@@ -35,7 +35,7 @@ from mwm import lm_forward, load_char_lm, load_corpus, spectral_radius
 from mwm.charlm import WEIGHTS_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "lib" / "mwm" / "data" / "char_lm_blame_seeds.json"
+OUT = ROOT / "lib" / "mwm" / "data" / "char_lm_jacobian_seeds.json"
 #: name -> weight file of the models measured: the course's model (seed 5), two more seeds of the same recipe,
 #: and seed 5 trained for 500 steps only (a run of its own: its learning rate falls to zero over those steps).
 MODELS = {"seed 5": WEIGHTS_PATH, "seed 6": WEIGHTS_PATH.with_name("char_lm_seed6.npz"),
@@ -44,28 +44,29 @@ MODELS = {"seed 5": WEIGHTS_PATH, "seed 6": WEIGHTS_PATH.with_name("char_lm_seed
 BACK = 60
 
 
-def stretches(model, text: str):
-    """(notes, ends, stretch): the notes over ``text``, the full stops at least BACK characters in, and (ends, BACK) norms."""
+def jacobian_norms(model, text: str):
+    """(states, ends, norms): the hidden states over ``text``, the full stops at least BACK characters in, and the
+    (ends, BACK) Jacobian norms ``||dh_T / dh_(T-j)||_2``."""
     W = model.W
     H = W.shape[0]
-    _, notes = lm_forward(model, text)
+    _, states = lm_forward(model, text)
     ends = [i + 1 for i, ch in enumerate(text) if ch == "." and i >= BACK]
-    stretch = np.empty((len(ends), BACK))
+    norms = np.empty((len(ends), BACK))
     for n, T in enumerate(ends):
         jacobian = np.eye(H)
         for j in range(1, BACK + 1):
-            jacobian = jacobian @ (np.diag(1 - notes[T - j + 1] ** 2) @ W)
-            stretch[n, j - 1] = np.linalg.norm(jacobian, 2)
-    return notes, ends, stretch
+            jacobian = jacobian @ (np.diag(1 - states[T - j + 1] ** 2) @ W)
+            norms[n, j - 1] = np.linalg.norm(jacobian, 2)
+    return states, ends, norms
 
 
 def measure(model, text: str) -> dict:
     """Chapter 7's numbers for one model reading ``text`` (see the module's docstring)."""
-    notes, ends, stretch = stretches(model, text)
-    median = np.median(stretch, axis=0)
-    top = stretch.max(axis=1)
+    states, ends, norms = jacobian_norms(model, text)
+    median = np.median(norms, axis=0)
+    top = norms.max(axis=1)
     own, past, inside = [], [], []
-    for row, T in zip(stretch, ends):
+    for row, T in zip(norms, ends):
         p = text.rfind(".", 0, T - 1)
         j0 = T - p - 2
         own.append(row[j0 - 1])
@@ -73,12 +74,12 @@ def measure(model, text: str) -> dict:
         inside += [row[j - 1] / row[j + 1] for j in range(1, j0 - 2)]
     own, past = np.array(own), np.array(past)
     at_stop = np.array([text[i] == "." or text[i - 1:i + 1] == ". " for i in range(len(text))])
-    slopes = 1 - notes[1:] ** 2
+    slopes = 1 - states[1:] ** 2
     return {"rho": float(spectral_radius(model.W)), "norm_W": float(np.linalg.norm(model.W, 2)),
             "median_peak": float(median.max()), "median_peak_at": int(median.argmax() + 1),
             "median_first_below_1_at": int(np.argmax(median < 1) + 1) if np.any(median < 1) else None,
             "share_above_1": float(np.mean(top > 1)), "share_above_10": float(np.mean(top > 10)),
-            "largest": float(stretch.max()),
+            "largest": float(norms.max()),
             "own_median": float(np.median(own)), "past_median": float(np.median(past)),
             "boundary_ratio_median": float(np.median(own / past)),
             "inside_ratio_median": float(np.median(inside)), "inside_ratio_p90": float(np.percentile(inside, 90)),

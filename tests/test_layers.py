@@ -1,11 +1,11 @@
-"""Chapter 11's floors on a trained model: scripts/train_floors.py, its committed results, what the chapter says."""
+"""Chapter 11's stacked layers on a trained model: scripts/train_layers.py, its committed results, what the chapter says."""
 import json
 
 import numpy as np
 import pytest
 
-from mwm_torch.charlm import FloorsCharRNN
-from scripts import train_floors as script
+from mwm_torch.charlm import StackedCharRNN
+from scripts import train_layers as script
 from tests.chapter_cells import chapter_path
 
 
@@ -15,10 +15,10 @@ def results():
 
 
 def test_the_two_arms_have_about_the_same_size():
-    one, two = (FloorsCharRNN(*script.ARMS[arm]).learned() for arm in script.ARMS)
+    one, two = (StackedCharRNN(*script.ARMS[arm]).learned() for arm in script.ARMS)
     assert (one, two) == (5068, 4956)
-    with pytest.raises(ValueError, match="floors and hidden_size"):
-        FloorsCharRNN(8, 0)
+    with pytest.raises(ValueError, match="num_layers and hidden_size"):
+        StackedCharRNN(8, 0)
 
 
 def test_the_file_holds_every_run(results):
@@ -30,7 +30,7 @@ def test_the_file_holds_every_run(results):
 
 @pytest.mark.training
 def test_a_short_run_repeats_itself():
-    job = ("two floors, 32 units each", 0.01, 1)
+    job = ("two layers, 32 units each", 0.01, 1)
     assert script.train_one(job, steps=15) == script.train_one(job, steps=15)
 
 
