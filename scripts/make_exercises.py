@@ -194,7 +194,7 @@ def source_notebooks(problems, layout: str = "single") -> dict[str, nbformat.Not
     ``"per-problem"`` writes one notebook per problem (``p01.ipynb`` ...), for the benchmark."""
     intro_all = ("Sixteen problems that cover the whole course, the easier ones first: the cell's step "
                  "worked by hand, with one number and then with matrices; counts of parameters; softmax, "
-                 "loss and temperature; blame carried back through time, cut into chunks, fading or "
+                 "loss and temperature; the gradient carried back through time, cut into chunks, vanishing or "
                  "exploding; eigenvalues and clipping; single steps of an LSTM and of a GRU; logged "
                  "training runs to diagnose; reading in both directions; greedy decoding against beam "
                  "search; and BLEU.")
@@ -562,8 +562,7 @@ To work them with your answers checked, download the self-study notebook,
 numbers printed here, a cell for each answer, and below it a cell that checks the answer's
 value. Open it in JupyterLab from the course folder (so that `mwm` can be imported) and answer
 in the cells marked `# YOUR CODE HERE`. In a course that grades them, fetch the notebook from
-the course instead, as the README's "For students" section explains: there every student works
-on numbers of their own.
+the course instead: there every student works on numbers of their own.
 
 {listing}{waiting}
 """}

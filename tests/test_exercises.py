@@ -61,7 +61,7 @@ def _duplicated_answer(nb):
 
 
 def _syntax_error(nb):
-    cell(nb, "p04-c-answer").source = "blame = probs - (\n"
+    cell(nb, "p04-c-answer").source = "grad_logits = probs - (\n"
     return ["p04-c"]
 
 

@@ -51,25 +51,25 @@ def expect_2(n):
 
 
 def expect_3(n):
-    h, d, k = n["hidden"], n["inputs"], n["tags"]
-    plain = h * h + h * d + h
-    return dict(plain=plain, two_way=2 * plain, two_floors=plain + (h * h + h * h + h), lstm=4 * plain,
-                gru=3 * plain, tagger=2 * 4 * plain + k * 2 * h + k)
+    H, d, K = n["hidden"], n["inputs"], n["tags"]
+    plain = H * H + H * d + H
+    return dict(plain=plain, two_way=2 * plain, two_layers=plain + (H * H + H * H + H), lstm=4 * plain,
+                gru=3 * plain, tagger=2 * 4 * plain + K * 2 * H + K)
 
 
 def expect_4(n):
-    s = np.array(n["scores"], float)
-    p = np.exp(s) / np.exp(s).sum()
+    y = np.array(n["logits"], float)
+    p = np.exp(y) / np.exp(y).sum()
     t, o = n["words"].index(n["truth"]), n["words"].index(n["other"])
-    blame = p.copy()
-    blame[t] -= 1
-    return dict(probs=p.tolist(), loss_true=-math.log(p[t]), loss_other=-math.log(p[o]), blame=blame.tolist())
+    grad = p.copy()
+    grad[t] -= 1
+    return dict(probs=p.tolist(), loss_true=-math.log(p[t]), loss_other=-math.log(p[o]), grad_logits=grad.tolist())
 
 
 def expect_5(n):
-    (s1, s2), (a, b), (c, d) = n["scores"], n["p_now"], n["p_wanted"]
-    T_new = math.log(a / b) / math.log(c / d)
-    return dict(p_first=[_sigmoid((s1 - s2) / T) for T in n["temperatures"]], T_new=T_new,
+    (y1, y2), (a, b), (c, d) = n["logits"], n["p_now"], n["p_wanted"]
+    theta_new = math.log(a / b) / math.log(c / d)
+    return dict(p_first=[_sigmoid((y1 - y2) / th) for th in n["temperatures"]], theta_new=theta_new,
                 p_cold=[1.0, 0.0] if a > b else [0.0, 1.0])
 
 
@@ -81,13 +81,13 @@ def expect_6(n):
 
 
 def expect_7(n):
-    N, k, t = n["length"], n["k"], n["blame_from"]
-    chunk = lambda i: math.ceil(i / k)  # noqa: E731
-    return dict(n_chunks=lambda NN, kk: math.ceil(NN / kk), chunks=math.ceil(N / k),
-                reaches_back_to=(chunk(t) - 1) * k + 1,
+    T, tau, t = n["length"], n["tau"], n["grad_from"]
+    chunk = lambda i: math.ceil(i / tau)  # noqa: E731
+    return dict(n_chunks=lambda TT, tt: math.ceil(TT / tt), chunks=math.ceil(T / tau),
+                reaches_back_to=(chunk(t) - 1) * tau + 1,
                 learn_pair_1=chunk(n["pair_across"][0]) == chunk(n["pair_across"][1]),
                 learn_pair_2=chunk(n["pair_inside"][0]) == chunk(n["pair_inside"][1]),
-                full_steps=N - 1, truncated_steps=min(k, N) - 1)
+                full_steps=T - 1, truncated_steps=min(tau, T) - 1)
 
 
 def _first_power_past(f, bound, below=True):
@@ -129,12 +129,12 @@ def expect_9(n):
 
 
 def expect_10(n):
-    c = n["limit"]
+    gamma = n["limit"]
 
     def clip(g):
         g = np.array(g, float)
         length = math.sqrt(float((g * g).sum()))
-        return (g * c / length if length > c else g).tolist()
+        return (g * gamma / length if length > gamma else g).tolist()
 
     long = clip(n["g_long"])
     return dict(clipped_long=long, change=[-n["lr"] * x for x in long], clipped_short=clip(n["g_short"]))
@@ -142,9 +142,9 @@ def expect_10(n):
 
 def expect_11(n):
     f, i, o = _sigmoid(n["forget"]), _sigmoid(n["input"]), _sigmoid(n["output"])
-    g = math.tanh(n["candidate"])
-    c = f * n["c_prev"] + i * g
-    return dict(f_t=f, i_t=i, o_t=o, g_t=g, c_t=c, h_t=o * math.tanh(c))
+    c_tilde = math.tanh(n["candidate"])
+    c = f * n["c_prev"] + i * c_tilde
+    return dict(f_t=f, i_t=i, o_t=o, c_tilde=c_tilde, c_t=c, h_t=o * math.tanh(c))
 
 
 def expect_12(n):
@@ -161,10 +161,10 @@ def expect_12(n):
 
 def expect_13(n):
     hp, x, wx, wo = n["h_prev"], n["x"], n["w_input"], n["w_old"]
-    z, r = _sigmoid(n["update_score"]), _sigmoid(n["reset_score"])
-    draft, draft_open = math.tanh(wx * x + wo * r * hp), math.tanh(wx * x + wo * hp)
-    return dict(z_t=z, r_t=r, draft=draft, h_t=(1 - z) * hp + z * draft, draft_open=draft_open,
-                h_open=(1 - z) * hp + z * draft_open, draft_was="higher" if draft > draft_open else "lower")
+    z, r = _sigmoid(n["a_z"]), _sigmoid(n["a_r"])
+    cand, cand_open = math.tanh(wx * x + wo * r * hp), math.tanh(wx * x + wo * hp)
+    return dict(z_t=z, r_t=r, h_tilde=cand, h_t=(1 - z) * hp + z * cand, h_tilde_open=cand_open,
+                h_open=(1 - z) * hp + z * cand_open, candidate_was="higher" if cand > cand_open else "lower")
 
 
 def expect_14(n):
@@ -204,8 +204,8 @@ def _bleu2_parts(candidate, reference):
 def expect_16(n):
     out, scores = {}, {}
     for k, cand in n["candidates"].items():
-        p1, p2, bp, score = _bleu2_parts(cand, n["reference"])
-        out |= {f"p1_{k}": p1, f"p2_{k}": p2, f"bp_{k}": bp, f"bleu_{k}": score}
+        pi1, pi2, bp, score = _bleu2_parts(cand, n["reference"])
+        out |= {f"pi1_{k}": pi1, f"pi2_{k}": pi2, f"bp_{k}": bp, f"bleu_{k}": score}
         scores[k] = score
     out |= dict(keeps_meaning=n["keeps_meaning"], scores_highest=max(scores, key=scores.get),
                 bleu_judges_meaning=False)
@@ -281,15 +281,15 @@ def test_default_problems_1_to_5():
     a = _default(2)
     np.testing.assert_allclose([a["h1"], a["h2"]], [[0.7616, 0], [0.3634, -0.7616]], atol=5e-5)
     a = _default(3)
-    assert (a["plain"], a["two_way"], a["two_floors"], a["lstm"], a["gru"], a["tagger"]) == (
+    assert (a["plain"], a["two_way"], a["two_layers"], a["lstm"], a["gru"], a["tagger"]) == (
         6208, 12416, 14464, 24832, 18624, 51212)
     a = _default(4)
     np.testing.assert_allclose(a["probs"], [0.8310, 0.1125, 0.0414, 0.0152], atol=5e-5)
     assert (a["loss_true"], a["loss_other"]) == pytest.approx((2.185, 0.185), abs=5e-4)
-    np.testing.assert_allclose(a["blame"], [0.8310, -0.8875, 0.0414, 0.0152], atol=5e-5)
+    np.testing.assert_allclose(a["grad_logits"], [0.8310, -0.8875, 0.0414, 0.0152], atol=5e-5)
     a = _default(5)
     np.testing.assert_allclose(a["p_first"], [0.8808, 0.9820, 0.7311], atol=5e-5)
-    assert a["T_new"] == pytest.approx(3.419, abs=5e-4) and a["p_cold"] == [1.0, 0.0]
+    assert a["theta_new"] == pytest.approx(3.419, abs=5e-4) and a["p_cold"] == [1.0, 0.0]
 
 
 def test_default_problems_6_to_10():
@@ -314,16 +314,16 @@ def test_default_problems_6_to_10():
 
 def test_default_problems_11_to_16():
     a = _default(11)
-    np.testing.assert_allclose([a["f_t"], a["i_t"], a["o_t"], a["g_t"], a["c_t"], a["h_t"]],
+    np.testing.assert_allclose([a["f_t"], a["i_t"], a["o_t"], a["c_tilde"], a["c_t"], a["h_t"]],
                                [0.8808, 0.5, 0.7311, 0.7616, 2.1424, 0.7112], atol=5e-5)
     a = _default(12)
     assert [round(a[f"factor_{r}"], 2) for r in "ABC"] == [0.42, 2.10, 0.97]
     assert (a["lstm_run"], a["small_run"], a["big_run"]) == ("C", "A", "B")
     assert a["clip_scale"] == pytest.approx(0.1225, abs=5e-5) and a["f_min"] == pytest.approx(0.99309, abs=5e-6)
     a = _default(13)
-    np.testing.assert_allclose([a["z_t"], a["r_t"], a["draft"], a["h_t"], a["draft_open"], a["h_open"]],
+    np.testing.assert_allclose([a["z_t"], a["r_t"], a["h_tilde"], a["h_t"], a["h_tilde_open"], a["h_open"]],
                                [0.7311, 0.2689, 0.9392, 0.5521, 0.7616, 0.4223], atol=5e-5)
-    assert a["draft_was"] == "higher"
+    assert a["candidate_was"] == "higher"
     a = _default(14)
     np.testing.assert_allclose([*a["fwd"], *a["bwd"]], [0.7616, 0.3634, 0.5926, 0.8053, 0.2270, 0.4621], atol=5e-5)
     assert a["changes"] == "backward"
@@ -332,13 +332,13 @@ def test_default_problems_11_to_16():
     assert (a["greedy_prob"], a["beam_prob"], a["greedy_log"], a["beam_log"]) == pytest.approx(
         (0.24, 0.32, -1.427, -1.139), abs=5e-4)
     a = _default(16)
-    np.testing.assert_allclose([a[f"{q}_{k}"] for k in "ABC" for q in ("p1", "p2", "bp", "bleu")],
+    np.testing.assert_allclose([a[f"{q}_{k}"] for k in "ABC" for q in ("pi1", "pi2", "bp", "bleu")],
                                [0.8, 0.5, 1, 0.6325, 0.8, 0.75, 1, 0.7746, 1, 1, 0.5134, 0.5134], atol=5e-5)
     assert (a["keeps_meaning"], a["scores_highest"], a["bleu_judges_meaning"]) == ("A", "B", False)
 
 
 def _central_differences(n):
-    """Problem 6's four derivatives, by nudging a note or the first input by 1e-6 either way."""
+    """Problem 6's four derivatives, by nudging a hidden state or the first input by 1e-6 either way."""
     w, u, b, h0, xs = n["w"], n["u"], n["b"], n["h0"], list(n["xs"])
     hs = _tanh_loop(xs, w, u, b, h0)
     eps = 1e-6
@@ -353,7 +353,7 @@ def _central_differences(n):
 
 
 def test_problem_6_derivatives_by_central_differences():
-    """An independent route to problem 6's blame: nudge the note or the input and watch h_3."""
+    """An independent route to problem 6's gradient: nudge the hidden state or the input and watch h_3."""
     for sid in IDS[:20]:
         n = variants.numbers_for(sid)[6]
         a = check_key(6, {6: n})
@@ -372,5 +372,5 @@ def test_problem_9_eigen_pairs_and_problem_5_temperature_really_work():
                 np.testing.assert_allclose(M @ np.array(d), value * np.array(d), atol=1e-9)
         n, a = numbers[5], check_key(5, numbers)
         gap = math.log(n["p_now"][0] / n["p_now"][1])
-        shares = np.exp(np.array([gap, 0.0]) / a["T_new"])
+        shares = np.exp(np.array([gap, 0.0]) / a["theta_new"])
         np.testing.assert_allclose(shares / shares.sum(), n["p_wanted"], atol=1e-12)

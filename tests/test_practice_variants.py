@@ -213,8 +213,8 @@ def check_1(n, a, p):
 
 
 def check_2(n, a, p):
-    notes = np.array([a["h1"], a["h2"]])
-    assert np.all((np.abs(notes) >= 0.02) & (np.abs(notes) <= 0.97)) and not np.allclose(notes[0], notes[1])
+    states = np.array([a["h1"], a["h2"]])
+    assert np.all((np.abs(states) >= 0.02) & (np.abs(states) <= 0.97)) and not np.allclose(states[0], states[1])
     assert n["xs"][0] != 0 and any(n["h0"])
 
 
@@ -228,7 +228,7 @@ def check_4(n, a, p):
 
 
 def check_5(n, a, p):
-    assert 0.2 <= a["T_new"] <= 8 and abs(a["T_new"] - 1) >= 0.1         # positive and printable
+    assert 0.2 <= a["theta_new"] <= 8 and abs(a["theta_new"] - 1) >= 0.1         # positive and printable
     assert all(0.005 <= q <= 0.995 for q in a["p_first"]) and len({round(q, 4) for q in a["p_first"]}) == 3
     assert a["p_cold"] == [1.0, 0.0] and n["p_now"] != n["p_wanted"]
 
@@ -239,10 +239,10 @@ def check_6(n, a, p):
 
 
 def check_7(n, a, p):
-    k, (i, j), (b1, b2) = n["k"], n["pair_across"], n["pair_inside"]
+    tau, (i, j), (b1, b2) = n["tau"], n["pair_across"], n["pair_inside"]
     assert (a["learn_pair_1"], a["learn_pair_2"]) == (False, True)
-    assert 0 < j - i < k and math.ceil(j / k) == math.ceil(i / k) + 1           # close, yet across one cut
-    assert b2 - b1 >= 2 and a["reaches_back_to"] < n["blame_from"] <= n["length"] and a["chunks"] >= 10
+    assert 0 < j - i < tau and math.ceil(j / tau) == math.ceil(i / tau) + 1     # close, yet across one cut
+    assert b2 - b1 >= 2 and a["reaches_back_to"] < n["grad_from"] <= n["length"] and a["chunks"] >= 10
 
 
 def check_8(n, a, p):
@@ -276,7 +276,7 @@ def check_12(n, a, p):
     for values in runs.values():                   # printed to three significant figures, from 1
         assert values[0] == 1 and isinstance(values[0], int) and len(values) == 6
         assert all(float(f"{v:.3g}") == v for v in values[1:])
-    # the diagnosis from the printed numbers: one fades, one explodes, one is the gated lane
+    # the diagnosis from the printed numbers: one fades, one explodes, one is the LSTM's cell state
     ratios = {k: np.array(v[1:]) / np.array(v[:-1]) for k, v in runs.items()}
     for r in ratios.values():                      # a near-constant factor
         assert r.max() / r.min() < 1.02
@@ -290,8 +290,8 @@ def check_12(n, a, p):
 
 
 def check_13(n, a, p):
-    assert abs(a["draft"] - a["draft_open"]) >= 0.01 and round(a["h_t"], 4) != round(a["h_open"], 4)
-    assert a["draft_was"] == ("higher" if n["h_prev"] * n["w_old"] < 0 else "lower")
+    assert abs(a["h_tilde"] - a["h_tilde_open"]) >= 0.01 and round(a["h_t"], 4) != round(a["h_open"], 4)
+    assert a["candidate_was"] == ("higher" if n["h_prev"] * n["w_old"] < 0 else "lower")
 
 
 def check_14(n, a, p):
@@ -398,7 +398,7 @@ def test_generalised_wording_with_other_counts():
     p = problems.build(1, n)
     assert [q.letter for q in p.parts] == list("abcd") and "fourth input" in p.parts[3].question
     assert "four times over" in p.practises and "$x_4=2$ in that order" in p.statement
-    n[4] = dict(context="the chai is", words=["hot", "sweet", "cold"], scores=[1.0, 0.0, -1.0], truth="hot", other="cold")
+    n[4] = dict(context="the chai is", words=["hot", "sweet", "cold"], logits=[1.0, 0.0, -1.0], truth="hot", other="cold")
     p = problems.build(4, n)
     assert "of the three words" in p.parts[0].question and p.answers[0].what == "three numbers"
     n[10]["g_long"], n[10]["g_short"] = [6.0, -8.0], [1.0, 2.0]

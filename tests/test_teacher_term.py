@@ -109,11 +109,11 @@ def test_a_students_check_says_not_right_and_never_the_expected_value(capsys):
     n_chunks = part7.answers[0]
     chunks = part7.answers[1].expected
     with pytest.raises(grading.AnswerError) as wrong:
-        practice.hand_in("p07-a", n_chunks=lambda N, k: N // k + 5, chunks=chunks)
+        practice.hand_in("p07-a", n_chunks=lambda T, tau: T // tau + 5, chunks=chunks)
     message = str(wrong.value)
     (args, want), *_ = n_chunks.cases
     assert "is not right" in message and f"should be {want}" not in message, message
-    practice.hand_in("p07-a", n_chunks=lambda N, k: -(-N // k), chunks=chunks)
+    practice.hand_in("p07-a", n_chunks=lambda T, tau: -(-T // tau), chunks=chunks)
     assert "n_chunks: right" in capsys.readouterr().out
     study = Practice(self_study=True, show=False)
     _, website = _part(1, "a")

@@ -31,11 +31,11 @@ NUMBERS: dict[int, dict[str, Any]] = {
     1: dict(w=0.8, u=1.0, b=0.0, h0=0.0, xs=[1.0, -1.0, 0.5]),
     2: dict(W=[[0.5, -0.5], [0.0, 1.0]], U=[[1.0], [2.0]], b=[0.0, -1.0], h0=[1.0, 0.0], xs=[0.5, 0.0]),
     3: dict(hidden=64, inputs=32, tags=12),
-    4: dict(context="the chai is", words=["hot", "sweet", "ready", "cold"], scores=[3.0, 1.0, 0.0, -1.0],
+    4: dict(context="the chai is", words=["hot", "sweet", "ready", "cold"], logits=[3.0, 1.0, 0.0, -1.0],
             truth="sweet", other="hot"),
-    5: dict(scores=[2.0, 0.0], temperatures=[1.0, 0.5, 2.0], p_now=[0.8, 0.2], p_wanted=[0.6, 0.4]),
+    5: dict(logits=[2.0, 0.0], temperatures=[1.0, 0.5, 2.0], p_now=[0.8, 0.2], p_wanted=[0.6, 0.4]),
     6: dict(w=0.8, u=1.0, b=0.0, h0=0.0, xs=[1.0, 0.0, 0.0]),
-    7: dict(length=2500, k=50, blame_from=130, pair_across=(30, 70), pair_inside=(60, 90)),
+    7: dict(length=2500, tau=50, grad_from=130, pair_across=(30, 70), pair_inside=(60, 90)),
     8: dict(w_fade=0.8, eps=1e-3, w_grow=1.2, big=1000.0),
     9: dict(A=[[0.6, 0.2], [0.2, 0.6]], B=[[1.1, 0.3], [0.3, 1.1]], v=[1.0, 0.0], steps=10),
     10: dict(limit=4.0, lr=0.1, g_long=[6.0, -8.0, 0.0], g_short=[1.0, 2.0, 2.0]),
@@ -44,7 +44,7 @@ NUMBERS: dict[int, dict[str, Any]] = {
                    "B": [1, 2.1, 4.41, 9.26, 19.4, 40.8],
                    "C": [1, 0.97, 0.941, 0.913, 0.885, 0.859]},
              ahead=20, limit=5.0, far=100, share=0.5),
-    13: dict(h_prev=-0.5, x=2.0, update_score=1.0, reset_score=-1.0, w_input=1.0, w_old=2.0),
+    13: dict(h_prev=-0.5, x=2.0, a_z=1.0, a_r=-1.0, w_input=1.0, w_old=2.0),
     14: dict(w=0.5, u=1.0, b=0.0, xs=[1.0, 0.0, 0.5]),
     15: dict(first={"the": 0.6, "my": 0.4},
              second={"the": {"tea": 0.3, "chai": 0.3, "cup": 0.4}, "my": {"chai": 0.8, "tea": 0.2}},
@@ -82,8 +82,8 @@ class Answer:
     cases: tuple = ()       # for functions: ((args, expected), ...)
     n_args: int | None = None
     what: str = ""          # the format the student is asked for, e.g. "a number"
-    signature: str = ""     # for functions: how the key names it, e.g. "n_chunks(N, k)"
-    formula: str = ""       # for functions: the rule in maths (no dollars), e.g. "\\lceil N/k\\rceil"
+    signature: str = ""     # for functions: how the key names it, e.g. "n_chunks(T, tau)"
+    formula: str = ""       # for functions: the rule in maths (no dollars), e.g. "\\lceil T/\\tau\\rceil"
 
     def shown(self) -> str:
         """The answer as the key prints it."""
@@ -316,21 +316,21 @@ def problem_1(n) -> Problem:
     sums = [w * p + u * x + b for p, x in zip(prev, xs)]
     ordinal = ORDINAL_WORDS
     parts = [
-        Part(letter, f"The note after the {ordinal[t]} input, $h_{t + 1}$. Store it in `h{t + 1}`.",
+        Part(letter, f"The hidden state after the {ordinal[t]} input, $h_{t + 1}$. Store it in `h{t + 1}`.",
              [Answer(f"h{t + 1}", "number", float(hs[t]), what="a number")],
-             f"# Step {t + 1}: shrink the old note by w, add the new input, squash.\n"
+             f"# Step {t + 1}: multiply the old state by w, add the new input and the bias, squash.\n"
              f"h{t + 1} = np.tanh(w * {'h0' if t == 0 else f'h{t}'} + u * xs[{t}] + b)\n"
              f"print(f\"h{t + 1} = {{h{t + 1}:.4f}}\")")
         for t, letter in zip(range(len(xs)), "abcdefghij")
     ]
     steps = [
-        f"**Input 1.** Before anything is read the note is $h_0={num(h0)}$, so "
+        f"**Input 1.** Before anything is read the hidden state is $h_0={num(h0)}$, so "
         f"$h_1=\\tanh({num(w)}\\cdot {pnum(h0)} {plus_num(u)}\\cdot {pnum(xs[0])} {plus_num(b)})"
         f"=\\tanh({fmt(sums[0])})\\approx {fmt(hs[0])}$.",
     ]
     for t in range(1, len(xs)):
         steps.append(
-            f"**Input {t + 1}.** Shrink the note: ${num(w)}\\times {par(hs[t - 1])} = {fmt(w * hs[t - 1])}$. "
+            f"**Input {t + 1}.** Multiply the old state by $w$: ${num(w)}\\times {par(hs[t - 1])} = {fmt(w * hs[t - 1])}$. "
             f"Add $u\\,x_{t + 1} + b = {fmt(u * xs[t] + b)}$ to get ${fmt(sums[t])}$, "
             f"and squash: $h_{t + 1}=\\tanh({fmt(sums[t])})\\approx {fmt(hs[t])}$.")
     times = {1: "once", 2: "twice"}.get(len(xs), f"{number_word(len(xs))} times over")
@@ -338,21 +338,21 @@ def problem_1(n) -> Problem:
     return Problem(
         1, "A forward pass by hand", "easy", f"one step of the one-number cell, {times}",
         statement=(
-            "A recurrent cell whose note is a single number has recurrent weight "
-            f"$w={num(w)}$, input weight $u={num(u)}$ and shift $b={num(b)}$; its note starts at "
-            f"$h_0={num(h0)}$. " + (f"It reads the inputs {inputs} in that order, updating its note each time with "
-                                   if len(xs) > 1 else f"It reads the input {inputs}, updating its note with ") +
+            "A recurrent cell whose hidden state is a single number has recurrent weight "
+            f"$w={num(w)}$, input weight $u={num(u)}$ and bias $b={num(b)}$; its hidden state starts at "
+            f"$h_0={num(h0)}$. " + (f"It reads the inputs {inputs} in that order, updating its state each time with "
+                                   if len(xs) > 1 else f"It reads the input {inputs}, updating its state with ") +
             "$h_t=\\tanh(w\\,h_{t-1}+u\\,x_t+b)$. Give every answer to four decimals."),
         given=f"w, u, b, h0 = {lit(w)}, {lit(u)}, {lit(b)}, {lit(h0)}\nxs = {lit(xs)}",
         parts=parts, steps=steps,
-        remember=("Every step does the same three things: it shrinks the old note by $w$, adds the "
-                  "new input, and squashes the sum into $(-1, 1)$. One input of the opposite sign "
-                  "is enough to flip the note's sign."),
+        remember=("Every step does the same three things: it multiplies the old state by $w$, adds the "
+                  "new input and the bias, and squashes the sum into $(-1, 1)$. One input of the opposite sign "
+                  "is enough to flip the state's sign."),
         numbers=n)
 
 
 def problem_2(n) -> Problem:
-    """Problem 2, one step with matrices (the vector cell, chapter 2), two steps of a two-number note.
+    """Problem 2, one step with matrices (the vector cell, chapter 2), two steps of a two-number hidden state.
 
     Args:
         n: ``dict(W, U, b, h0, xs)``: W 2x2, U 2x1, b and h0 two floats, xs two floats (lists).
@@ -385,38 +385,38 @@ def problem_2(n) -> Problem:
     return Problem(
         2, "One step with matrices", "easy", "the vector cell, entry by entry",
         statement=(
-            "A cell keeps a note of two numbers and reads inputs of one number. Its weights and "
-            "starting note are\n\n"
+            "A cell keeps a hidden state of two numbers and reads inputs of one number. Its weights, bias and "
+            "starting state are\n\n"
             f"$$W={tex_matrix(W)},\\quad U={tex_matrix(U)},\\quad \\boldsymbol b={tex_matrix(b.reshape(-1, 1))},"
             f"\\quad \\boldsymbol h_0={tex_matrix(h0.reshape(-1, 1))},$$\n\n"
             "and each step computes $\\boldsymbol h_t=\\tanh(W\\boldsymbol h_{t-1}+U x_t+\\boldsymbol b)$, "
-            "with $\\tanh$ taken entry by entry. Give each note as a list of two numbers, to four decimals."),
+            "with $\\tanh$ taken entry by entry. Give each hidden state as a list of two numbers, to four decimals."),
         given=f"W = np.array({lit(W)})\nU = np.array({lit(U)})\nb = np.array({lit(b)})\n"
               f"h0 = np.array({lit(h0)})\nxs = {lit(xs)}",
         parts=[
-            Part("a", f"The note $\\boldsymbol h_1$ after the input $x_1={num(xs[0])}$. Store it in `h1`.",
+            Part("a", f"The hidden state $\\boldsymbol h_1$ after the input $x_1={num(xs[0])}$. Store it in `h1`.",
                  [Answer("h1", "vector", hs[0].tolist(), what="two numbers")],
-                 "# Three pieces: the old note through W, the input through U, the shift; add, squash.\n"
+                 "# Three pieces: the old state through W, the input through U, the bias; add, squash.\n"
                  "h1 = np.tanh(W @ h0 + U @ [xs[0]] + b)\nprint(\"h1 =\", h1.round(4))"),
-            Part("b", f"The note $\\boldsymbol h_2$ after the input $x_2={num(xs[1])}$. Store it in `h2`.",
+            Part("b", f"The hidden state $\\boldsymbol h_2$ after the input $x_2={num(xs[1])}$. Store it in `h2`.",
                  [Answer("h2", "vector", hs[1].tolist(), what="two numbers")],
                  "# The same three pieces, now starting from h1.\n"
                  "h2 = np.tanh(W @ h1 + U @ [xs[1]] + b)\nprint(\"h2 =\", h2.round(4))"),
         ],
         steps=steps,
-        remember=("The shift $\\boldsymbol b$ is added at every step, whatever the input: with an input "
-                  "of zero, the old note and the shift alone decide the new note."),
+        remember=("The bias $\\boldsymbol b$ is added at every step, whatever the input: with an input "
+                  "of zero, the old state and the bias alone decide the new state."),
         numbers=n)
 
 
 def problem_3(n) -> Problem:
-    """Problem 3, counting weights (chapters 3, 9-11): the block ``h(h+d)+h`` with directions, floors, gates.
+    """Problem 3, counting weights (chapters 3, 9-11): the block ``H(H+d)+H`` with directions, layers, gates.
 
     Args:
         n: ``dict(hidden, inputs, tags)``: whole numbers >= 1.
 
     Returns:
-        Problem with whole-number answers ``plain``, ``two_way``, ``two_floors``, ``lstm``, ``gru``, ``tagger``.
+        Problem with whole-number answers ``plain``, ``two_way``, ``two_layers``, ``lstm``, ``gru``, ``tagger``.
 
     Raises:
         KeyError: if a number is missing; ValueError (from mwm): if one is not a whole number >= 1.
@@ -426,8 +426,8 @@ def problem_3(n) -> Problem:
     h, d, k = n["hidden"], n["inputs"], n["tags"]
     one = cell_param_count(h, d)
     two_way = stack_param_count(h, d, bidirectional=True)
-    floor2 = cell_param_count(h, h)
-    two_floors = stack_param_count(h, d, num_layers=2)
+    layer2 = cell_param_count(h, h)
+    two_layers = stack_param_count(h, d, num_layers=2)
     lstm, gru = cell_param_count(h, d, "lstm"), cell_param_count(h, d, "gru")
     lstm2 = stack_param_count(h, d, "lstm", bidirectional=True)
     head = readout_param_count(2 * h, k)
@@ -437,132 +437,132 @@ def problem_3(n) -> Problem:
         return f"{x:,}".replace(",", "\\,")
 
     return Problem(
-        3, "Counting weights", "medium", "the block $h(h+d)+h$, with directions, floors and gates",
+        3, "Counting weights", "medium", "the block $H(H+d)+H$, with directions, layers and gates",
         statement=(
-            f"A word tagger reads word vectors of $d={d}$ numbers and keeps notes of $h={h}$ numbers. "
-            "For each design below, count the numbers it learns: every weight and every shift. "
+            f"A word tagger reads word vectors of $d={d}$ numbers and keeps hidden states of $H={h}$ numbers. "
+            "For each design below, count the numbers it learns: every weight and every bias. "
             "Each answer is a whole number."),
-        given=f"h, d, tags = {h}, {d}, {k}",
+        given=f"H, d, tags = {h}, {d}, {k}",
         parts=[
             Part("a", "One plain recurrent cell. Store the count in `plain`.",
                  [Answer("plain", "integer", one, what="a whole number")],
-                 "# W is h x h, U is h x d, b has h entries.\nplain = h * h + h * d + h\nprint(plain)"),
+                 "# W is H x H, U is H x d, b has H entries.\nplain = H * H + H * d + H\nprint(plain)"),
             Part("b", "A two-way reader made of plain cells. Store it in `two_way`.",
                  [Answer("two_way", "integer", two_way, what="a whole number")],
                  "# Two independent cells of the same shape, one per direction.\n"
                  "two_way = 2 * plain\nprint(two_way)"),
-            Part("c", "A one-way reader built two floors high from plain cells, where the cell on top takes "
-                      "in the notes written by the cell below it. Store it in `two_floors`.",
-                 [Answer("two_floors", "integer", two_floors, what="a whole number")],
-                 "# Floor 2 reads notes of h numbers instead of words of d numbers.\n"
-                 "two_floors = plain + (h * h + h * h + h)\nprint(two_floors)"),
+            Part("c", "A one-way reader built from two layers of plain cells, where the cell on top takes "
+                      "in the hidden states of the cell below it. Store it in `two_layers`.",
+                 [Answer("two_layers", "integer", two_layers, what="a whole number")],
+                 "# Layer 2 reads hidden states of H numbers instead of words of d numbers.\n"
+                 "two_layers = plain + (H * H + H * H + H)\nprint(two_layers)"),
             Part("d", "The same job done by gated cells reading in one direction: an LSTM, and (separately) "
                       "a GRU. Count each gate block as the plain cell was counted, with one weight block and "
-                      "one shift (PyTorch keeps two shift vectors per block; count one). Store the two counts "
+                      "one bias (PyTorch keeps two bias vectors per block; count one). Store the two counts "
                       "in `lstm` and `gru`.",
                  [Answer("lstm", "integer", lstm, what="a whole number"),
                   Answer("gru", "integer", gru, what="a whole number")],
                  "# An LSTM has four blocks of the plain cell's shape, a GRU three.\n"
                  "lstm = 4 * plain\ngru = 3 * plain\nprint(lstm, gru)"),
             Part("e", f"The full tagger: a two-way LSTM, and above it a read-out that turns each word's two-way "
-                      f"note into scores for {k} tags. Include the read-out's matrix $V$ and shift "
-                      "$\\boldsymbol c$. Store the count in `tagger`.",
+                      f"hidden state into logits for $K={k}$ tags. Include the read-out's matrix $V$ and bias "
+                      "$\\boldsymbol b_V$. Store the count in `tagger`.",
                  [Answer("tagger", "integer", tagger, what="a whole number")],
-                 "# Two LSTMs, then a read-out from the 2h-number two-way note to the tags.\n"
-                 "tagger = 2 * lstm + (tags * 2 * h + tags)\nprint(tagger)", points=2),
+                 "# Two LSTMs, then a read-out from the 2H-number two-way state to the tags.\n"
+                 "tagger = 2 * lstm + (tags * 2 * H + tags)\nprint(tagger)", points=2),
         ],
         steps=[
-            f"**(a) One block.** $P=h(h+d)+h={h}\\cdot {h + d}+{h}={g(h * (h + d))}+{h}={g(one)}$.",
+            f"**(a) One block.** $P=H(H+d)+H={h}\\cdot {h + d}+{h}={g(h * (h + d))}+{h}={g(one)}$.",
             f"**(b) Two directions.** One cell per direction, each as large as the plain cell: $2P={g(two_way)}$.",
-            f"**(c) Two floors.** What the upper floor takes in is a note of {h} numbers instead of a word of {d}: "
-            f"${h}\\cdot({h}+{h})+{h}={g(floor2)}$. With the lower floor, ${g(one)}+{g(floor2)}={g(two_floors)}$.",
+            f"**(c) Two layers.** What the upper layer takes in is a hidden state of {h} numbers instead of a word "
+            f"of {d}: ${h}\\cdot({h}+{h})+{h}={g(layer2)}$. With the lower layer, ${g(one)}+{g(layer2)}={g(two_layers)}$.",
             f"**(d) Gates.** An LSTM is four blocks, $4P={g(lstm)}$; a GRU is three, $3P={g(gru)}$.",
-            f"**(e) The tagger.** Two LSTMs give $2\\cdot{g(lstm)}={g(lstm2)}$. Each word's note now has "
-            f"$2h={2 * h}$ numbers, so $V$ is ${k}\\times{2 * h}$ and $\\boldsymbol c$ has {k} entries: "
+            f"**(e) The tagger.** Two LSTMs give $2\\cdot{g(lstm)}={g(lstm2)}$. Each word's hidden state now has "
+            f"$2H={2 * h}$ numbers, so $V$ is ${k}\\times{2 * h}$ and $\\boldsymbol b_V$ has {k} entries: "
             f"${g(k * 2 * h)}+{k}={g(head)}$. In all, ${g(lstm2)}+{g(head)}={g(tagger)}$.",
         ],
-        remember=("Every design here is assembled from one block, $h(h+d)+h$. Count the blocks, then check "
-                  "the width of what each block takes in: a word has $d$ numbers, a one-way note $h$, a "
-                  "two-way note $2h$."),
+        remember=("Every design here is assembled from one block, $H(H+d)+H$. Count the blocks, then check "
+                  "the width of what each block takes in: a word has $d$ numbers, a one-way hidden state $H$, a "
+                  "two-way hidden state $2H$."),
         numbers=n)
 
 
 def problem_4(n) -> Problem:
-    """Problem 4, read-out and loss (chapter 4): softmax, the surprise ``-ln p`` and prediction minus truth.
+    """Problem 4, read-out and loss (chapter 4): softmax, the cross-entropy ``-ln p`` and prediction minus truth.
 
     Args:
-        n: ``dict(context, words, scores, truth, other)``: a str, a list of distinct words, one float score
+        n: ``dict(context, words, logits, truth, other)``: a str, a list of distinct words, one float logit
             per word, and two of the words (the true next word and another).
 
     Returns:
-        Problem with answers ``probs`` and ``blame`` (one number per word), ``loss_true``, ``loss_other``.
+        Problem with answers ``probs`` and ``grad_logits`` (one number per word), ``loss_true``, ``loss_other``.
 
     Raises:
         ValueError: if ``truth`` or ``other`` is not among ``words``. KeyError: if a number is missing.
     """
-    from mwm import readout_gradient, softmax, surprise
+    from mwm import cross_entropy, readout_gradient, softmax
 
-    words, scores = n["words"], np.array(n["scores"], dtype=float)
+    words, logits = n["words"], np.array(n["logits"], dtype=float)
     t, o = words.index(n["truth"]), words.index(n["other"])
-    p = softmax(scores)
-    loss_t, loss_o = surprise(p, t)[0], surprise(p, o)[0]
-    blame = readout_gradient(p, t)
-    e = np.exp(scores)
-    score_list = ", ".join(f"“{w}” ${num(s)}$" for w, s in zip(words, scores))
+    p = softmax(logits)
+    loss_t, loss_o = cross_entropy(p, t)[0], cross_entropy(p, o)[0]
+    grad = readout_gradient(p, t)
+    e = np.exp(logits)
+    logit_list = ", ".join(f"“{w}” ${num(y)}$" for w, y in zip(words, logits))
     quoted = ", ".join(f"“{w}”" for w in words)
     count = number_word(len(words))
     return Problem(
-        4, "Read-out and loss", "easy", "softmax, the surprise $-\\ln p$, and prediction minus truth",
+        4, "Read-out and loss", "easy", "softmax, the cross-entropy $-\\ln p$, and prediction minus truth",
         statement=(
-            f"A language model has just read “{n['context']}”. Its read-out scores the possible next "
-            f"words as follows: {score_list}. Keep the words in this order ({quoted}) in every list "
+            f"A language model has just read “{n['context']}”. Its read-out gives the possible next "
+            f"words these logits: {logit_list}. Keep the words in this order ({quoted}) in every list "
             "you give."),
-        given=f"words = {lit(words)}\nscores = np.array({lit(scores)})",
+        given=f"words = {lit(words)}\nlogits = np.array({lit(logits)})",
         parts=[
             Part("a", f"The probabilities of the {count} words, to four decimals. Store the list in `probs`.",
                  [Answer("probs", "vector", p.tolist(), what=f"{count} numbers")],
-                 "# Exponentiate each score, add them up, divide.\n"
-                 "probs = np.exp(scores) / np.exp(scores).sum()\nprint(probs.round(4))"),
+                 "# Softmax: exponentiate each logit, add them up, divide.\n"
+                 "probs = np.exp(logits) / np.exp(logits).sum()\nprint(probs.round(4))"),
             Part("b", f"Suppose the word that really came next is “{n['truth']}”. How large is the loss at "
                       f"this step? How large would it be had “{n['other']}” come next instead? Three decimals; "
                       "store them in `loss_true` and `loss_other`.",
                  [Answer("loss_true", "number", float(loss_t), decimals=3, what="a number"),
                   Answer("loss_other", "number", float(loss_o), decimals=3, what="a number")],
-                 "# The loss of one step is the surprise -ln p of the true word.\n"
+                 "# The loss of one step is the cross-entropy -ln p of the true word.\n"
                  f"loss_true = -np.log(probs[words.index({n['truth']!r})])\n"
                  f"loss_other = -np.log(probs[words.index({n['other']!r})])\n"
                  "print(round(loss_true, 3), round(loss_other, 3))"),
-            Part("c", f"The blame the read-out sends back to its {count} scores (prediction minus truth), "
-                      "to four decimals. Store the list in `blame`.",
-                 [Answer("blame", "vector", blame.tolist(), what=f"{count} numbers")],
+            Part("c", f"The gradient of the loss with respect to the {count} logits (prediction minus truth), "
+                      "to four decimals. Store the list in `grad_logits`.",
+                 [Answer("grad_logits", "vector", grad.tolist(), what=f"{count} numbers")],
                  "# Subtract the one-hot truth from the prediction.\n"
                  f"truth = np.zeros(len(words)); truth[words.index({n['truth']!r})] = 1\n"
-                 "blame = probs - truth\nprint(blame.round(4))"),
+                 "grad_logits = probs - truth\nprint(grad_logits.round(4))"),
         ],
         steps=[
-            "**Exponentiate.** " + ", ".join(f"$e^{{{num(s)}}}\\approx {fmt(v)}$" for s, v in zip(scores, e))
+            "**Exponentiate.** " + ", ".join(f"$e^{{{num(y)}}}\\approx {fmt(v)}$" for y, v in zip(logits, e))
             + f"; together $\\approx {fmt(e.sum())}$.",
             "**(a) Divide.** " + ", ".join(f"{w} $\\approx {fmt(q)}$" for w, q in zip(words, p)) + ".",
-            f"**(b) Surprise.** The loss is $-\\ln {fmt(p[t])}\\approx {fmt(loss_t, 3)}$. Had the truth been "
+            f"**(b) Cross-entropy.** The loss is $-\\ln {fmt(p[t])}\\approx {fmt(loss_t, 3)}$. Had the truth been "
             f"“{n['other']}”, it would have been $-\\ln {fmt(p[o])}\\approx {fmt(loss_o, 3)}$.",
             f"**(c) Prediction minus truth.** Take 1 away from the entry of “{n['truth']}”: "
-            f"${fmt_list(blame)}$.",
+            f"${fmt_list(grad)}$.",
         ],
         remember=("Confidence in the wrong word is what costs: the loss is small only when the true word "
-                  "got a large share. The blame lowers every score in proportion to its probability and "
-                  "raises the true word's by one minus its probability."),
+                  "got a large share. A step against this gradient lowers every other logit in proportion to "
+                  "its probability and raises the true word's by one minus its probability."),
         numbers=n)
 
 
 def problem_5(n) -> Problem:
-    """Problem 5, temperature forwards and backwards (chapter 5): ``p_i ∝ e^{s_i/T}``.
+    """Problem 5, temperature forwards and backwards (chapter 5): ``p_i ∝ e^{y_i/θ}``.
 
     Args:
-        n: ``dict(scores, temperatures, p_now, p_wanted)``: two float scores, a list of positive temperatures,
+        n: ``dict(logits, temperatures, p_now, p_wanted)``: two float logits, a list of positive temperatures,
             and two pairs of shares (each summing to 1, neither 1:1, both favouring the same word).
 
     Returns:
-        Problem with answers ``p_first`` (one per temperature), ``T_new`` (> 0, three decimals), ``p_cold``.
+        Problem with answers ``p_first`` (one per temperature), ``theta_new`` (> 0, three decimals), ``p_cold``.
 
     Raises:
         ValueError (from mwm): if ``p_now`` is 1:1 (no temperature changes it). ZeroDivisionError: if
@@ -570,63 +570,64 @@ def problem_5(n) -> Problem:
     """
     from mwm import softmax
 
-    scores, Ts = np.array(n["scores"], dtype=float), n["temperatures"]
-    firsts = [float(softmax(scores, T)[0]) for T in Ts]
+    logits, thetas = np.array(n["logits"], dtype=float), n["temperatures"]
+    firsts = [float(softmax(logits, th)[0]) for th in thetas]
     p_now, p_want = n["p_now"], n["p_wanted"]
-    gap = math.log(p_now[0] / p_now[1])           # score gap that gives p_now at T = 1
-    T_new = gap / math.log(p_want[0] / p_want[1])  # the same gap, divided by T, gives p_wanted
-    assert np.allclose(softmax([gap, 0.0], T_new), p_want), "the temperature must give the wanted shares"
+    gap = math.log(p_now[0] / p_now[1])                 # logit gap that gives p_now at theta = 1
+    theta_new = gap / math.log(p_want[0] / p_want[1])  # the same gap, divided by theta, gives p_wanted
+    assert np.allclose(softmax([gap, 0.0], theta_new), p_want), "the temperature must give the wanted shares"
     cold = softmax([gap, 0.0], 1e-9)
-    Tlist = ", ".join(f"$T={num(T)}$" for T in Ts)
+    theta_list = ", ".join(f"$\\theta={num(th)}$" for th in thetas)
     return Problem(
-        5, "Temperature, forwards and backwards", "medium", "$p_i\\propto e^{s_i/T}$, and the ratio rule run backwards",
+        5, "Temperature, forwards and backwards", "medium",
+        "$p_i\\propto e^{y_i/\\theta}$, and the ratio rule run backwards",
         statement=(
-            f"A model chooses between two next words with scores ${num(scores[0])}$ and ${num(scores[1])}$, "
-            "and divides the scores by a temperature $T$ before the softmax."),
-        given=f"scores = np.array({lit(scores)})\ntemperatures = {lit(Ts)}\n"
+            f"A model chooses between two next words with logits ${num(logits[0])}$ and ${num(logits[1])}$, "
+            "and divides the logits by a temperature $\\theta$ before the softmax."),
+        given=f"logits = np.array({lit(logits)})\ntemperatures = {lit(thetas)}\n"
               f"p_now, p_wanted = {lit(p_now)}, {lit(p_want)}",
         parts=[
-            Part("a", f"The first word's probability at {Tlist}, in that order, to four decimals. "
+            Part("a", f"The first word's probability at {theta_list}, in that order, to four decimals. "
                       "Store the list in `p_first`.",
-                 [Answer("p_first", "vector", firsts, what=f"{len(Ts)} numbers")],
-                 "# Divide the scores by T, then softmax; keep the first word's share.\n"
-                 "p_first = [float(np.exp(scores[0] / T) / np.exp(scores / T).sum()) for T in temperatures]\n"
+                 [Answer("p_first", "vector", firsts, what=f"{len(thetas)} numbers")],
+                 "# Divide the logits by theta, then softmax; keep the first word's share.\n"
+                 "p_first = [float(np.exp(logits[0] / theta) / np.exp(logits / theta).sum()) for theta in temperatures]\n"
                  "print(np.round(p_first, 4))"),
             Part("b", f"A second model gives its two words the probabilities ${num(p_now[0])}$ and "
-                      f"${num(p_now[1])}$ at $T=1$. At which temperature would it give them "
-                      f"${num(p_want[0])}$ and ${num(p_want[1])}$? Three decimals; store it in `T_new`.",
-                 [Answer("T_new", "number", T_new, decimals=3, what="a number")],
-                 "# At T = 1 the ratio of the shares is e^gap; at T it is e^(gap / T).\n"
+                      f"${num(p_now[1])}$ at $\\theta=1$. At which temperature would it give them "
+                      f"${num(p_want[0])}$ and ${num(p_want[1])}$? Three decimals; store it in `theta_new`.",
+                 [Answer("theta_new", "number", theta_new, decimals=3, what="a number")],
+                 "# At theta = 1 the ratio of the shares is e^gap; at theta it is e^(gap / theta).\n"
                  "gap = np.log(p_now[0] / p_now[1])\n"
-                 "T_new = gap / np.log(p_wanted[0] / p_wanted[1])\nprint(round(T_new, 3))"),
-            Part("c", "What does the second model give its two words as $T\\to 0$? "
+                 "theta_new = gap / np.log(p_wanted[0] / p_wanted[1])\nprint(round(theta_new, 3))"),
+            Part("c", "What does the second model give its two words as $\\theta\\to 0$? "
                       "Store the two probabilities in `p_cold`.",
                  [Answer("p_cold", "vector", cold.tolist(), what="two numbers")],
-                 "# gap / T grows without bound: the larger score takes everything.\n"
+                 "# gap / theta grows without bound: the larger logit takes everything.\n"
                  f"p_cold = {lit([float(q) for q in cold])}\nprint(p_cold)"),
         ],
         steps=[
-            "**(a) Two words make a sigmoid.** $p_1=\\dfrac{e^{s_1/T}}{e^{s_1/T}+e^{s_2/T}}"
-            "=\\sigma\\big((s_1-s_2)/T\\big)$, so "
-            + ", ".join(f"$T={num(T)}$: $\\sigma({num((scores[0] - scores[1]) / T)})\\approx {fmt(q)}$"
-                        for T, q in zip(Ts, firsts)) + ".",
-            f"**(b) The gap.** At $T=1$ the shares stand in the ratio ${num(p_now[0])}/{num(p_now[1])}="
-            f"{num(p_now[0] / p_now[1])}=e^{{\\Delta}}$, so the score gap is "
+            "**(a) Two words make a sigmoid.** $p_1=\\dfrac{e^{y_1/\\theta}}{e^{y_1/\\theta}+e^{y_2/\\theta}}"
+            "=\\sigma\\big((y_1-y_2)/\\theta\\big)$, so "
+            + ", ".join(f"$\\theta={num(th)}$: $\\sigma({num((logits[0] - logits[1]) / th)})\\approx {fmt(q)}$"
+                        for th, q in zip(thetas, firsts)) + ".",
+            f"**(b) The gap.** At $\\theta=1$ the shares stand in the ratio ${num(p_now[0])}/{num(p_now[1])}="
+            f"{num(p_now[0] / p_now[1])}=e^{{\\Delta}}$, so the logit gap is "
             f"$\\Delta=\\ln {num(p_now[0] / p_now[1])}\\approx {fmt(gap)}$.",
-            f"**(b) The temperature.** We need $e^{{\\Delta/T}}={num(p_want[0])}/{num(p_want[1])}="
-            f"{num(p_want[0] / p_want[1])}$, so $\\Delta/T=\\ln {num(p_want[0] / p_want[1])}\\approx "
-            f"{fmt(math.log(p_want[0] / p_want[1]))}$ and $T\\approx {fmt(gap)}/{fmt(math.log(p_want[0] / p_want[1]))}"
-            f"\\approx {fmt(T_new, 3)}$.",
-            "**(c) Freezing.** As $T\\to 0$ the scaled gap $\\Delta/T$ grows without limit: the shares "
+            f"**(b) The temperature.** We need $e^{{\\Delta/\\theta}}={num(p_want[0])}/{num(p_want[1])}="
+            f"{num(p_want[0] / p_want[1])}$, so $\\Delta/\\theta=\\ln {num(p_want[0] / p_want[1])}\\approx "
+            f"{fmt(math.log(p_want[0] / p_want[1]))}$ and $\\theta\\approx {fmt(gap)}/{fmt(math.log(p_want[0] / p_want[1]))}"
+            f"\\approx {fmt(theta_new, 3)}$.",
+            "**(c) Freezing.** As $\\theta\\to 0$ the scaled gap $\\Delta/\\theta$ grows without limit: the shares "
             f"tend to ${fmt_list(cold, 0)}$, which is greedy choice.",
         ],
-        remember=("Temperature only rescales the gaps between scores. Any two shares stand in the ratio "
-                  "$e^{\\text{gap}/T}$, so the rule can be used in either direction."),
+        remember=("Temperature only rescales the gaps between logits. Any two shares stand in the ratio "
+                  "$e^{\\text{gap}/\\theta}$, so the rule can be used in either direction."),
         numbers=n)
 
 
 def problem_6(n) -> Problem:
-    """Problem 6, blame through time (chapter 6): the backward product ``prod w (1 - h_t^2)`` over three steps.
+    """Problem 6, the gradient through time (chapter 6): the backward product ``prod w (1 - h_t^2)`` over three steps.
 
     Args:
         n: ``dict(w, u, b, h0, xs)``: floats, ``xs`` a list of three floats.
@@ -644,26 +645,26 @@ def problem_6(n) -> Problem:
     hs = scalar_rnn(xs, w=w, u=u, b=b, h0=h0)
     factors = step_factors(hs, w)                  # dh_t / dh_{t-1}, t = 1..3
     d32, d21 = float(factors[2]), float(factors[1])
-    # blame of L = h_3 sent back by BPTT: dh[0] is dh_3/dh_1, dz[0] * u is dh_3/dx_1
+    # the gradient of L = h_3 sent back by BPTT: dh[0] is dh_3/dh_1, da[0] * u is dh_3/dx_1
     grads = scalar_bptt(xs, hs, [0.0, 0.0, 1.0], w, u, b, h0)
-    d31, d3x1 = float(grads.dh[0]), float(grads.dz[0] * u)
+    d31, d3x1 = float(grads.dh[0]), float(grads.da[0] * u)
     assert np.isclose(d31, d32 * d21)
     prev = [h0, *hs[:-1]]
     sums = [w * p + u * x + b for p, x in zip(prev, xs)]
     return Problem(
-        6, "Blame through time", "medium", "the backward product $\\prod w\\,(1-h_t^2)$",
+        6, "The gradient through time", "medium", "the backward product $\\prod w\\,(1-h_t^2)$",
         statement=(
             f"A one-number cell with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and $h_0={num(h0)}$ reads "
             f"$x={tex_vec(xs)}$, using $h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$. Give every answer to four decimals."),
         given=f"w, u, b, h0 = {lit(w)}, {lit(u)}, {lit(b)}, {lit(h0)}\nxs = {lit(xs)}",
         parts=[
-            Part("a", "The three notes $h_1, h_2, h_3$. Store them as a list in `hs`.",
+            Part("a", "The three hidden states $h_1, h_2, h_3$. Store them as a list in `hs`.",
                  [Answer("hs", "vector", hs.tolist(), what="three numbers")],
-                 "# Forward first, keeping every note: the way back needs them.\n"
+                 "# Forward first, keeping every state: the way back needs them.\n"
                  "hs, h = [], h0\nfor x in xs:\n    h = np.tanh(w * h + u * x + b)\n    hs.append(h)\n"
                  "print(np.round(hs, 4))"),
-            Part("b", "The factors $\\partial h_3/\\partial h_2$ and $\\partial h_2/\\partial h_1$, and their "
-                      "product $\\partial h_3/\\partial h_1$. Store them in `dh3_dh2`, `dh2_dh1`, `dh3_dh1`.",
+            Part("b", "The one-step Jacobians $\\partial h_3/\\partial h_2$ and $\\partial h_2/\\partial h_1$ "
+                      "(here single numbers), and their product $\\partial h_3/\\partial h_1$. Store them in `dh3_dh2`, `dh2_dh1`, `dh3_dh1`.",
                  [Answer("dh3_dh2", "number", d32, what="a number"),
                   Answer("dh2_dh1", "number", d21, what="a number"),
                   Answer("dh3_dh1", "number", d31, what="a number")],
@@ -687,8 +688,8 @@ def problem_6(n) -> Problem:
             f"$\\partial h_1/\\partial x_1=u\\,(1-h_1^2)\\approx {fmt(u * (1 - hs[0] ** 2))}$, and "
             f"$\\partial h_3/\\partial x_1\\approx {fmt(d31)}\\times {par(u * (1 - hs[0] ** 2))}\\approx {fmt(d3x1)}$.",
         ],
-        remember=("Blame walking back through time is a product with one factor $w\\,(1-h_t^2)$ per step: "
-                  "the weight and how saturated each note is decide together how much survives."),
+        remember=("The gradient flowing back through time is a product with one factor $w\\,(1-h_t^2)$ per step: "
+                  "the weight and how saturated each state is decide together how much survives."),
         numbers=n)
 
 
@@ -696,7 +697,7 @@ def problem_7(n) -> Problem:
     """Problem 7, truncated backprop through time (chapter 6): which links a chunked run can learn.
 
     Args:
-        n: ``dict(length, k, blame_from, pair_across, pair_inside)``: whole numbers >= 1, the pairs (i, j)
+        n: ``dict(length, tau, grad_from, pair_across, pair_inside)``: whole numbers >= 1, the pairs (i, j)
             with i < j (the builder asks about them as pair 1 and pair 2).
 
     Returns:
@@ -708,85 +709,91 @@ def problem_7(n) -> Problem:
     """
     from mwm.bptt import chunk_count, chunk_of
 
-    N, k, t = n["length"], n["k"], n["blame_from"]
+    T, tau, t = n["length"], n["tau"], n["grad_from"]
     (a1, a2), (b1, b2) = n["pair_across"], n["pair_inside"]
-    chunks = chunk_count(N, k)
-    m, first, last = chunk_of(t, k)
-    learn = [chunk_of(a1, k)[0] == chunk_of(a2, k)[0], chunk_of(b1, k)[0] == chunk_of(b2, k)[0]]
-    full, longest = N - 1, k - 1     # steps from the last character to the first; inside one chunk
-    cases = tuple(((NN, kk), chunk_count(NN, kk)) for NN, kk in [(10, 3), (N, k), (N + 1, k), (7, 7), (1, 5), (999, 10)])
+    chunks = chunk_count(T, tau)
+    m, first, last = chunk_of(t, tau)
+    learn = [chunk_of(a1, tau)[0] == chunk_of(a2, tau)[0], chunk_of(b1, tau)[0] == chunk_of(b2, tau)[0]]
+    full, longest = T - 1, tau - 1     # steps from the last character to the first; inside one chunk
+    cases = tuple(((TT, tt), chunk_count(TT, tt))
+                  for TT, tt in [(10, 3), (T, tau), (T + 1, tau), (7, 7), (1, 5), (999, 10)])
 
     def say(pair, ok):
         i, j = pair
-        mi, mj = chunk_of(i, k)[0], chunk_of(j, k)[0]
+        mi, mj = chunk_of(i, tau)[0], chunk_of(j, tau)[0]
         if ok:
-            lo, hi = chunk_of(i, k)[1:]
+            lo, hi = chunk_of(i, tau)[1:]
             return f"Characters {i} and {j} share chunk {mi} (characters {lo} to {hi}), so that dependence is learnable."
         return (f"Character {i} sits in chunk {mi}, character {j} in chunk {mj}; the cut after character "
-                f"{chunk_of(i, k)[2]} separates them, and that dependence cannot be learned.")
+                f"{chunk_of(i, tau)[2]} separates them, and that dependence cannot be learned.")
 
     yes_no = lambda ok: "yes" if ok else "no"  # noqa: E731
     return Problem(
         7, "Truncated backprop through time", "medium", "which links a truncated run can learn, and which it cannot",
         statement=(
-            f"For truncated BPTT, a text of {N} characters is cut into chunks of $k={k}$ characters: "
-            f"characters 1 to {k}, then {k + 1} to {2 * k}, and so on. The note flows on across the cuts; the "
-            "blame does not."),
-        given=f"N, k = {N}, {k}\nblame_from = {t}\npair_1, pair_2 = {lit(list(n['pair_across']))}, {lit(list(n['pair_inside']))}",
+            f"For truncated BPTT, a text of $T={T}$ characters is cut into chunks of $\\tau={tau}$ characters: "
+            f"characters 1 to {tau}, then {tau + 1} to {2 * tau}, and so on. The hidden state flows on across the "
+            "cuts; the gradient does not."),
+        given=f"T, tau = {T}, {tau}\ngrad_from = {t}\n"
+              f"pair_1, pair_2 = {lit(list(n['pair_across']))}, {lit(list(n['pair_inside']))}",
         parts=[
-            Part("a", "Write a Python function `n_chunks(N, k)` that counts the chunks a text of $N$ characters "
+            Part("a", "Write a Python function `n_chunks(T, tau)` that counts the chunks a text of $T$ characters "
                       "is cut into, and store its value for this text in `chunks`.",
                  [Answer("n_chunks", "function", None, decimals=None, cases=cases, n_args=2, what="a function",
-                         signature="n_chunks(N, k)", formula="\\lceil N/k\\rceil"),
+                         signature="n_chunks(T, tau)", formula="\\lceil T/\\tau\\rceil"),
                   Answer("chunks", "integer", chunks, what="a whole number")],
-                 "# ceil(N / k): whole chunks, and one more for a leftover piece.\n"
-                 "def n_chunks(N, k):\n    return -(-N // k)\n"
-                 "chunks = n_chunks(N, k)\nprint(chunks)", points=2),
-            Part("b", f"Starting at character {t}, blame travels towards the start of the text. Which is the "
-                      "earliest character its blame reaches? Store that character's number in `reaches_back_to`.",
+                 "# ceil(T / tau): whole chunks, and one more for a leftover piece.\n"
+                 "def n_chunks(T, tau):\n    return -(-T // tau)\n"
+                 "chunks = n_chunks(T, tau)\nprint(chunks)", points=2),
+            Part("b", f"The gradient of the loss at character {t} travels back towards the start of the text. "
+                      "Which is the earliest character it reaches? Store that character's number in "
+                      "`reaches_back_to`.",
                  [Answer("reaches_back_to", "integer", first, what="a whole number")],
-                 "# Find the chunk of the character; its blame stops at the chunk's first character.\n"
-                 "chunk = -(-blame_from // k)\nreaches_back_to = (chunk - 1) * k + 1\nprint(chunk, reaches_back_to)"),
+                 "# Find the chunk of the character; its gradient stops at the chunk's first character.\n"
+                 "chunk = -(-grad_from // tau)\nreaches_back_to = (chunk - 1) * tau + 1\n"
+                 "print(chunk, reaches_back_to)"),
             Part("c", f"Could this run learn that character {a2} depends on character {a1}? That character "
                       f"{b2} depends on character {b1}? Store `True` or `False` in `learn_pair_1` and "
                       "`learn_pair_2`.",
                  [Answer("learn_pair_1", "bool", learn[0], what="True or False"),
                   Answer("learn_pair_2", "bool", learn[1], what="True or False")],
                  "# A link can be learned only if both characters sit in the same chunk.\n"
-                 "same_chunk = lambda i, j: -(-i // k) == -(-j // k)\n"
+                 "same_chunk = lambda i, j: -(-i // tau) == -(-j // tau)\n"
                  "learn_pair_1 = same_chunk(*pair_1)\nlearn_pair_2 = same_chunk(*pair_2)\n"
                  "print(learn_pair_1, learn_pair_2)"),
-            Part("d", "Without truncation, the final character's blame would travel all the way to character 1. "
+            Part("d", "Without truncation, the gradient from the final character's loss would travel all the way "
+                      "to character 1. "
                       "How many steps is that trip, and how many steps is the longest trip in the truncated run? "
                       "Store them in `full_steps` and `truncated_steps`.",
                  [Answer("full_steps", "integer", full, what="a whole number"),
                   Answer("truncated_steps", "integer", longest, what="a whole number")],
-                 "# From character N back to 1 is N - 1 steps; inside a chunk at most k - 1.\n"
-                 "full_steps = N - 1\ntruncated_steps = k - 1\nprint(full_steps, truncated_steps)"),
+                 "# From character T back to 1 is T - 1 steps; inside a chunk at most tau - 1.\n"
+                 "full_steps = T - 1\ntruncated_steps = tau - 1\nprint(full_steps, truncated_steps)"),
         ],
         steps=[
-            f"**(a) Count the chunks.** $\\lceil N/k\\rceil$ chunks; here $\\lceil {N}/{k}\\rceil={chunks}$.",
-            f"**(b) Find the chunk.** Character {t} is in chunk $\\lceil {t}/{k}\\rceil={m}$, which holds "
-            f"characters {first} to {last}. Its blame gets as far as character {first}, {t - first} steps "
+            f"**(a) Count the chunks.** $\\lceil T/\\tau\\rceil$ chunks; here $\\lceil {T}/{tau}\\rceil={chunks}$.",
+            f"**(b) Find the chunk.** Character {t} is in chunk $\\lceil {t}/{tau}\\rceil={m}$, which holds "
+            f"characters {first} to {last}. Its gradient gets as far as character {first}, {t - first} steps "
             "back, and the cut stops it there.",
             f"**(c) Same chunk or not.** {say((a1, a2), learn[0])} {say((b1, b2), learn[1])} "
             f"So: {yes_no(learn[0])}, then {yes_no(learn[1])}.",
-            f"**(d) Walk lengths.** Full BPTT goes from character {N} back to character 1: {full} steps. "
-            f"Truncated, the longest walk stays inside one chunk: at most $k-1={longest}$ steps.",
+            f"**(d) Walk lengths.** Full BPTT goes from character {T} back to character 1: {full} steps. "
+            f"Truncated, the longest walk stays inside one chunk: at most $\\tau-1={longest}$ steps.",
         ],
         remember=("Cutting the walk into chunks keeps each update cheap, at a price: only dependences that fit "
-                  "inside one chunk can be learned. The forward note, though, still carries everything before it."),
+                  "inside one chunk can be learned. The hidden state, though, still carries everything before it "
+                  "forward."),
         numbers=n)
 
 
 def problem_11(n) -> Problem:
-    """Problem 11, one LSTM step (chapter 9): sigmoid gates, a tanh candidate, the lane and the note.
+    """Problem 11, one LSTM step (chapter 9): sigmoid gates, a tanh candidate, the cell state and the hidden state.
 
     Args:
-        n: ``dict(c_prev, forget, input, output, candidate)``: floats (the four scores before squashing).
+        n: ``dict(c_prev, forget, input, output, candidate)``: floats (the four pre-activations).
 
     Returns:
-        Problem with answers ``f_t``, ``i_t``, ``o_t``, ``g_t``, ``c_t``, ``h_t``.
+        Problem with answers ``f_t``, ``i_t``, ``o_t``, ``c_tilde``, ``c_t``, ``h_t``.
 
     Raises:
         KeyError: if a number is missing.
@@ -794,129 +801,134 @@ def problem_11(n) -> Problem:
     from mwm.lstm import LSTMState, lstm_step
 
     c_prev = n["c_prev"]
-    scores = {"f": n["forget"], "i": n["input"], "o": n["output"], "g": n["candidate"]}
-    # a one-number LSTM whose gate scores are exactly the given numbers: zero weights, the scores as shifts
+    pre = {"f": n["forget"], "i": n["input"], "o": n["output"], "c": n["candidate"]}
+    # a one-number LSTM whose pre-activations are exactly the given numbers: zero weights, the numbers as
+    # biases (mwm.lstm's block for the candidate is "c", its value in the cache "c_tilde")
     weights = {}
-    for k, s in scores.items():
-        weights.update({f"W_{k}": [[0.0]], f"U_{k}": [[0.0]], f"b_{k}": [s]})
+    for key, a in pre.items():
+        weights.update({f"W_{key}": [[0.0]], f"U_{key}": [[0.0]], f"b_{key}": [a]})
     (h, c), cache = lstm_step(LSTMState([0.0], [c_prev]), [0.0], weights)
-    f, i, o, g = (float(cache[k][0]) for k in "fiog")
+    f, i, o, g = (float(cache[key][0]) for key in ("f", "i", "o", "c_tilde"))
     c, h = float(c[0]), float(h[0])
     return Problem(
-        11, "One LSTM step", "medium", "sigmoid gates, a tanh candidate, the lane and the note",
+        11, "One LSTM step", "medium", "sigmoid gates, a tanh candidate, the cell state and the hidden state",
         statement=(
-            f"A one-number LSTM carries the cell state $c_{{t-1}}={num(c_prev)}$. Before their squashing "
-            f"functions, its scores come out as: forget ${num(scores['f'])}$, input ${num(scores['i'])}$, "
-            f"output ${num(scores['o'])}$, candidate ${num(scores['g'])}$. The gates use the sigmoid, the "
-            "candidate uses $\\tanh$, and $c_t=f\\,c_{t-1}+i\\,g$, $h_t=o\\tanh c_t$. Four decimals throughout."),
-        given=f"c_prev = {lit(c_prev)}\nforget_score, input_score, output_score, candidate_score = "
-              f"{lit(scores['f'])}, {lit(scores['i'])}, {lit(scores['o'])}, {lit(scores['g'])}",
+            f"A one-number LSTM carries the cell state $c_{{t-1}}={num(c_prev)}$. Its pre-activations are: "
+            f"forget gate $a_f={num(pre['f'])}$, input gate $a_i={num(pre['i'])}$, output gate "
+            f"$a_o={num(pre['o'])}$, candidate $a_c={num(pre['c'])}$. The gates are the sigmoids of theirs, "
+            "$f_t=\\sigma(a_f)$ and so on, the candidate is $\\tilde c_t=\\tanh a_c$, and "
+            "$c_t=f_t\\,c_{t-1}+i_t\\,\\tilde c_t$, $h_t=o_t\\tanh c_t$. Four decimals throughout."),
+        given=f"c_prev = {lit(c_prev)}\na_f, a_i, a_o, a_c = "
+              f"{lit(pre['f'])}, {lit(pre['i'])}, {lit(pre['o'])}, {lit(pre['c'])}",
         parts=[
             Part("a", "The forget, input and output gates and the candidate. Store them in `f_t`, `i_t`, `o_t`, "
-                      "`g_t`.",
+                      "`c_tilde`.",
                  [Answer("f_t", "number", f, what="a number"), Answer("i_t", "number", i, what="a number"),
-                  Answer("o_t", "number", o, what="a number"), Answer("g_t", "number", g, what="a number")],
-                 "# Gates: sigmoids of their scores. Candidate: tanh of its score.\n"
+                  Answer("o_t", "number", o, what="a number"), Answer("c_tilde", "number", g, what="a number")],
+                 "# Gates: sigmoids of their pre-activations. Candidate: tanh of its pre-activation.\n"
                  "sigmoid = lambda a: 1 / (1 + np.exp(-a))\n"
-                 "f_t, i_t, o_t = sigmoid(forget_score), sigmoid(input_score), sigmoid(output_score)\n"
-                 "g_t = np.tanh(candidate_score)\nprint(round(f_t, 4), round(i_t, 4), round(o_t, 4), round(g_t, 4))",
+                 "f_t, i_t, o_t = sigmoid(a_f), sigmoid(a_i), sigmoid(a_o)\n"
+                 "c_tilde = np.tanh(a_c)\n"
+                 "print(round(f_t, 4), round(i_t, 4), round(o_t, 4), round(c_tilde, 4))",
                  points=2),
-            Part("b", "The new cell state $c_t$ and the new note $h_t$. Store them in `c_t` and `h_t`.",
+            Part("b", "The new cell state $c_t$ and the new hidden state $h_t$. Store them in `c_t` and `h_t`.",
                  [Answer("c_t", "number", c, what="a number"), Answer("h_t", "number", h, what="a number")],
-                 "# The lane: keep part of the old cell state, add part of the candidate. Then read it out.\n"
-                 "c_t = f_t * c_prev + i_t * g_t\nh_t = o_t * np.tanh(c_t)\nprint(round(c_t, 4), round(h_t, 4))"),
+                 "# Keep part of the old cell state, add part of the candidate; then read it out.\n"
+                 "c_t = f_t * c_prev + i_t * c_tilde\nh_t = o_t * np.tanh(c_t)\nprint(round(c_t, 4), round(h_t, 4))"),
         ],
         steps=[
-            f"**(a) The gates.** $f=\\sigma({num(scores['f'])})\\approx {fmt(f)}$, $i=\\sigma({num(scores['i'])})"
-            f"\\approx {fmt(i)}$, $o=\\sigma({num(scores['o'])})\\approx {fmt(o)}$.",
-            f"**(a) The candidate.** $g=\\tanh({num(scores['g'])})\\approx {fmt(g)}$.",
+            f"**(a) The gates.** $f_t=\\sigma({num(pre['f'])})\\approx {fmt(f)}$, $i_t=\\sigma({num(pre['i'])})"
+            f"\\approx {fmt(i)}$, $o_t=\\sigma({num(pre['o'])})\\approx {fmt(o)}$.",
+            f"**(a) The candidate.** $\\tilde c_t=\\tanh({num(pre['c'])})\\approx {fmt(g)}$.",
             f"**(b) The cell state.** $c_t={fmt(f)}\\cdot {pnum(c_prev)}+{fmt(i)}\\cdot {par(g)}\\approx "
             f"{fmt(f * c_prev)}{plus(i * g)}={fmt(c)}$.",
-            f"**(b) The note.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
+            f"**(b) The hidden state.** $\\tanh({fmt(c)})\\approx {fmt(np.tanh(c))}$, so $h_t\\approx {fmt(o)}\\cdot "
             f"{par(np.tanh(c))}\\approx {fmt(h)}$.",
         ],
-        remember=("Nothing squashes the cell state on its lane, so it may grow past 1. Only the note $h_t$ is "
-                  "squashed, when the output gate reads the lane out."),
+        remember=("Nothing squashes the cell state, so it may grow past 1. Only the hidden state $h_t$ is "
+                  "squashed, when the output gate reads the cell state out."),
         numbers=n)
 
 
 def problem_13(n) -> Problem:
-    """Problem 13, one GRU step (chapter 10): the reset gate shapes the draft, the update gate blends.
+    """Problem 13, one GRU step (chapter 10): the reset gate shapes the candidate, the update gate blends.
 
     Args:
-        n: ``dict(h_prev, x, update_score, reset_score, w_input, w_old)``: floats.
+        n: ``dict(h_prev, x, a_z, a_r, w_input, w_old)``: floats (``a_z``, ``a_r`` the gates' pre-activations).
 
     Returns:
-        Problem with answers ``z_t``, ``r_t``, ``draft``, ``h_t``, ``draft_open``, ``h_open`` and ``draft_was``
-        ("higher"/"lower").
+        Problem with answers ``z_t``, ``r_t``, ``h_tilde``, ``h_t``, ``h_tilde_open``, ``h_open`` and
+        ``candidate_was`` ("higher"/"lower").
 
     Raises:
         KeyError: if a number is missing.
     """
-    from mwm.gru import blend, gru_draft, gru_step
+    from mwm.gru import blend, gru_candidate, gru_step
 
-    hp, x, zs, rs, wx, wo = (n[k] for k in ("h_prev", "x", "update_score", "reset_score", "w_input", "w_old"))
-    # a one-number GRU whose gate scores are the given numbers (zero weights, the scores as shifts)
-    weights = {"W_z": [[0.0]], "U_z": [[0.0]], "b_z": [zs], "W_r": [[0.0]], "U_r": [[0.0]], "b_r": [rs],
+    hp, x, az, ar, wx, wo = (n[k] for k in ("h_prev", "x", "a_z", "a_r", "w_input", "w_old"))
+    # a one-number GRU whose gate pre-activations are the given numbers (zero weights, the numbers as biases)
+    weights = {"W_z": [[0.0]], "U_z": [[0.0]], "b_z": [az], "W_r": [[0.0]], "U_r": [[0.0]], "b_r": [ar],
                "W_h": [[wo]], "U_h": [[wx]], "b_h": [0.0]}
     h, cache = gru_step([hp], [x], weights)
-    z, r, draft, h = float(cache["z"][0]), float(cache["r"][0]), float(cache["candidate"][0]), float(h[0])
-    draft_open = float(gru_draft([hp], 1.0, [[wo]], [wx * x])[0])
-    h_open = float(blend(hp, draft_open, z))
-    direction = "higher" if draft > draft_open else "lower"
-    hp_ = f"({num(hp)})" if hp < 0 else num(hp)        # the old note, in parentheses when negative
+    z, r, cand, h = float(cache["z"][0]), float(cache["r"][0]), float(cache["candidate"][0]), float(h[0])
+    cand_open = float(gru_candidate([hp], 1.0, [[wo]], [wx * x])[0])
+    h_open = float(blend(hp, cand_open, z))
+    direction = "higher" if cand > cand_open else "lower"
+    hp_ = f"({num(hp)})" if hp < 0 else num(hp)        # the old state, in parentheses when negative
     return Problem(
-        13, "One GRU step", "medium", "where each GRU gate acts: the reset gate shapes the draft, the update "
-                                      "gate mixes the draft with the old note",
+        13, "One GRU step", "medium", "where each GRU gate acts: the reset gate shapes the candidate, the update "
+                                      "gate mixes the candidate with the old state",
         statement=(
-            f"A one-number GRU holds the note $h_{{t-1}}={num(hp)}$ and reads the input $x={num(x)}$. Its update "
-            f"score is ${num(zs)}$ and its reset score ${num(rs)}$ (before the sigmoid). The draft weighs the "
-            f"input by ${num(wx)}$ and the consulted old note by ${num(wo)}$: "
-            f"$\\tilde h_t=\\tanh({num(wx)}\\,x{plus(wo, None)}\\,r\\,h_{{t-1}})$, and the new note is the blend "
-            "$h_t=(1-z)\\,h_{t-1}+z\\,\\tilde h_t$. Four decimals throughout."),
-        given=f"h_prev, x = {lit(hp)}, {lit(x)}\nupdate_score, reset_score = {lit(zs)}, {lit(rs)}\n"
+            f"A one-number GRU holds the hidden state $h_{{t-1}}={num(hp)}$ and reads the input $x={num(x)}$. The "
+            f"pre-activations of its update and reset gates are $a_z={num(az)}$ and $a_r={num(ar)}$, so "
+            "$z=\\sigma(a_z)$ and $r=\\sigma(a_r)$. The candidate weighs the input by "
+            f"${num(wx)}$ and the old state, scaled by the reset gate, by ${num(wo)}$: "
+            f"$\\tilde h_t=\\tanh({num(wx)}\\,x{plus(wo, None)}\\,r\\,h_{{t-1}})$, and the new hidden state is the "
+            "blend $h_t=(1-z)\\,h_{t-1}+z\\,\\tilde h_t$. Four decimals throughout."),
+        given=f"h_prev, x = {lit(hp)}, {lit(x)}\na_z, a_r = {lit(az)}, {lit(ar)}\n"
               f"w_input, w_old = {lit(wx)}, {lit(wo)}",
         parts=[
-            Part("a", "The gates $z$ and $r$, the draft $\\tilde h_t$ and the new note $h_t$. Store them in `z_t`, "
-                      "`r_t`, `draft` and `h_t`.",
+            Part("a", "The gates $z$ and $r$, the candidate $\\tilde h_t$ and the new hidden state $h_t$. Store "
+                      "them in `z_t`, `r_t`, `h_tilde` and `h_t`.",
                  [Answer("z_t", "number", z, what="a number"), Answer("r_t", "number", r, what="a number"),
-                  Answer("draft", "number", draft, what="a number"), Answer("h_t", "number", h, what="a number")],
-                 "# Squash the scores; the reset gate scales the old note inside the draft; then blend.\n"
+                  Answer("h_tilde", "number", cand, what="a number"), Answer("h_t", "number", h, what="a number")],
+                 "# Squash the pre-activations; the reset gate scales the old state inside the candidate; blend.\n"
                  "sigmoid = lambda a: 1 / (1 + np.exp(-a))\n"
-                 "z_t, r_t = sigmoid(update_score), sigmoid(reset_score)\n"
-                 "draft = np.tanh(w_input * x + w_old * r_t * h_prev)\n"
-                 "h_t = (1 - z_t) * h_prev + z_t * draft\n"
-                 "print(round(z_t, 4), round(r_t, 4), round(draft, 4), round(h_t, 4))", points=2),
-            Part("b", "Work the draft and the note again with the reset gate wide open, $r=1$ (store them in "
-                      "`draft_open` and `h_open`). Did the reset gate of part (a) make the draft “higher” or "
-                      "“lower” than it would be with $r=1$? Store the word in `draft_was`.",
-                 [Answer("draft_open", "number", draft_open, what="a number"),
+                 "z_t, r_t = sigmoid(a_z), sigmoid(a_r)\n"
+                 "h_tilde = np.tanh(w_input * x + w_old * r_t * h_prev)\n"
+                 "h_t = (1 - z_t) * h_prev + z_t * h_tilde\n"
+                 "print(round(z_t, 4), round(r_t, 4), round(h_tilde, 4), round(h_t, 4))", points=2),
+            Part("b", "Work the candidate and the hidden state again with the reset gate wide open, $r=1$ (store "
+                      "them in `h_tilde_open` and `h_open`). Did the reset gate of part (a) make the candidate "
+                      "“higher” or “lower” than it would be with $r=1$? Store the word in `candidate_was`.",
+                 [Answer("h_tilde_open", "number", cand_open, what="a number"),
                   Answer("h_open", "number", h_open, what="a number"),
-                  Answer("draft_was", "choice", direction, options=("higher", "lower"), what="“higher” or “lower”")],
-                 "# The same step with r = 1: the draft now sees the whole old note.\n"
-                 "draft_open = np.tanh(w_input * x + w_old * 1.0 * h_prev)\n"
-                 "h_open = (1 - z_t) * h_prev + z_t * draft_open\n"
-                 "draft_was = 'higher' if draft > draft_open else 'lower'\n"
-                 "print(round(draft_open, 4), round(h_open, 4), draft_was)", points=2),
+                  Answer("candidate_was", "choice", direction, options=("higher", "lower"),
+                         what="“higher” or “lower”")],
+                 "# The same step with r = 1: the candidate now sees the whole old state.\n"
+                 "h_tilde_open = np.tanh(w_input * x + w_old * 1.0 * h_prev)\n"
+                 "h_open = (1 - z_t) * h_prev + z_t * h_tilde_open\n"
+                 "candidate_was = 'higher' if h_tilde > h_tilde_open else 'lower'\n"
+                 "print(round(h_tilde_open, 4), round(h_open, 4), candidate_was)", points=2),
         ],
         steps=[
-            f"**(a) The gates.** $z=\\sigma({num(zs)})\\approx {fmt(z)}$ and $r=\\sigma({num(rs)})\\approx {fmt(r)}$.",
-            f"**(a) The draft.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {hp_}={fmt(r * hp)}$; times ${num(wo)}$: "
+            f"**(a) The gates.** $z=\\sigma({num(az)})\\approx {fmt(z)}$ and $r=\\sigma({num(ar)})\\approx {fmt(r)}$.",
+            f"**(a) The candidate.** $r\\,h_{{t-1}}\\approx {fmt(r)}\\cdot {hp_}={fmt(r * hp)}$; times ${num(wo)}$: "
             f"${fmt(wo * r * hp)}$; with the input's ${fmt(wx * x)}$ the sum is ${fmt(wx * x + wo * r * hp)}$, and "
-            f"$\\tilde h_t=\\tanh({fmt(wx * x + wo * r * hp)})\\approx {fmt(draft)}$.",
-            f"**(a) The blend.** $h_t\\approx (1-{fmt(z)})\\cdot {hp_}+{fmt(z)}\\cdot {par(draft)}\\approx "
-            f"{fmt((1 - z) * hp)}{plus(z * draft)}={fmt(h)}$.",
+            f"$\\tilde h_t=\\tanh({fmt(wx * x + wo * r * hp)})\\approx {fmt(cand)}$.",
+            f"**(a) The blend.** $h_t\\approx (1-{fmt(z)})\\cdot {hp_}+{fmt(z)}\\cdot {par(cand)}\\approx "
+            f"{fmt((1 - z) * hp)}{plus(z * cand)}={fmt(h)}$.",
             f"**(b) Reset wide open.** $\\tilde h_t=\\tanh({fmt(wx * x)}{plus(wo, None)}\\cdot {hp_})"
-            f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(draft_open)}$ and $h_t\\approx (1-{fmt(z)})\\cdot {hp_}"
-            f"+{fmt(z)}\\cdot {par(draft_open)}\\approx {fmt((1 - z) * hp)}{plus(z * draft_open)}={fmt(h_open)}$.",
-            f"**(b) What the gate did.** In (a) only a share $r\\approx {fmt(r)}$ of the old note ${num(hp)}$ "
-            f"went into the draft; with $r=1$ all of it goes in, and the draft moves from ${fmt(draft)}$ to "
-            f"${fmt(draft_open)}$. So the reset gate of (a) made the draft {direction} than it would be "
+            f"=\\tanh({fmt(wx * x + wo * hp)})\\approx {fmt(cand_open)}$ and $h_t\\approx (1-{fmt(z)})\\cdot {hp_}"
+            f"+{fmt(z)}\\cdot {par(cand_open)}\\approx {fmt((1 - z) * hp)}{plus(z * cand_open)}={fmt(h_open)}$.",
+            f"**(b) What the gate did.** In (a) only a share $r\\approx {fmt(r)}$ of the old state ${num(hp)}$ "
+            f"went into the candidate; with $r=1$ all of it goes in, and the candidate moves from ${fmt(cand)}$ to "
+            f"${fmt(cand_open)}$. So the reset gate of (a) made the candidate {direction} than it would be "
             "with $r=1$.",
         ],
-        remember=("Each gate has its own place: the reset gate filters the old note before the draft is made, "
-                  "and the update gate weighs the draft against the old note in the blend. Whatever the gates "
-                  "do, a share $1-z$ of the old note goes straight into the new one."),
+        remember=("Each gate has its own place: the reset gate filters the old state before the candidate is "
+                  "made, and the update gate weighs the candidate against the old state in the blend. Whatever "
+                  "the gates do, a share $1-z$ of the old state goes straight into the new one."),
         numbers=n)
 
 
@@ -936,11 +948,11 @@ def problem_14(n) -> Problem:
 
     w, u, b, xs = n["w"], n["u"], n["b"], n["xs"]
     cell = {"W": [[w]], "U": [[u]], "b": [b]}
-    notes = bidirectional_forward(np.reshape(xs, (-1, 1)), cell, cell, cell="rnn")
-    fwd, bwd = notes[:, 0], notes[:, 1]
+    states = bidirectional_forward(np.reshape(xs, (-1, 1)), cell, cell, cell="rnn")
+    fwd, bwd = states[:, 0], states[:, 1]
     changed = np.array(xs, dtype=float)
     changed[-1] += 1.0
-    moved = np.abs(bidirectional_forward(changed.reshape(-1, 1), cell, cell, cell="rnn")[0] - notes[0]) > 1e-12
+    moved = np.abs(bidirectional_forward(changed.reshape(-1, 1), cell, cell, cell="rnn")[0] - states[0]) > 1e-12
     which = {(False, True): "backward", (True, False): "forward", (True, True): "both", (False, False): "neither"}[
         tuple(bool(m) for m in moved)]
     T = len(xs)
@@ -949,26 +961,26 @@ def problem_14(n) -> Problem:
     return Problem(
         14, "Reading both ways", "medium", "one cell run in two directions, and which half knows what",
         statement=(
-            f"Two one-number plain cells, each with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and a starting note of 0, "
+            f"Two one-number plain cells, each with $w={num(w)}$, $u={num(u)}$, $b={num(b)}$ and a starting state of 0, "
             f"read the inputs $x={tex_vec(xs)}$: the forward cell from left to right, the backward cell from right "
             "to left. Four decimals throughout."),
         given=f"w, u, b = {lit(w)}, {lit(u)}, {lit(b)}\nxs = {lit(xs)}",
         parts=[
-            Part("a", "The forward notes $\\overrightarrow h_1, \\overrightarrow h_2, \\overrightarrow h_3$. "
+            Part("a", "The forward hidden states $\\overrightarrow h_1, \\overrightarrow h_2, \\overrightarrow h_3$. "
                       "Store them as a list in `fwd`.",
                  [Answer("fwd", "vector", fwd.tolist(), what=f"{T} numbers")],
-                 "# Left to right, from a note of 0.\nfwd, h = [], 0.0\nfor x in xs:\n"
+                 "# Left to right, from a state of 0.\nfwd, h = [], 0.0\nfor x in xs:\n"
                  "    h = np.tanh(w * h + u * x + b)\n    fwd.append(h)\nprint(np.round(fwd, 4))"),
-            Part("b", "The backward notes, listed in word order: $\\overleftarrow h_1, \\overleftarrow h_2, "
+            Part("b", "The backward hidden states, listed in word order: $\\overleftarrow h_1, \\overleftarrow h_2, "
                       "\\overleftarrow h_3$. Store them in `bwd`.",
                  [Answer("bwd", "vector", bwd.tolist(), what=f"{T} numbers")],
-                 "# Right to left, from a note of 0; then put the notes back in word order.\nbwd, h = [], 0.0\n"
+                 "# Right to left, from a state of 0; then put the states back in word order.\nbwd, h = [], 0.0\n"
                  "for x in reversed(xs):\n    h = np.tanh(w * h + u * x + b)\n    bwd.append(h)\n"
                  "bwd = bwd[::-1]\nprint(np.round(bwd, 4))"),
-            Part("c", "Word 2's two-way note, forward half first. Store it in `word2`.",
-                 [Answer("word2", "vector", notes[1].tolist(), what="two numbers")],
+            Part("c", "Word 2's two-way hidden state, forward half first. Store it in `word2`.",
+                 [Answer("word2", "vector", states[1].tolist(), what="two numbers")],
                  "# Put the two halves side by side.\nword2 = [fwd[1], bwd[1]]\nprint(np.round(word2, 4))"),
-            Part("d", "If $x_3$ changed, which half of word 1's two-way note would change: “forward”, “backward”, "
+            Part("d", "If $x_3$ changed, which half of word 1's two-way hidden state would change: “forward”, “backward”, "
                       "“both” or “neither”? Store the word in `changes`.",
                  [Answer("changes", "choice", which, options=("forward", "backward", "both", "neither"),
                          what="one of the four words")],
@@ -981,11 +993,11 @@ def problem_14(n) -> Problem:
             "**(b) Backward, from the last word.** " + "; ".join(
                 f"$\\overleftarrow h_{t + 1}=\\tanh({fmt(b_sums[t])})\\approx {fmt(bwd[t])}$"
                 for t in reversed(range(T))) + ".",
-            f"**(c) Word 2.** $(\\overrightarrow h_2,\\overleftarrow h_2)\\approx {fmt_list(notes[1])}$.",
+            f"**(c) Word 2.** $(\\overrightarrow h_2,\\overleftarrow h_2)\\approx {fmt_list(states[1])}$.",
             "**(d) Who has read $x_3$.** $\\overrightarrow h_1$ depends on $x_1$ alone, so it cannot move; "
             f"$\\overleftarrow h_1$ has read $x_3$, $x_2$ and $x_1$. Only the {which} half changes.",
         ],
-        remember=("The same cell, run the other way: the forward half of a word's note knows what came before it, "
+        remember=("The same cell, run the other way: the forward half of a word's state knows what came before it, "
                   "the backward half knows what comes after."),
         numbers=n)
 
@@ -1018,7 +1030,7 @@ def problem_8(n) -> Problem:
     return Problem(
         8, "Fade or explode", "medium", "solving $w^T<\\varepsilon$ for the number of steps $T$ with logarithms",
         statement=(
-            "In the loop $h_t=w\\,h_{t-1}$ the blame that travels back $T$ steps is multiplied by $w^T$."),
+            "In the scalar chain $h_t=w\\,h_{t-1}$ the gradient that travels back $T$ steps is multiplied by $w^T$."),
         given=f"w_fade, eps = {lit(w)}, {lit(eps)}\nw_grow, big = {lit(w2)}, {lit(big)}",
         parts=[
             Part("a", "For $0<w<1$, find a formula for the smallest whole $T$ with $w^T<\\varepsilon$, and "
@@ -1053,24 +1065,24 @@ def problem_8(n) -> Problem:
             f"${num(w2)}^{{{T_grow}}}\\approx {fmt(w2 ** T_grow, 1)}$.",
         ],
         remember=(f"A factor that looks harmless compounds fast. Repeated {T_fade} times, ${num(w)}$ leaves "
-                  f"less than ${num(eps)}$ of the blame; repeated {T_grow} times, ${num(w2)}$ multiplies it by "
+                  f"less than ${num(eps)}$ of the gradient; repeated {T_grow} times, ${num(w2)}$ multiplies it by "
                   f"more than ${num(big)}$. The logarithm turns each of these counts into one division."),
         numbers=n)
 
 
 def problem_9(n) -> Problem:
-    """Problem 9, eigenvalues decide (chapter 7): split a note along eigen-directions, power each part.
+    """Problem 9, eigenvalues decide (chapter 7): split a hidden state along eigenvectors, power each part.
 
     Args:
-        n: ``dict(A, B, v, steps)``: two 2x2 matrices (lists) with real eigenvalues and eigen-directions whose
-            first entry is not 0, a note of two floats, a whole number of steps.
+        n: ``dict(A, B, v, steps)``: two 2x2 matrices (lists) with real eigenvalues and eigenvectors whose
+            first entry is not 0, a hidden state of two floats, a whole number of steps.
 
     Returns:
         Problem with answers ``eig_*``, ``dirs_*`` (first entries 1), ``memory_*`` ("fades"/"explodes") and
         ``A_T_v``, ``B_T_v``.
 
     Raises:
-        AssertionError: if an eigen-direction has a first entry of 0. ValueError (from mwm): bad shapes.
+        AssertionError: if an eigenvector has a first entry of 0. ValueError (from mwm): bad shapes.
     """
     from mwm.dynamics import eigen_split, matrix_powers, spectral_radius
 
@@ -1079,7 +1091,7 @@ def problem_9(n) -> Problem:
     for name in ("A", "B"):
         M = np.array(n[name], dtype=float)
         values, directions, coefs = eigen_split(M, v)
-        assert np.all(directions[:, 0] != 0), "each eigen-direction needs a non-zero first entry"
+        assert np.all(directions[:, 0] != 0), "each eigenvector needs a non-zero first entry"
         directions = directions / directions[:, :1]           # first entry 1, as the problem asks
         coefs = np.linalg.solve(directions.T, v)              # v = coefs @ directions
         radius = spectral_radius(M)
@@ -1089,40 +1101,41 @@ def problem_9(n) -> Problem:
     A, B = out["A"], out["B"]
     step_lines = []
     for name, d in out.items():
-        parts = [f"${name}\\,{tex_vec(e)}={tex_vec(d['M'] @ e)}={num(l)}\\,{tex_vec(e)}$"
+        parts = [f"$W_{name}\\,{tex_vec(e)}={tex_vec(d['M'] @ e)}={num(l)}\\,{tex_vec(e)}$"
                  for l, e in zip(d["values"], d["directions"])]
         word = "below" if d["memory"] == "fades" else "above"
         step_lines.append(
-            f"**(a) {name}.** " + " and ".join(parts) + f": eigenvalues ${num(d['values'][0])}$ and "
+            f"**(a) $W_{name}$.** " + " and ".join(parts) + f": eigenvalues ${num(d['values'][0])}$ and "
             f"${num(d['values'][1])}$, so $|\\lambda|_{{\\max}}={num(d['radius'])}$ is {word} 1 and the memory "
             f"{d['memory']}.")
     def split(d):
         return f"{tex_vec(v)}=" + " + ".join(f"{num(c)}\\,{tex_vec(e)}" for c, e in zip(d["coefs"], d["directions"]))
 
     if np.allclose(A["directions"], B["directions"]):
-        step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${split(A)}$. This one split serves $A$ and $B$ alike, "
-                          "because both matrices have these eigen-directions.")
+        step_lines.append(f"**(b) Split $\\boldsymbol v$.** ${split(A)}$. This one split serves $W_A$ and $W_B$ alike, "
+                          "because both matrices have these eigenvectors.")
     else:
-        step_lines.append(f"**(b) Split $\\boldsymbol v$.** Along the eigen-directions of $A$: ${split(A)}$; "
-                          f"along those of $B$: ${split(B)}$.")
+        step_lines.append(f"**(b) Split $\\boldsymbol v$.** Along the eigenvectors of $W_A$: ${split(A)}$; "
+                          f"along those of $W_B$: ${split(B)}$.")
     for name, d, dec in (("A", A, 4), ("B", B, 2)):
         terms = [c * l ** T for c, l in zip(d["coefs"], d["values"])]
         expansion = " + ".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\,{tex_vec(e)}"
                                for c, l, e in zip(d["coefs"], d["values"], d["directions"]))
         sizes = "$ and $".join(f"{num(c)}\\cdot {num(l)}^{{{T}}}\\approx {fmt(t, 6 if abs(t) < 1 else 4)}"
                                for c, l, t in zip(d["coefs"], d["values"], terms))
-        step_lines.append(f"**(b) ${name}^{{{T}}}\\boldsymbol v$.** ${name}^{{{T}}}\\boldsymbol v={expansion}$, with "
-                          f"${sizes}$: ${name}^{{{T}}}\\boldsymbol v\\approx {fmt_list(d['power'], dec)}$.")
+        step_lines.append(f"**(b) $W_{name}^{{{T}}}\\boldsymbol v$.** $W_{name}^{{{T}}}\\boldsymbol v={expansion}$, "
+                          f"with ${sizes}$: $W_{name}^{{{T}}}\\boldsymbol v\\approx {fmt_list(d['power'], dec)}$.")
     choice = ("fades", "explodes")
     return Problem(
-        9, "Eigenvalues decide", "medium", "splitting a note along eigen-directions and powering each part",
+        9, "Eigenvalues decide", "medium", "splitting a hidden state along eigenvectors and powering each part",
         statement=(
-            f"Two recurrent matrices: $A={tex_matrix(A['M'])}$ and $B={tex_matrix(B['M'])}$. A note is fed "
+            f"Two recurrent weight matrices: $W_A={tex_matrix(A['M'])}$ and $W_B={tex_matrix(B['M'])}$. A hidden "
+            "state is fed "
             "through each of them again and again (no input, no squashing)."),
-        given=f"A = np.array({lit(A['M'])})\nB = np.array({lit(B['M'])})\nv = np.array({lit(v)})\nsteps = {T}",
+        given=f"W_A = np.array({lit(A['M'])})\nW_B = np.array({lit(B['M'])})\nv = np.array({lit(v)})\nsteps = {T}",
         parts=[
-            Part("a", "For each matrix: its eigenvalues, largest first; its eigen-directions, one per row in the "
-                      "same order, each scaled so that its first entry is 1; and whether a note fed through it "
+            Part("a", "For each matrix: its eigenvalues, largest first; its eigenvectors, one per row in the "
+                      "same order, each scaled so that its first entry is 1; and whether a state fed through it "
                       "again and again “fades” or “explodes”. Store them in `eig_A`, `dirs_A`, `memory_A` and "
                       "`eig_B`, `dirs_B`, `memory_B` (four decimals).",
                  [Answer("eig_A", "vector", A["values"].tolist(), what="two numbers"),
@@ -1136,28 +1149,28 @@ def problem_9(n) -> Problem:
                  "    order = np.argsort(-np.abs(values))\n"
                  "    values, vectors = values[order].real, vectors[:, order].real\n"
                  "    return values, (vectors / vectors[0]).T\n"
-                 "eig_A, dirs_A = eigen(A)\neig_B, dirs_B = eigen(B)\n"
+                 "eig_A, dirs_A = eigen(W_A)\neig_B, dirs_B = eigen(W_B)\n"
                  "memory_A = 'fades' if np.abs(eig_A).max() < 1 else 'explodes'\n"
                  "memory_B = 'fades' if np.abs(eig_B).max() < 1 else 'explodes'\n"
                  "print(eig_A, dirs_A.tolist(), memory_A)\nprint(eig_B, dirs_B.tolist(), memory_B)", points=3),
-            Part("b", f"The note after {T} steps from $\\boldsymbol v={tex_vec(v)}$: $A^{{{T}}}\\boldsymbol v$ to four "
-                      f"decimals and $B^{{{T}}}\\boldsymbol v$ to two. Store them in `A_T_v` and `B_T_v`.",
+            Part("b", f"The hidden state after {T} steps from $\\boldsymbol v={tex_vec(v)}$: $W_A^{{{T}}}\\boldsymbol v$ to four "
+                      f"decimals and $W_B^{{{T}}}\\boldsymbol v$ to two. Store them in `A_T_v` and `B_T_v`.",
                  [Answer("A_T_v", "vector", A["power"].tolist(), what="two numbers"),
                   Answer("B_T_v", "vector", B["power"].tolist(), decimals=2, what="two numbers")],
                  "# Either multiply the matrix in again and again, or power each eigen-part: both agree.\n"
-                 "A_T_v = np.linalg.matrix_power(A, steps) @ v\nB_T_v = np.linalg.matrix_power(B, steps) @ v\n"
+                 "A_T_v = np.linalg.matrix_power(W_A, steps) @ v\nB_T_v = np.linalg.matrix_power(W_B, steps) @ v\n"
                  "print(A_T_v.round(4), B_T_v.round(2))", points=2),
         ],
         steps=step_lines,
-        remember=("Fed through one matrix step after step, a note keeps mostly its part along the "
-                  "eigen-direction of largest $|\\lambda|$, since every other part shrinks in comparison. Its "
+        remember=("Fed through one matrix step after step, a hidden state keeps mostly its part along the "
+                  "eigenvector of largest $|\\lambda|$, since every other part shrinks in comparison. Its "
                   "length then scales like $|\\lambda|_{\\max}^t$, dying out when that is under 1 and "
                   "blowing up when it is over 1."),
         numbers=n)
 
 
 def problem_10(n) -> Problem:
-    """Problem 10, clipping (chapter 8): ``g' = min(1, c/|g|) g`` and the step ``-lr g'``.
+    """Problem 10, clipping (chapter 8): ``g' = min(1, gamma/|g|) g`` and the step ``-lr g'``.
 
     Args:
         n: ``dict(limit, lr, g_long, g_short)``: floats, two gradients (lists of floats, any length).
@@ -1170,10 +1183,10 @@ def problem_10(n) -> Problem:
     """
     from mwm.clipping import clip_by_global_norm
 
-    c, lr = n["limit"], n["lr"]
+    gamma, lr = n["limit"], n["lr"]
     g1, g2 = np.array(n["g_long"], dtype=float), np.array(n["g_short"], dtype=float)
-    clipped1, norm1 = clip_by_global_norm(g1, c)
-    clipped2, norm2 = clip_by_global_norm(g2, c)
+    clipped1, norm1 = clip_by_global_norm(g1, gamma)
+    clipped2, norm2 = clip_by_global_norm(g2, gamma)
     change = -lr * clipped1
     n_long, n_short = f"{number_word(len(g1))} numbers", f"{number_word(len(g2))} numbers"
 
@@ -1182,29 +1195,29 @@ def problem_10(n) -> Problem:
         return f"\\|\\boldsymbol g\\|=\\sqrt{{{squares}}}={num(norm)}"
 
     def verdict(norm, clipped):
-        if norm > c:
-            return (f"${num(norm)}>{num(c)}$, so multiply by ${num(c)}/{num(norm)}={num(c / norm)}$: "
-                    f"$\\boldsymbol g'={tex_vec(clipped)}$, of length ${num(c)}$.")
-        return f"${num(norm)}\\le {num(c)}$, so nothing changes: $\\boldsymbol g'={tex_vec(clipped)}$."
+        if norm > gamma:
+            return (f"${num(norm)}>{num(gamma)}$, so multiply by ${num(gamma)}/{num(norm)}={num(gamma / norm)}$: "
+                    f"$\\boldsymbol g'={tex_vec(clipped)}$, of length ${num(gamma)}$.")
+        return f"${num(norm)}\\le {num(gamma)}$, so nothing changes: $\\boldsymbol g'={tex_vec(clipped)}$."
 
     return Problem(
-        10, "Clipping", "easy", "$\\boldsymbol g'=\\min(1, c/\\|\\boldsymbol g\\|)\\,\\boldsymbol g$",
+        10, "Clipping", "easy", "$\\boldsymbol g'=\\min(1, \\gamma/\\|\\boldsymbol g\\|)\\,\\boldsymbol g$",
         statement=(
-            f"Gradients are clipped at the length $c={num(c)}$, and the weights then move by $-\\eta\\,\\boldsymbol g'$ "
-            f"with step size $\\eta={num(lr)}$. Four decimals throughout."),
-        given=f"c, lr = {lit(c)}, {lit(lr)}\ng_long = np.array({lit(g1)})\ng_short = np.array({lit(g2)})",
+            f"Gradients are clipped at the threshold $\\gamma={num(gamma)}$, and the weights then move by "
+            f"$-\\eta\\,\\boldsymbol g'$ with learning rate $\\eta={num(lr)}$. Four decimals throughout."),
+        given=f"gamma, lr = {lit(gamma)}, {lit(lr)}\ng_long = np.array({lit(g1)})\ng_short = np.array({lit(g2)})",
         parts=[
             Part("a", f"Clip $\\boldsymbol g={tex_vec(g1)}$ and give the change of the weights, $-\\eta\\,\\boldsymbol g'$. "
                       "Store them in `clipped_long` and `change`.",
                  [Answer("clipped_long", "vector", clipped1.tolist(), what=n_long),
                   Answer("change", "vector", change.tolist(), what=n_long)],
-                 "# The length first; shrink the whole vector only if it is longer than c.\n"
-                 "def clip(g, c):\n    return g * min(1.0, c / np.linalg.norm(g))\n"
-                 "clipped_long = clip(g_long, c)\nchange = -lr * clipped_long\n"
+                 "# The length first; shrink the whole vector only if it is longer than gamma.\n"
+                 "def clip(g, gamma):\n    return g * min(1.0, gamma / np.linalg.norm(g))\n"
+                 "clipped_long = clip(g_long, gamma)\nchange = -lr * clipped_long\n"
                  "print(clipped_long, change)", points=2),
             Part("b", f"Clip $\\boldsymbol g={tex_vec(g2)}$. Store it in `clipped_short`.",
                  [Answer("clipped_short", "vector", clipped2.tolist(), what=n_short)],
-                 "clipped_short = clip(g_short, c)\nprint(clipped_short)"),
+                 "clipped_short = clip(g_short, gamma)\nprint(clipped_short)"),
         ],
         steps=[
             f"**(a) The length.** ${length(g1, norm1)}$.",
@@ -1218,7 +1231,7 @@ def problem_10(n) -> Problem:
 
 
 def problem_15(n) -> Problem:
-    """Problem 15, greedy against beam (chapter 13): an output's probability as a product, the k best kept.
+    """Problem 15, greedy against beam (chapter 13): an output's probability as a product, the B best kept.
 
     Args:
         n: ``dict(first, second, beam_width)``: ``first`` maps first words to probabilities, ``second`` maps
@@ -1256,7 +1269,7 @@ def problem_15(n) -> Problem:
     by_hand = (f"# By hand: keep {keep_first}, grow each by every next word, keep the best {number_word(k)} of the\n"
                f"# {number_word(len(grown))} outputs. The course's beam search does the same on the tree of probabilities:\n")
     return Problem(
-        15, "Greedy against beam", "medium", "an output's probability as a product, and keeping the $k$ best",
+        15, "Greedy against beam", "medium", "an output's probability as a product, and keeping the $B$ best",
         statement=(
             "A decoder writes a two-word output. For the first word it offers "
             + ", ".join(f"“{w}” ${num(p)}$" for w, p in first.items()) + ". "
@@ -1272,7 +1285,7 @@ def problem_15(n) -> Problem:
                  "w1 = max(first, key=first.get)\nw2 = max(second[w1], key=second[w1].get)\n"
                  "greedy_words, greedy_prob = f'{w1} {w2}', first[w1] * second[w1][w2]\n"
                  "print(greedy_words, round(greedy_prob, 4))"),
-            Part("b", f"What does beam search of width {k} write, and with what probability (four decimals)? "
+            Part("b", f"What does beam search of width $B={k}$ write, and with what probability (four decimals)? "
                       "Store them in `beam_words` and `beam_prob`.",
                  [Answer("beam_words", "choice", b_words, options=options, what="a string of two words"),
                   Answer("beam_prob", "number", b_prob, what="a number")],
@@ -1282,7 +1295,7 @@ def problem_15(n) -> Problem:
                  "best = beam_search(tree.model, beam_width).best\n"
                  "beam_words, beam_prob = tree.words(best.tokens), best.probability\n"
                  "print(beam_words, round(beam_prob, 4))"),
-            Part("c", "The log-scores (natural logarithms of the two outputs' probabilities), three decimals. "
+            Part("c", "The log-probabilities (natural logarithms of the two outputs' probabilities), three decimals. "
                       "Store them in `greedy_log` and `beam_log`.",
                  [Answer("greedy_log", "number", greedy.log_prob, decimals=3, what="a number"),
                   Answer("beam_log", "number", beam.best.log_prob, decimals=3, what="a number")],
@@ -1297,7 +1310,7 @@ def problem_15(n) -> Problem:
             + ". Growing each by every next word gives: " + ", ".join(f"“{w}” ${fmt(p, 2)}$" for w, p in grown) + ".",
             f"**(b) Prune to {k}.** The most probable are " + " and ".join(f"“{w}” (${fmt(dict(grown)[w], 2)}$)" for w in kept)
             + f". The winner is “{b_words}”.",
-            f"**(c) Log-scores.** $\\ln {fmt(g_prob, 2)}\\approx {fmt(greedy.log_prob, 3)}$ and "
+            f"**(c) Log-probabilities.** $\\ln {fmt(g_prob, 2)}\\approx {fmt(greedy.log_prob, 3)}$ and "
             f"$\\ln {fmt(b_prob, 2)}\\approx {fmt(beam.best.log_prob, 3)}$.",
         ],
         remember=("Greedy decoding commits to the likeliest first word and never reconsiders, even when a "
@@ -1314,7 +1327,7 @@ def problem_16(n) -> Problem:
             (parts (a)-(c)), and the key of the one that keeps the reference's meaning.
 
     Returns:
-        Problem with answers ``p1_*``, ``p2_*``, ``bp_*``, ``bleu_*`` per candidate, ``keeps_meaning``,
+        Problem with answers ``pi1_*``, ``pi2_*``, ``bp_*``, ``bleu_*`` per candidate, ``keeps_meaning``,
         ``scores_highest`` and ``bleu_judges_meaning``.
 
     Raises:
@@ -1350,33 +1363,35 @@ def problem_16(n) -> Problem:
     shared = [w for w in kept_words if w in ref_words]
     how_kept = "in other words" if shared == [w for w in ref_words if w in shared] else "in another order"
 
-    steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($r={r}$), and its pairs: "
+    steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($\\ell_{{\\text{{ref}}}}={r}$), and its pairs: "
              + ", ".join(f"“{p}”" for p in ref_pairs) + "."]
     parts = []
     for letter, k in zip("abc", names):
         sc = scores[k]
         c = sc.candidate_length
         bp_factor = f"{fmt(sc.brevity_penalty)}\\cdot " if c < r else ""
-        bp_text = (f"$c=r={r}$, so $\\mathrm{{BP}}=1$" if c == r else f"$c={c}>r={r}$, so $\\mathrm{{BP}}=1$" if c > r else
-                   f"$c={c}<r={r}$, so $\\mathrm{{BP}}=e^{{1-{r}/{c}}}\\approx {fmt(sc.brevity_penalty)}$")
+        lo, lr = "\\ell_{\\text{out}}", "\\ell_{\\text{ref}}"
+        bp_text = (f"${lo}={lr}={r}$, so $\\mathrm{{BP}}=1$" if c == r else
+                   f"${lo}={c}>{lr}={r}$, so $\\mathrm{{BP}}=1$" if c > r else
+                   f"${lo}={c}<{lr}={r}$, so $\\mathrm{{BP}}=e^{{1-{r}/{c}}}\\approx {fmt(sc.brevity_penalty)}$")
         steps.append(
-            f"**({letter}) Candidate {k}.** Words: {ticks(cands[k], 1)}: $p_1={frac(sc.matches[0], sc.totals[0])}$. "
-            f"Pairs: {ticks(cands[k], 2)}: $p_2={frac(sc.matches[1], sc.totals[1])}$. {bp_text}. "
+            f"**({letter}) Candidate {k}.** Words: {ticks(cands[k], 1)}: $\\pi_1={frac(sc.matches[0], sc.totals[0])}$. "
+            f"Pairs: {ticks(cands[k], 2)}: $\\pi_2={frac(sc.matches[1], sc.totals[1])}$. {bp_text}. "
             f"BLEU-2 $={bp_factor}\\sqrt{{{share(sc.matches[0], sc.totals[0])}\\cdot {share(sc.matches[1], sc.totals[1])}}}"
             f"\\approx {fmt(sc.score)}$.")
         parts.append(Part(
-            letter, f"Candidate {k}: “{cands[k]}”. Its $p_1$, $p_2$, brevity penalty and BLEU-2, to four decimals. "
-                    f"Store them in `p1_{k}`, `p2_{k}`, `bp_{k}`, `bleu_{k}`.",
-            [Answer(f"p1_{k}", "number", sc.precisions[0], what="a number"),
-             Answer(f"p2_{k}", "number", sc.precisions[1], what="a number"),
+            letter, f"Candidate {k}: “{cands[k]}”. Its $\\pi_1$, $\\pi_2$, brevity penalty and BLEU-2, to four "
+                    f"decimals. Store them in `pi1_{k}`, `pi2_{k}`, `bp_{k}`, `bleu_{k}`.",
+            [Answer(f"pi1_{k}", "number", sc.precisions[0], what="a number"),
+             Answer(f"pi2_{k}", "number", sc.precisions[1], what="a number"),
              Answer(f"bp_{k}", "number", sc.brevity_penalty, what="a number"),
              Answer(f"bleu_{k}", "number", sc.score, what="a number")],
             f"# Counted by hand: {sc.matches[0]} of its {sc.totals[0]} words and {sc.matches[1]} of its "
-            f"{sc.totals[1]} pairs appear in the reference; c = {c}, r = {r}.\n"
-            f"p1_{k}, p2_{k} = {sc.matches[0]} / {sc.totals[0]}, {sc.matches[1]} / {sc.totals[1]}\n"
+            f"{sc.totals[1]} pairs appear in the reference; its length is {c} words, the reference's {r}.\n"
+            f"pi1_{k}, pi2_{k} = {sc.matches[0]} / {sc.totals[0]}, {sc.matches[1]} / {sc.totals[1]}\n"
             f"bp_{k} = min(1.0, np.exp(1 - {r} / {c}))\n"
-            f"bleu_{k} = bp_{k} * np.sqrt(p1_{k} * p2_{k})\n"
-            f"print(round(p1_{k}, 4), round(p2_{k}, 4), round(bp_{k}, 4), round(bleu_{k}, 4))"))
+            f"bleu_{k} = bp_{k} * np.sqrt(pi1_{k} * pi2_{k})\n"
+            f"print(round(pi1_{k}, 4), round(pi2_{k}, 4), round(bp_{k}, 4), round(bleu_{k}, 4))"))
     steps.append(
         f"**(d) Meaning against score.** Only {n['keeps_meaning']} says what the reference says. "
         f"Yet {top} scores highest (" + ", ".join(f"{k} ${fmt(scores[k].score)}$" for k in names) + "): "
@@ -1402,18 +1417,19 @@ def problem_16(n) -> Problem:
                               "geometric mean",
         statement=(
             f"The reference translation is “{ref}”. Score three candidates with BLEU-2: "
-            "$\\mathrm{BLEU}\\text{-}2=\\mathrm{BP}\\cdot\\sqrt{p_1\\,p_2}$, where $p_1$ and $p_2$ are the "
+            "$\\mathrm{BLEU}\\text{-}2=\\mathrm{BP}\\cdot\\sqrt{\\pi_1\\,\\pi_2}$, where $\\pi_1$ and $\\pi_2$ are the "
             "candidate's clipped precisions of single words and of pairs of neighbouring words, and "
-            "$\\mathrm{BP}=\\min(1, e^{1-r/c})$ for a candidate of $c$ words and a reference of $r$."),
+            "$\\mathrm{BP}=\\min(1, e^{1-\\ell_{\\text{ref}}/\\ell_{\\text{out}}})$ for a candidate of "
+            "$\\ell_{\\text{out}}$ words and a reference of $\\ell_{\\text{ref}}$."),
         given=f"reference = {ref!r}\ncandidates = {lit(cands)}",
         parts=parts, steps=steps,
-        remember=("BLEU-2 is $\\mathrm{BP}\\cdot\\sqrt{p_1p_2}$: clip the counts, penalise short candidates, "
+        remember=("BLEU-2 is $\\mathrm{BP}\\cdot\\sqrt{\\pi_1\\pi_2}$: clip the counts, penalise short candidates, "
                   "and read a single sentence's score as a count of shared pieces, never as a verdict on "
                   "its meaning; the score earns trust only when it is averaged over a whole test set."),
         numbers=n)
 
 
-#: ordinal words for problem 1's inputs, "the note after the first input"
+#: ordinal words for problem 1's inputs, "the hidden state after the first input"
 ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 ORDINAL = {2: "square", 3: "cube", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
@@ -1423,7 +1439,7 @@ def problem_12(n) -> Problem:
     """Problem 12, diagnose the runs (chapters 7-9): a constant ratio per step names the run behind it.
 
     Args:
-        n: ``dict(runs, ahead, limit, far, share)``: ``runs`` maps three letters to logged blame sizes (a list
+        n: ``dict(runs, ahead, limit, far, share)``: ``runs`` maps three letters to logged gradient sizes (a list
             from 1, 2 to 9 entries long, each shrinking or growing by a near-constant factor; one fades, one
             explodes, one is near 1); ``ahead`` and ``far`` whole numbers, ``limit`` and ``share`` floats.
 
@@ -1455,7 +1471,7 @@ def problem_12(n) -> Problem:
     lane_far = factor[lstm_run] ** far
     # do the estimates survive factors rounded to two decimals? (they do when within 3 per cent)
     hardly = all(abs(round(factor[k], 2) ** ahead / predicted[k] - 1) <= 0.03 for k in names)
-    table = "| run | " + " | ".join(f"$k={i}$" for i in range(len(runs[names[0]]))) + " |\n"
+    table = "| run / steps back | " + " | ".join(f"{i}" for i in range(len(runs[names[0]]))) + " |\n"
     table += "|---|" + "---|" * len(runs[names[0]]) + "\n"
     for k in names:
         table += f"| {k} | " + " | ".join(f"${x:g}$" for x in runs[k]) + " |\n"
@@ -1464,8 +1480,8 @@ def problem_12(n) -> Problem:
     return Problem(
         12, "Diagnose the runs", "hard", "spotting a constant ratio, and naming the training run behind it",
         statement=(
-            "Someone trained three recurrent models on one task and, for each, logged how big the blame was "
-            "when it reached the note $k$ steps before the end:\n\n" + table),
+            "Someone trained three recurrent models on one task and, for each, logged the size of the gradient "
+            f"reaching the hidden state 0 to {len(runs[names[0]]) - 1} steps before the end:\n\n" + table),
         given="runs = {\n" + "".join(f"    {k!r}: {lit(runs[k])},\n" for k in names) + "}\n"
               f"ahead, limit, far, share = {ahead}, {lit(limit)}, {far}, {lit(share)}",
         parts=[
@@ -1477,7 +1493,7 @@ def problem_12(n) -> Problem:
                  + "".join(f"factor_{k} = (runs[{k!r}][-1] / runs[{k!r}][0]) ** (1 / (len(runs[{k!r}]) - 1))\n"
                            for k in names)
                  + "print(" + ", ".join(f"round(factor_{k}, 3)" for k in names) + ")"),
-            Part("b", f"Using its factor, estimate how large each run's blame would be {ahead} steps before the "
+            Part("b", f"Using its factor, estimate how large each run's gradient would be {ahead} steps before the "
                       f"end: three significant figures for "
                       f"{' and '.join(plain)}, three decimals for {lstm_run}. Store them in "
                       + ", ".join(f"`far_{k}`" for k in names) + ".",
@@ -1495,20 +1511,20 @@ def problem_12(n) -> Problem:
                   Answer("big_run", "choice", big_run, options=opts_run, what="a run letter"),
                   Answer("fix_small", "choice", "gates", options=fixes, what="“gates” or “clipping”"),
                   Answer("fix_big", "choice", "clipping", options=fixes, what="“gates” or “clipping”")],
-                 f"# Near 1: the LSTM's lane. Below 1: fading, small weights. Above 1: exploding, big weights.\n"
+                 f"# Near 1: the LSTM's cell state. Below 1: fading, small weights. Above 1: exploding, big weights.\n"
                  f"lstm_run, small_run, big_run = {lstm_run!r}, {small_run!r}, {big_run!r}\n"
                  "fix_small = 'gates'      # fading needs a path that does not shrink\n"
                  "fix_big = 'clipping'     # exploding needs its steps capped first\n"
                  "print(lstm_run, small_run, big_run, fix_small, fix_big)", points=2),
             Part("d", f"If run {big_run}'s last value, ${runs[big_run][-1]:g}$, were the length of the whole "
-                      f"gradient, by what factor would clipping at $c={num(limit)}$ scale it? Four decimals; "
+                      f"gradient, by what factor would clipping at $\\gamma={num(limit)}$ scale it? Four decimals; "
                       "store it in `clip_scale`.",
                  [Answer("clip_scale", "number", scale, what="a number")],
-                 f"# Clipping multiplies the gradient by min(1, c / length).\n"
+                 f"# Clipping multiplies the gradient by min(1, gamma / length).\n"
                  f"clip_scale = min(1.0, limit / runs[{big_run!r}][-1])\nprint(round(clip_scale, 4))"),
-            Part("e", f"Run {lstm_run}'s lane keeps a factor $f$ per step. What is the smallest $f$ that still "
-                      f"delivers at least {share:g} of the blame from {far} steps back? Five decimals; store it "
-                      "in `f_min`.",
+            Part("e", f"Along run {lstm_run}'s cell state the gradient keeps a factor $f$ per step. What is the "
+                      f"smallest $f$ that still delivers at least {share:g} of the gradient from {far} steps back? "
+                      "Five decimals; store it in `f_min`.",
                  [Answer("f_min", "number", f_min, decimals=5, what="a number")],
                  "# f ** far >= share  <=>  f >= share ** (1 / far).\n"
                  "f_min = share ** (1 / far)\nprint(round(f_min, 5))"),
@@ -1527,20 +1543,21 @@ def problem_12(n) -> Problem:
                         f"{fmt(round(factor[k], 2) ** ahead, None if k != lstm_run else 3, 3 if k != lstm_run else None)}$"
                         for k in names) + ").",
             f"**(c) Which is which.** Run {lstm_run}'s factor, ${fmt(factor[lstm_run], 2)}$, is the one closest "
-            "to 1: its blame wears away only slowly, as on an LSTM's lane whose forget gate stays near 1. "
-            f"Run {small_run}'s factor, ${fmt(factor[small_run], 2)}$, lies below 1, so its blame dies out: that "
+            "to 1: its gradient wears away only slowly, as along an LSTM's cell state whose forget gate stays "
+            f"near 1. Run {small_run}'s factor, ${fmt(factor[small_run], 2)}$, lies below 1, so its gradient "
+            "vanishes: that "
             "is the plain cell with small weights, and the remedy is gates (an LSTM or a GRU). "
-            f"Run {big_run}'s factor, ${fmt(factor[big_run], 2)}$, lies above 1, so its blame blows up: that is "
+            f"Run {big_run}'s factor, ${fmt(factor[big_run], 2)}$, lies above 1, so its gradient explodes: that is "
             "the plain cell with large weights, which must be clipped before anything else, though gates "
             "would help it as well.",
             f"**(d) Clipping.** ${runs[big_run][-1]:g}>{num(limit)}$, so the gradient is scaled by "
             f"${num(limit)}/{runs[big_run][-1]:g}\\approx {fmt(scale)}$.",
-            f"**(e) The lane.** We need $f^{{{far}}}\\ge {share:g}$, that is $f\\ge {share:g}^{{1/{far}}}"
+            f"**(e) The cell state.** We need $f^{{{far}}}\\ge {share:g}$, that is $f\\ge {share:g}^{{1/{far}}}"
             f"=e^{{\\ln {share:g}/{far}}}\\approx {fmt(f_min, 5)}$. Run {lstm_run}'s ${fmt(factor[lstm_run], 2)}$ "
             f"is far short of that: ${fmt(factor[lstm_run], 2)}^{{{far}}}\\approx {fmt(lane_far, 3)}$.",
         ],
-        remember=("When the logged blame changes by the same ratio at every step, that single ratio is the "
-                  "diagnosis. Under 1 the blame dies away and over 1 it blows up; a ratio near 1 is what lets "
+        remember=("When the logged gradient changes by the same ratio at every step, that single ratio is the "
+                  "diagnosis. Under 1 the gradient vanishes and over 1 it explodes; a ratio near 1 is what lets "
                   "it reach far back."),
         numbers=n)
 

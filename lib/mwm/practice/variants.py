@@ -159,7 +159,7 @@ def _exact(x: float, decimals: int) -> bool:
     return abs(scaled - round(scaled)) < 1e-6
 
 
-def _scalar_notes(xs, w, u, b, h0) -> list[float]:
+def _scalar_states(xs, w, u, b, h0) -> list[float]:
     hs, h = [], h0
     for x in xs:
         h = math.tanh(w * h + u * x + b)
@@ -167,11 +167,11 @@ def _scalar_notes(xs, w, u, b, h0) -> list[float]:
     return hs
 
 
-def _plain_notes(hs, lo=0.05, hi=0.97) -> str | None:
-    """A flaw if a note is near 0 or saturated (prints as +-1.0000 or barely moves)."""
+def _plain_states(hs, lo=0.05, hi=0.97) -> str | None:
+    """A flaw if a hidden state is near 0 or saturated (prints as +-1.0000 or barely moves)."""
     for h in hs:
         if not lo <= abs(h) <= hi:
-            return f"a note {h:.4f} is near 0 or saturated"
+            return f"a state {h:.4f} is near 0 or saturated"
     return None
 
 
@@ -190,8 +190,8 @@ def variant_1(rng: random.Random) -> dict:
 
     Ranges: w 0.3..1.5 and b, h0 -0.5..0.5 (one decimal), u in {+-0.5, +-1, 1.5, 2} (no -1.5, -2),
     inputs -2..2 in halves, none 0. The count of inputs stays three.
-    Constraints: every note has size 0.05..0.97 (not ~0, not saturated); the three notes differ
-    at four decimals; no note equals a given number at four decimals.
+    Constraints: every hidden state has size 0.05..0.97 (not ~0, not saturated); the three states
+    differ at four decimals; no state equals a given number at four decimals.
 
     Args:
         rng: a random.Random (from :func:`rng_for`).
@@ -207,14 +207,14 @@ def variant_1(rng: random.Random) -> dict:
                     xs=[_pick(r, _P1_X) for _ in range(3)])
 
     def flaw(n):
-        hs = _scalar_notes(n["xs"], n["w"], n["u"], n["b"], n["h0"])
+        hs = _scalar_states(n["xs"], n["w"], n["u"], n["b"], n["h0"])
         shown = [_r4(h) for h in hs]
         given = {_r4(v) for v in (n["w"], n["u"], n["b"], n["h0"], *n["xs"])}
         if len(set(shown)) < len(shown):
-            return "two notes are equal"
+            return "two states are equal"
         if given & set(shown):
-            return "a note equals a given number"
-        return _plain_notes(hs)
+            return "a state equals a given number"
+        return _plain_states(hs)
 
     return _draw(1, rng, make, flaw)
 
@@ -228,10 +228,10 @@ def variant_2(rng: random.Random) -> dict:
     """Problem 2 (one step with matrices): ``dict(W 2x2, U 2x1, b 2, h0 2, xs 2)``, lists of floats.
 
     Ranges: entries of W, b, h0 and the inputs from -1..1 in halves, of U from -2..2 in halves
-    (not 0). The shapes stay those of the default (a note of two numbers, two inputs).
+    (not 0). The shapes stay those of the default (a hidden state of two numbers, two inputs).
     Constraints: W has at least two non-zero entries, h0 is not all 0 and the first input is not
     0 (the second may be, as in the default); every entry of h1 and h2
-    has size 0.02..0.97; h1 and h2 differ; the two entries of each note differ.
+    has size 0.02..0.97; h1 and h2 differ; the two entries of each state differ.
 
     Args:
         rng: a random.Random (from :func:`rng_for`).
@@ -253,16 +253,16 @@ def variant_2(rng: random.Random) -> dict:
             return "W is almost empty"
         if not any(n["h0"]) or n["xs"][0] == 0:
             return "h0 is all 0, or the first input is 0"
-        h, notes = n["h0"], []
+        h, states = n["h0"], []
         for x in n["xs"]:
             h = [math.tanh(W[i][0] * h[0] + W[i][1] * h[1] + U[i][0] * x + b[i]) for i in range(2)]
-            notes.append(h)
-        why = _plain_notes([v for h in notes for v in h], 0.02, 0.97)
+            states.append(h)
+        why = _plain_states([v for h in states for v in h], 0.02, 0.97)
         if why:
             return why
-        shown = [[_r4(v) for v in h] for h in notes]
+        shown = [[_r4(v) for v in h] for h in states]
         if shown[0] == shown[1] or any(h[0] == h[1] for h in shown):
-            return "two notes or two entries are equal"
+            return "two states or two entries are equal"
         return None
 
     return _draw(2, rng, make, flaw)
@@ -277,7 +277,7 @@ def variant_3(rng: random.Random) -> dict:
     """Problem 3 (counting weights): ``dict(hidden, inputs, tags)``, whole numbers.
 
     Ranges: hidden 16..128 in eights, inputs 8..128 in fours, tags 5..24.
-    Constraint: hidden != inputs (else the upper floor's block equals the lower one's and part (c)
+    Constraint: hidden != inputs (else the upper layer's block equals the lower one's and part (c)
     says nothing new).
 
     Args:
@@ -304,16 +304,16 @@ _P4_CONTEXTS = (
     ("the platform is", ("crowded", "empty", "wet", "busy", "quiet", "long", "clean")),
     ("my ticket is", ("valid", "lost", "here", "expired", "ready", "cheap", "torn")),
 )
-_P4_SCORES = _grid(-2.0, 4.0, 0.5)
+_P4_LOGITS = _grid(-2.0, 4.0, 0.5)
 
 
 def variant_4(rng: random.Random) -> dict:
-    """Problem 4 (read-out and loss): ``dict(context, words, scores, truth, other)``.
+    """Problem 4 (read-out and loss): ``dict(context, words, logits, truth, other)``.
 
     ``context`` a str, ``words`` four distinct words (from a list of plausible next words for
-    the context), ``scores`` four distinct floats from -2..4 in halves, ``truth`` and ``other``
+    the context), ``logits`` four distinct floats from -2..4 in halves, ``truth`` and ``other``
     two different words of ``words``. The count of words stays four.
-    Constraints: the scores span at most 5, so every probability prints between 0.0020 and
+    Constraints: the logits span at most 5, so every probability prints between 0.0020 and
     0.9900 (not 0.0000); the two losses differ.
 
     Args:
@@ -329,12 +329,12 @@ def variant_4(rng: random.Random) -> dict:
         context, pool = _pick(r, _P4_CONTEXTS)
         words = _sample(r, pool, 4)
         truth, other = _sample(r, words, 2)
-        return dict(context=context, words=words, scores=_sample(r, _P4_SCORES, 4), truth=truth, other=other)
+        return dict(context=context, words=words, logits=_sample(r, _P4_LOGITS, 4), truth=truth, other=other)
 
     def flaw(n):
-        s = n["scores"]
+        s = n["logits"]
         if max(s) - min(s) > 5:
-            return "the scores spread too far"
+            return "the logits spread too far"
         z = sum(math.exp(v) for v in s)
         p = [math.exp(v) / z for v in s]
         if min(p) < 0.002 or max(p) > 0.99:
@@ -350,20 +350,20 @@ def _nice_ratio_shares() -> tuple[float, ...]:
 
 
 _P5_SHARES = _nice_ratio_shares()
-_P5_SCORES = _grid(-2.0, 4.0, 0.5)
+_P5_LOGITS = _grid(-2.0, 4.0, 0.5)
 _P5_TEMPERATURES = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
 
 
 def variant_5(rng: random.Random) -> dict:
-    """Problem 5 (temperature): ``dict(scores, temperatures, p_now, p_wanted)``, lists of floats.
+    """Problem 5 (temperature): ``dict(logits, temperatures, p_now, p_wanted)``, lists of floats.
 
-    Ranges: two distinct scores from -2..4 in halves; three distinct temperatures from
+    Ranges: two distinct logits from -2..4 in halves; three distinct temperatures from
     {0.25, 0.5, 1, 1.5, 2, 3, 4}; ``p_now`` and ``p_wanted`` pairs (p, 1 - p) with p > 0.5 of
     two decimals whose ratio p / (1 - p) has at most two decimals (0.6, 0.75, 0.8, 0.9, ...).
-    Constraints: each scaled gap (s1 - s2) / T has at most three decimals; the first word's
+    Constraints: each scaled gap (y1 - y2) / theta has at most three decimals; the first word's
     probabilities differ and lie in 0.005..0.995 (none prints as 0.0000 or 1.0000); p_now != p_wanted; the answer
-    T_new lies in 0.2..8, at least 0.1 away from 1, so it is positive and prints well. The
-    first word is the likelier at T = 1, so p_cold is (1, 0) as in the default.
+    theta_new lies in 0.2..8, at least 0.1 away from 1, so it is positive and prints well. The
+    first word is the likelier at theta = 1, so p_cold is (1, 0) as in the default.
 
     Args:
         rng: a random.Random (from :func:`rng_for`).
@@ -376,23 +376,23 @@ def variant_5(rng: random.Random) -> dict:
     """
     def make(r):
         p, q = _pick(r, _P5_SHARES), _pick(r, _P5_SHARES)
-        scores = _sample(r, _P5_SCORES, 2)
-        fitting = [T for T in _P5_TEMPERATURES if _exact((scores[0] - scores[1]) / T, 3)]
-        return dict(scores=scores, temperatures=_sample(r, fitting, 3),
+        logits = _sample(r, _P5_LOGITS, 2)
+        fitting = [th for th in _P5_TEMPERATURES if _exact((logits[0] - logits[1]) / th, 3)]
+        return dict(logits=logits, temperatures=_sample(r, fitting, 3),
                     p_now=[p, round(1 - p, 2)], p_wanted=[q, round(1 - q, 2)])
 
     def flaw(n):
-        (s1, s2), Ts = n["scores"], n["temperatures"]
-        if len(Ts) < 3 or not all(_exact((s1 - s2) / T, 3) for T in Ts):
+        (y1, y2), thetas = n["logits"], n["temperatures"]
+        if len(thetas) < 3 or not all(_exact((y1 - y2) / th, 3) for th in thetas):
             return "fewer than three temperatures give a short scaled gap"
-        firsts = [_sigmoid((s1 - s2) / T) for T in Ts]
+        firsts = [_sigmoid((y1 - y2) / th) for th in thetas]
         if len({fmt(q) for q in firsts}) < len(firsts) or not all(0.005 <= q <= 0.995 for q in firsts):
             return "a probability is within 0.005 of 0 or 1, or two are equal"
         if n["p_now"] == n["p_wanted"]:
             return "p_now == p_wanted"
-        T_new = math.log(n["p_now"][0] / n["p_now"][1]) / math.log(n["p_wanted"][0] / n["p_wanted"][1])
-        if not 0.2 <= T_new <= 8 or abs(T_new - 1) < 0.1:
-            return f"T_new {T_new:.3f} out of range"
+        theta_new = math.log(n["p_now"][0] / n["p_now"][1]) / math.log(n["p_wanted"][0] / n["p_wanted"][1])
+        if not 0.2 <= theta_new <= 8 or abs(theta_new - 1) < 0.1:
+            return f"theta_new {theta_new:.3f} out of range"
         return None
 
     return _draw(5, rng, make, flaw)
@@ -406,11 +406,11 @@ _P6_X = _grid(-1.5, 1.5, 0.5)
 
 
 def variant_6(rng: random.Random) -> dict:
-    """Problem 6 (blame through time): ``dict(w, u, b, h0, xs)``, floats, ``xs`` three floats.
+    """Problem 6 (the gradient through time): ``dict(w, u, b, h0, xs)``, floats, ``xs`` three floats.
 
     Ranges: w 0.5..1.5, b -0.3..0.3 (one decimal), u in {0.5, 1, 1.5, 2, -1}, h0 in {-0.5, 0, 0.5},
     inputs -1.5..1.5 in halves (0 allowed, as in the default). Three inputs, as the parts ask.
-    Constraints: every note has size 0.05..0.97; the notes differ; both factors have size
+    Constraints: every hidden state has size 0.05..0.97; the states differ; both factors have size
     >= 0.05 and differ at four decimals; dh3/dh1 has size >= 0.01 and dh3/dx1 >= 0.005.
 
     Args:
@@ -428,12 +428,12 @@ def variant_6(rng: random.Random) -> dict:
 
     def flaw(n):
         w, u = n["w"], n["u"]
-        hs = _scalar_notes(n["xs"], w, u, n["b"], n["h0"])
-        why = _plain_notes(hs)
+        hs = _scalar_states(n["xs"], w, u, n["b"], n["h0"])
+        why = _plain_states(hs)
         if why:
             return why
         if len({_r4(h) for h in hs}) < 3:
-            return "two notes are equal"
+            return "two states are equal"
         d32, d21 = w * (1 - hs[2] ** 2), w * (1 - hs[1] ** 2)
         d31, d3x1 = d32 * d21, d32 * d21 * u * (1 - hs[0] ** 2)
         if min(abs(d32), abs(d21)) < 0.05 or abs(d31) < 0.01 or abs(d3x1) < 0.005 or _r4(d32) == _r4(d21):
@@ -443,18 +443,18 @@ def variant_6(rng: random.Random) -> dict:
     return _draw(6, rng, make, flaw)
 
 
-_P7_K = (10, 16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100)
+_P7_TAU = (10, 16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100)
 
 
 def variant_7(rng: random.Random) -> dict:
-    """Problem 7 (truncated BPTT): ``dict(length, k, blame_from, pair_across, pair_inside)``, whole numbers.
+    """Problem 7 (truncated BPTT): ``dict(length, tau, grad_from, pair_across, pair_inside)``, whole numbers.
 
-    ``length`` 1000..5000 in fifties, ``k`` from {10, 16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100}
+    ``length`` 1000..5000 in fifties, ``tau`` from {10, 16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100}
     (so the count of chunks is sometimes a whole quotient, sometimes rounded up); the pairs are
     tuples (i, j), i < j, as in the default.
-    Constraints (by construction): the text has at least ten chunks; ``blame_from`` lies in
-    chunk 2, 3 or 4 and is not its chunk's first character (its blame goes back at least one
-    step); ``pair_across`` straddles one of the first four cuts with j - i < k (close, yet cut
+    Constraints (by construction): the text has at least ten chunks; ``grad_from`` lies in
+    chunk 2, 3 or 4 and is not its chunk's first character (its gradient goes back at least one
+    step); ``pair_across`` straddles one of the first four cuts with j - i < tau (close, yet cut
     apart); ``pair_inside`` sits in one of the first four chunks with j - i >= 2. So the answers
     to part (c) are False then True, as the builder's names ask.
 
@@ -468,20 +468,20 @@ def variant_7(rng: random.Random) -> dict:
         TypeError: if ``rng`` is not a random.Random. VariantError: see :data:`MAX_TRIES`.
     """
     def make(r):
-        k = _pick(r, _P7_K)
+        tau = _pick(r, _P7_TAU)
         length = 1000 + 50 * r.randrange(81)
         m = 2 + r.randrange(3)
-        blame_from = (m - 1) * k + 2 + r.randrange(k - 1)           # offsets 2..k inside chunk m
-        cut = k * (1 + r.randrange(4))
-        i = cut - r.randrange(k // 2)                                # cut - (k//2 - 1) .. cut
-        j = cut + 1 + r.randrange(k // 2)                            # cut + 1 .. cut + k//2
-        start = k * r.randrange(4) + 1
-        a = start + r.randrange(k - 2)
-        c = a + 2 + r.randrange(start + k - 1 - (a + 2) + 1)         # a + 2 .. last of the chunk
-        return dict(length=length, k=k, blame_from=blame_from, pair_across=(i, j), pair_inside=(a, c))
+        grad_from = (m - 1) * tau + 2 + r.randrange(tau - 1)       # offsets 2..tau inside chunk m
+        cut = tau * (1 + r.randrange(4))
+        i = cut - r.randrange(tau // 2)                              # cut - (tau//2 - 1) .. cut
+        j = cut + 1 + r.randrange(tau // 2)                          # cut + 1 .. cut + tau//2
+        start = tau * r.randrange(4) + 1
+        a = start + r.randrange(tau - 2)
+        c = a + 2 + r.randrange(start + tau - 1 - (a + 2) + 1)       # a + 2 .. last of the chunk
+        return dict(length=length, tau=tau, grad_from=grad_from, pair_across=(i, j), pair_inside=(a, c))
 
     def flaw(n):
-        if n["length"] < 10 * n["k"]:
+        if n["length"] < 10 * n["tau"]:
             return "fewer than ten chunks"
         return None
 
@@ -700,7 +700,7 @@ def variant_11(rng: random.Random) -> dict:
     Ranges (halves): c_prev -3..3 (not 0), forget -1..3, input -2..2, output -1..2.5, candidate
     -2..2 (not 0).
     Constraints: the three gates differ at four decimals; the new cell state has size >= 0.05
-    and the new note >= 0.02; neither equals a given number at four decimals.
+    and the new hidden state >= 0.02; neither equals a given number at four decimals.
 
     Args:
         rng: a random.Random (from :func:`rng_for`).
@@ -717,13 +717,13 @@ def variant_11(rng: random.Random) -> dict:
 
     def flaw(n):
         f, i, o = (_sigmoid(n[k]) for k in ("forget", "input", "output"))
-        g = math.tanh(n["candidate"])
-        c = f * n["c_prev"] + i * g
+        c_tilde = math.tanh(n["candidate"])
+        c = f * n["c_prev"] + i * c_tilde
         h = o * math.tanh(c)
         if len({_r4(f), _r4(i), _r4(o)}) < 3:
             return "two gates are equal"
         if abs(c) < 0.05 or abs(h) < 0.02:
-            return "the cell state or the note is near 0"
+            return "the cell state or the hidden state is near 0"
         if {_r4(c), _r4(h)} & {_r4(v) for v in n.values()}:
             return "an answer equals a given number"
         return None
@@ -750,14 +750,14 @@ def variant_12(rng: random.Random) -> dict:
 
     ``runs`` maps "A", "B", "C" to six logged sizes, the whole number 1 and then f^1..f^5 printed
     to three significant figures; one run fades (f 0.30..0.80), one explodes (f 1.20..2.50), one
-    is an LSTM's lane (f 0.95..0.98), in a random order of the letters. ahead from
+    is an LSTM's cell state (f 0.95..0.98), in a random order of the letters. ahead from
     {10, 12, 15, 20, 25, 30}, limit {1, 2, 2.5, 4, 5, 10}, far {50, 100, 150, 200}, share
     {0.1, 0.25, 0.5, 0.8, 0.9}. Three runs of six entries, as the default.
     Constraints (on the factors the key computes from the rounded sizes): the diagnosis holds
-    (the lane's factor is nearest 1, one plain factor below 1, one above); the lane's factor
+    (the LSTM run's factor is nearest 1, one plain factor below 1, one above); the LSTM run's factor
     prints below 1.00 at two decimals; with factors rounded to two decimals the estimates move
     by at most 3 per cent (as step (b) says); the estimates lie in 1e-12..1e9; the exploding
-    run's last size exceeds the limit and the clipping scale is 0.001..0.8; the lane falls short
+    run's last size exceeds the limit and the clipping scale is 0.001..0.8; the LSTM run falls short
     of f_min: its factor^far is below share / 2 yet prints as at least 0.002.
 
     Args:
@@ -792,9 +792,9 @@ def variant_12(rng: random.Random) -> dict:
         last = runs[plain[1]][-1]
         if not 0.001 <= n["limit"] / last <= 0.8:
             return "the clipping scale is out of range"
-        lane = factor[lstm] ** n["far"]
-        if not (0.002 <= lane < n["share"] / 2):
-            return "the lane is not clearly short of f_min"
+        kept = factor[lstm] ** n["far"]
+        if not (0.002 <= kept < n["share"] / 2):
+            return "the LSTM run is not clearly short of f_min"
         return None
 
     return _draw(12, rng, make, flaw)
@@ -802,19 +802,20 @@ def variant_12(rng: random.Random) -> dict:
 
 _P13_HPREV = tuple(x for x in _grid(-0.9, 0.9, 0.1) if abs(x) >= 0.2)
 _P13_X = tuple(x for x in _grid(-2.0, 2.0, 0.5) if x != 0)
-_P13_SCORE = _grid(-2.0, 2.0, 0.5)
+_P13_PRE = _grid(-2.0, 2.0, 0.5)
 _P13_W_INPUT = (0.5, 1.0, 1.5, -0.5, -1.0)
 _P13_W_OLD = _grid(0.5, 2.5, 0.5)
 
 
 def variant_13(rng: random.Random) -> dict:
-    """Problem 13 (one GRU step): ``dict(h_prev, x, update_score, reset_score, w_input, w_old)``, floats.
+    """Problem 13 (one GRU step): ``dict(h_prev, x, a_z, a_r, w_input, w_old)``, floats.
 
-    Ranges: h_prev +-0.2..0.9 (one decimal), x -2..2 in halves (not 0), the scores -2..2 in halves,
+    Ranges: h_prev +-0.2..0.9 (one decimal), x -2..2 in halves (not 0), the gates' pre-activations
+    a_z, a_r -2..2 in halves,
     w_input in {+-0.5, +-1, 1.5}, w_old 0.5..2.5 in halves (positive: then the reset gate's effect
-    has the sign of h_prev, "higher" for a negative old note, "lower" for a positive one).
-    Constraints: both drafts have size 0.02..0.97 and differ by at least 0.01 (part (b)'s
-    "higher or lower" is visible at four decimals); both new notes have size >= 0.02 and differ;
+    has the sign of h_prev, "higher" for a negative old state, "lower" for a positive one).
+    Constraints: both candidates have size 0.02..0.97 and differ by at least 0.01 (part (b)'s
+    "higher or lower" is visible at four decimals); both new states have size >= 0.02 and differ;
     z and r differ.
 
     Args:
@@ -827,19 +828,19 @@ def variant_13(rng: random.Random) -> dict:
         TypeError: if ``rng`` is not a random.Random. VariantError: see :data:`MAX_TRIES`.
     """
     def make(r):
-        return dict(h_prev=_pick(r, _P13_HPREV), x=_pick(r, _P13_X), update_score=_pick(r, _P13_SCORE),
-                    reset_score=_pick(r, _P13_SCORE), w_input=_pick(r, _P13_W_INPUT), w_old=_pick(r, _P13_W_OLD))
+        return dict(h_prev=_pick(r, _P13_HPREV), x=_pick(r, _P13_X), a_z=_pick(r, _P13_PRE),
+                    a_r=_pick(r, _P13_PRE), w_input=_pick(r, _P13_W_INPUT), w_old=_pick(r, _P13_W_OLD))
 
     def flaw(n):
         hp, x, wx, wo = n["h_prev"], n["x"], n["w_input"], n["w_old"]
-        z, rr = _sigmoid(n["update_score"]), _sigmoid(n["reset_score"])
-        draft, draft_open = math.tanh(wx * x + wo * rr * hp), math.tanh(wx * x + wo * hp)
-        h, h_open = (1 - z) * hp + z * draft, (1 - z) * hp + z * draft_open
-        why = _plain_notes([draft, draft_open], 0.02, 0.97)
+        z, rr = _sigmoid(n["a_z"]), _sigmoid(n["a_r"])
+        cand, cand_open = math.tanh(wx * x + wo * rr * hp), math.tanh(wx * x + wo * hp)
+        h, h_open = (1 - z) * hp + z * cand, (1 - z) * hp + z * cand_open
+        why = _plain_states([cand, cand_open], 0.02, 0.97)
         if why:
             return why
-        if abs(draft - draft_open) < 0.01 or min(abs(h), abs(h_open)) < 0.02 or _r4(h) == _r4(h_open):
-            return "the reset gate changes too little, or a note is near 0"
+        if abs(cand - cand_open) < 0.01 or min(abs(h), abs(h_open)) < 0.02 or _r4(h) == _r4(h_open):
+            return "the reset gate changes too little, or a state is near 0"
         if _r4(z) == _r4(rr):
             return "z == r"
         return None
@@ -859,7 +860,7 @@ def variant_14(rng: random.Random) -> dict:
     Ranges: w 0.3..1.2, b -0.3..0.3 (one decimal), u in {0.5, 1, 1.5, -1}, inputs -1.5..1.5 in
     halves (0 allowed). Three inputs, as the parts ask ("x_3", "word 2").
     Constraints: the inputs are not a palindrome (else both directions agree); every forward
-    and backward note has size 0.02..0.97; word 2's two halves differ; w and u are not 0, so a
+    and backward hidden state has size 0.02..0.97; word 2's two halves differ; w and u are not 0, so a
     change of x_3 reaches the backward half of word 1 (answer "backward").
 
     Args:
@@ -878,9 +879,9 @@ def variant_14(rng: random.Random) -> dict:
         xs = n["xs"]
         if xs == xs[::-1]:
             return "the inputs read the same both ways"
-        fwd = _scalar_notes(xs, n["w"], n["u"], n["b"], 0.0)
-        bwd = _scalar_notes(xs[::-1], n["w"], n["u"], n["b"], 0.0)[::-1]
-        why = _plain_notes(fwd + bwd, 0.02, 0.97)
+        fwd = _scalar_states(xs, n["w"], n["u"], n["b"], 0.0)
+        bwd = _scalar_states(xs[::-1], n["w"], n["u"], n["b"], 0.0)[::-1]
+        why = _plain_states(fwd + bwd, 0.02, 0.97)
         if why:
             return why
         if _r4(fwd[1]) == _r4(bwd[1]):
