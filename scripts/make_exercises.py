@@ -18,7 +18,9 @@ Everything is rebuilt from ``lib/mwm/practice/problems.py`` (the numbers live in
 2. nbgrader's own ``generate_assignment`` writes the student version to
    ``exercises/release/practice/`` (and records the assignment in ``exercises/gradebook.db``).
 3. nbgrader's own ``generate_solution`` writes ``exercises/solution/practice/practice.ipynb``;
-   the worked solutions, step by step, are then added under each problem.
+   the worked solutions, step by step (with the website's numbers), are then added under each
+   problem. Its code computes from the given values of the notebook it runs in, so the one
+   notebook scores full marks under every student id (tests/test_solutions_every_id.py).
 4. ``exercises/solution/answer-key.html``: every answer and every worked solution on one page.
 5. The website's practice pages, ``practice/*.md``, and the student notebook they offer
    for download, ``practice/downloads/practice.ipynb``.
@@ -409,9 +411,14 @@ def _math(a) -> str:
     return s
 
 
+#: At the head of each worked solution in the solution notebook: its steps and answers use the website's numbers, its code does not.
+WEBSITE_NUMBERS_NOTE = ("*These steps are worked with the website's numbers. The code in the cells above works on "
+                        "the numbers of the notebook it runs in: run it to see your own.*")
+
+
 def solution_markdown(problem, heading="###") -> str:
     steps = "\n\n".join(problem.steps)
-    return (f"{heading} Worked solution of problem {problem.number}\n\n{steps}\n\n"
+    return (f"{heading} Worked solution of problem {problem.number}\n\n{WEBSITE_NUMBERS_NOTE}\n\n{steps}\n\n"
             f"{answers_markdown(problem)}\n\n**Remember.** {problem.remember}")
 
 

@@ -71,6 +71,7 @@ SLOWEST_FIRST = ("tests/test_site.py", "tests/test_notebooks_portable.py", "test
                  "tests/test_grade_parallel.py", "tests/test_hub.py", "tests/test_grading_attacks.py",
                  "tests/test_teacher_pages.py",
                  "tests/test_exercises.py", "tests/test_lab.py", "tests/test_class_trial.py", "tests/test_sandbox.py",
+                 "tests/test_solutions_every_id.py",
                  # the site's other readers: handed out once the site is likely built (the first file builds it)
                  "tests/test_site_readers.py", "tests/test_site_practice_pages.py", "tests/test_site_panels.py")
 

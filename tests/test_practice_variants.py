@@ -387,7 +387,7 @@ def test_wording_follows_the_numbers(built):
         shared = [w for w in kept if w in ref]
         same_order = shared == [w for w in ref if w in shared]
         said = "in other words" if same_order else "in another order"
-        assert f"says the same thing {said};" in by_number[16].parts[3].solution
+        assert f"says what the reference says, {said}" in by_number[16].steps[-1]
         assert same_order <= bool(set(kept) - set(ref))          # in the same order, a word was swapped
 
 
@@ -408,16 +408,33 @@ def test_generalised_wording_with_other_counts():
     assert p.steps[1].startswith("**(b) Twenty-five steps.**")
     n[5]["p_now"], n[5]["p_wanted"] = [0.2, 0.8], [0.4, 0.6]
     p = problems.build(5, n)
-    assert p.parts[2].answers[0].expected == [0.0, 1.0] and "p_cold = [0.0, 1.0]" in p.parts[2].solution
+    assert p.parts[2].answers[0].expected == [0.0, 1.0] == _solved(p)["p_cold"]
     n[15] = dict(first={"the": 0.5, "my": 0.3, "our": 0.2},
                  second={"the": {"tea": 0.4, "cup": 0.3, "chai": 0.3}, "my": {"chai": 0.9, "tea": 0.1},
                          "our": {"train": 0.6, "tea": 0.4}}, beam_width=2)
     p = problems.build(15, n)
-    assert "keep the best two first words" in p.parts[1].solution and "of the\n# five outputs" in p.parts[1].solution
+    assert "The 2 first words kept are “the” and “my”" in p.steps[1] and p.steps[1].count("$") == 10  # five outputs
+    assert (_solved(p)["beam_words"], p.answers[2].expected) == ("my chai", "my chai")
     n[16] = dict(reference="we drink chai every morning",
-                 candidates={"A": "we have chai every morning", "B": "we drink chai every evening", "C": "we drink chai"},
-                 keeps_meaning="A")
-    assert "# A says the same thing in other words;" in problems.build(16, n).parts[3].solution
+                 candidates={"A": "we drink chai every evening", "B": "we have chai every morning", "C": "we drink chai"},
+                 keeps_meaning="B")
+    p = problems.build(16, n)
+    assert "Only B says what the reference says, in other words (reading “have” as “drink”)" in p.steps[-1]
+    assert "Take “have” to mean “drink”, as `same_meaning` says." in p.parts[3].question
+    assert _solved(p)["keeps_meaning"] == "B"
+
+
+def _solved(problem) -> dict:
+    """The variables a problem's given cell and worked solutions set, run here one after another."""
+    import contextlib
+    import io
+
+    namespace = {"np": np}
+    exec(problem.given, namespace)
+    with contextlib.redirect_stdout(io.StringIO()):
+        for part in problem.parts:
+            exec(part.solution, namespace)
+    return namespace
 
 
 def test_the_website_numbers_keep_their_wording():
@@ -426,8 +443,7 @@ def test_the_website_numbers_keep_their_wording():
     assert by_number[1].practises == "one step of the one-number cell, three times over"
     assert "It reads the inputs $x_1=1$, $x_2=-1$, $x_3=0.5$ in that order" in by_number[1].statement
     assert "The probabilities of the four words" in by_number[4].parts[0].question
-    assert "keep both first words, grow each by every next word, keep the best two of the\n# five outputs" in \
-        by_number[15].parts[1].solution
-    assert "# A says the same thing in another order;" in by_number[16].parts[3].solution
+    assert "Only A says what the reference says, in another order (reading “each” as “every”)" in by_number[16].steps[-1]
+    assert "same_meaning = {'each': 'every'}" in by_number[16].given
     assert "with the factors rounded to two decimals the answers hardly move" in by_number[12].steps[1]
     assert r"\sqrt{0.8\cdot 0.5}" in by_number[16].steps[1]

@@ -495,7 +495,8 @@ def problem_4(n) -> Problem:
             per word, and two of the words (the true next word and another).
 
     Returns:
-        Problem with answers ``probs`` and ``grad_logits`` (one number per word), ``loss_true``, ``loss_other``.
+        Problem with answers ``probs`` and ``grad_logits`` (one number per word), ``loss_true``, ``loss_other``;
+        the notebook is given ``words``, ``logits``, ``true_word`` and ``other_word``.
 
     Raises:
         ValueError: if ``truth`` or ``other`` is not among ``words``. KeyError: if a number is missing.
@@ -517,7 +518,8 @@ def problem_4(n) -> Problem:
             f"A language model has just read “{n['context']}”. Its read-out gives the possible next "
             f"words these logits: {logit_list}. Keep the words in this order ({quoted}) in every list "
             "you give."),
-        given=f"words = {lit(words)}\nlogits = np.array({lit(logits)})",
+        given=f"words = {lit(words)}\nlogits = np.array({lit(logits)})\n"
+              f"true_word, other_word = {n['truth']!r}, {n['other']!r}",
         parts=[
             Part("a", f"The probabilities of the {count} words, to four decimals. Store the list in `probs`.",
                  [Answer("probs", "vector", p.tolist(), what=f"{count} numbers")],
@@ -529,14 +531,14 @@ def problem_4(n) -> Problem:
                  [Answer("loss_true", "number", float(loss_t), decimals=3, what="a number"),
                   Answer("loss_other", "number", float(loss_o), decimals=3, what="a number")],
                  "# The loss of one step is the cross-entropy -ln p of the true word.\n"
-                 f"loss_true = -np.log(probs[words.index({n['truth']!r})])\n"
-                 f"loss_other = -np.log(probs[words.index({n['other']!r})])\n"
+                 "loss_true = -np.log(probs[words.index(true_word)])\n"
+                 "loss_other = -np.log(probs[words.index(other_word)])\n"
                  "print(round(loss_true, 3), round(loss_other, 3))"),
             Part("c", f"The gradient of the loss with respect to the {count} logits (prediction minus truth), "
                       "to four decimals. Store the list in `grad_logits`.",
                  [Answer("grad_logits", "vector", grad.tolist(), what=f"{count} numbers")],
                  "# Subtract the one-hot truth from the prediction.\n"
-                 f"truth = np.zeros(len(words)); truth[words.index({n['truth']!r})] = 1\n"
+                 "truth = np.zeros(len(words))\ntruth[words.index(true_word)] = 1\n"
                  "grad_logits = probs - truth\nprint(grad_logits.round(4))"),
         ],
         steps=[
@@ -603,8 +605,8 @@ def problem_5(n) -> Problem:
             Part("c", "What does the second model give its two words as $\\theta\\to 0$? "
                       "Store the two probabilities in `p_cold`.",
                  [Answer("p_cold", "vector", cold.tolist(), what="two numbers")],
-                 "# gap / theta grows without bound: the larger logit takes everything.\n"
-                 f"p_cold = {lit([float(q) for q in cold])}\nprint(p_cold)"),
+                 "# gap / theta grows without bound: the likelier word takes everything.\n"
+                 "p_cold = [1.0, 0.0] if p_now[0] > p_now[1] else [0.0, 1.0]\nprint(p_cold)"),
         ],
         steps=[
             "**(a) Two words make a sigmoid.** $p_1=\\dfrac{e^{y_1/\\theta}}{e^{y_1/\\theta}+e^{y_2/\\theta}}"
@@ -984,8 +986,9 @@ def problem_14(n) -> Problem:
                       "“both” or “neither”? Store the word in `changes`.",
                  [Answer("changes", "choice", which, options=("forward", "backward", "both", "neither"),
                          what="one of the four words")],
-                 "# The forward half of word 1 has read x1 only; the backward half has read x3, x2, x1.\n"
-                 f"changes = {which!r}\nprint(changes)"),
+                 "# The forward half of word 1 has read x1 only; the backward half has read x3, x2, x1\n"
+                 "# (x3 reaches it through u, then through w twice: unless one of them is 0).\n"
+                 "changes = 'backward' if w * u != 0 else 'neither'\nprint(changes)"),
         ],
         steps=[
             "**(a) Forward, from word 1.** " + "; ".join(
@@ -1262,12 +1265,8 @@ def problem_15(n) -> Problem:
         return ", ".join(f"“{x}” ${num(p)}$" for x, p in second[w].items())
 
     g1 = g_words.split()[0]
-    if k >= len(first):
-        keep_first = "both first words" if len(first) == 2 else f"all {number_word(len(first))} first words"
-    else:
-        keep_first = "the best first word" if k == 1 else f"the best {number_word(k)} first words"
-    by_hand = (f"# By hand: keep {keep_first}, grow each by every next word, keep the best {number_word(k)} of the\n"
-               f"# {number_word(len(grown))} outputs. The course's beam search does the same on the tree of probabilities:\n")
+    by_hand = ("# By hand: keep the beam_width likeliest first words, grow each by every next word, and keep the\n"
+               "# beam_width likeliest outputs. The course's beam search does the same on the tree of probabilities:\n")
     return Problem(
         15, "Greedy against beam", "medium", "an output's probability as a product, and keeping the $B$ best",
         statement=(
@@ -1328,10 +1327,12 @@ def problem_16(n) -> Problem:
 
     Returns:
         Problem with answers ``pi1_*``, ``pi2_*``, ``bp_*``, ``bleu_*`` per candidate, ``keeps_meaning``,
-        ``scores_highest`` and ``bleu_judges_meaning``.
+        ``scores_highest`` and ``bleu_judges_meaning``; the notebook is given ``reference``, ``candidates`` and
+        ``same_meaning`` (:func:`same_meaning`: the words the meaning-keeping candidate says differently).
 
     Raises:
-        KeyError: if a number is missing.
+        KeyError: if a number is missing. ValueError: if, with ``same_meaning`` read in, not exactly the
+        candidate ``keeps_meaning`` has the reference's words.
     """
     from mwm.bleu import bleu_details, matched_positions
 
@@ -1362,6 +1363,12 @@ def problem_16(n) -> Problem:
     kept_words = cands[n["keeps_meaning"]].split()
     shared = [w for w in kept_words if w in ref_words]
     how_kept = "in other words" if shared == [w for w in ref_words if w in shared] else "in another order"
+    same = same_meaning(cands[n["keeps_meaning"]], ref)
+    keeping = [k for k in names if read_as_reference(cands[k], same) == sorted(ref_words)]
+    if keeping != [n["keeps_meaning"]]:
+        raise ValueError(f"problem 16: read with the words of the same meaning {same}, the candidates with the "
+                         f"reference's words are {keeping}, not just keeps_meaning {n['keeps_meaning']!r}")
+    first = names[0]
 
     steps = [f"**List what the reference offers.** Its {r} words, {', '.join(ref_words)} ($\\ell_{{\\text{{ref}}}}={r}$), and its pairs: "
              + ", ".join(f"“{p}”" for p in ref_pairs) + "."]
@@ -1386,26 +1393,35 @@ def problem_16(n) -> Problem:
              Answer(f"pi2_{k}", "number", sc.precisions[1], what="a number"),
              Answer(f"bp_{k}", "number", sc.brevity_penalty, what="a number"),
              Answer(f"bleu_{k}", "number", sc.score, what="a number")],
-            f"# Counted by hand: {sc.matches[0]} of its {sc.totals[0]} words and {sc.matches[1]} of its "
-            f"{sc.totals[1]} pairs appear in the reference; its length is {c} words, the reference's {r}.\n"
-            f"pi1_{k}, pi2_{k} = {sc.matches[0]} / {sc.totals[0]}, {sc.matches[1]} / {sc.totals[1]}\n"
-            f"bp_{k} = min(1.0, np.exp(1 - {r} / {c}))\n"
+            (BLEU_HELPERS if k == first else f"# As for candidate {first}: clipped precisions, brevity penalty, BLEU-2.\n")
+            + f"pi1_{k}, pi2_{k} = precision(candidates[{k!r}], 1), precision(candidates[{k!r}], 2)\n"
+            f"bp_{k} = brevity_penalty(candidates[{k!r}])\n"
             f"bleu_{k} = bp_{k} * np.sqrt(pi1_{k} * pi2_{k})\n"
             f"print(round(pi1_{k}, 4), round(pi2_{k}, 4), round(bp_{k}, 4), round(bleu_{k}, 4))"))
     steps.append(
-        f"**(d) Meaning against score.** Only {n['keeps_meaning']} says what the reference says. "
+        f"**(d) Meaning against score.** Only {n['keeps_meaning']} says what the reference says, {how_kept}"
+        + (f" (reading {and_list([f'“{a}” as “{b}”' for a, b in same.items()])})" if same else "")
+        + "; the others change a fact or drop one. "
         f"Yet {top} scores highest (" + ", ".join(f"{k} ${fmt(scores[k].score)}$" for k in names) + "): "
         "BLEU counts the words and pairs a candidate shares with the reference; a wrong word costs one word "
         "and a pair or two, whatever it does to the meaning.")
     parts.append(Part(
-        "d", "Which candidate keeps the meaning of the reference, and which scores highest? Store the letters in "
+        "d", "Which candidate keeps the meaning of the reference, and which scores highest? "
+             + (f"Take {and_list([f'“{a}” to mean “{b}”' for a, b in same.items()])}, as `same_meaning` says. "
+                if same else "")
+             + "Store the letters in "
              "`keeps_meaning` and `scores_highest`. Does a single sentence's BLEU tell you whether its meaning is "
              "right? Store `True` or `False` in `bleu_judges_meaning`.",
         [Answer("keeps_meaning", "choice", n["keeps_meaning"], options=tuple(names), what="a letter"),
          Answer("scores_highest", "choice", top, options=tuple(names), what="a letter"),
          Answer("bleu_judges_meaning", "bool", False, what="True or False")],
-        f"# {n['keeps_meaning']} says the same thing {how_kept}; the others change or drop a fact.\n"
-        f"keeps_meaning = {n['keeps_meaning']!r}\n"
+        "# A candidate keeps the meaning if, its words read as same_meaning says, it has the reference's\n"
+        "# words, in any order; the others change a fact or drop one.\n"
+        "def read_as_reference(sentence):\n"
+        "    for said, meant in same_meaning.items():\n"
+        "        sentence = f' {sentence} '.replace(f' {said} ', f' {meant} ')\n"
+        "    return sorted(sentence.split())\n"
+        "keeps_meaning = next(k for k, c in candidates.items() if read_as_reference(c) == sorted(reference.split()))\n"
         "bleus = {" + ", ".join(f"{k!r}: bleu_{k}" for k in names) + "}\n"
         "scores_highest = max(bleus, key=bleus.get)\n"
         "bleu_judges_meaning = False   # it counts shared pieces, not meaning\n"
@@ -1421,12 +1437,77 @@ def problem_16(n) -> Problem:
             "candidate's clipped precisions of single words and of pairs of neighbouring words, and "
             "$\\mathrm{BP}=\\min(1, e^{1-\\ell_{\\text{ref}}/\\ell_{\\text{out}}})$ for a candidate of "
             "$\\ell_{\\text{out}}$ words and a reference of $\\ell_{\\text{ref}}$."),
-        given=f"reference = {ref!r}\ncandidates = {lit(cands)}",
+        given=f"reference = {ref!r}\ncandidates = {lit(cands)}\nsame_meaning = {lit(same)}",
         parts=parts, steps=steps,
         remember=("BLEU-2 is $\\mathrm{BP}\\cdot\\sqrt{\\pi_1\\pi_2}$: clip the counts, penalise short candidates, "
                   "and read a single sentence's score as a count of shared pieces, never as a verdict on "
                   "its meaning; the score earns trust only when it is averaged over a whole test set."),
         numbers=n)
+
+
+#: The worked solution of problem 16 (a): how BLEU-2's pieces are counted, used again in (b) and (c).
+BLEU_HELPERS = """\
+# Clipped counts: a word (or pair) of the candidate counts at most as often as the reference has it.
+from collections import Counter
+
+def pieces(sentence, n):
+    words = sentence.split()
+    return Counter(' '.join(words[i:i + n]) for i in range(len(words) - n + 1))
+
+def precision(candidate, n):
+    mine, theirs = pieces(candidate, n), pieces(reference, n)
+    return sum(min(count, theirs[piece]) for piece, count in mine.items()) / sum(mine.values())
+
+def brevity_penalty(candidate):
+    return min(1.0, np.exp(1 - len(reference.split()) / len(candidate.split())))
+
+"""
+
+
+def same_meaning(kept: str, reference: str) -> dict[str, str]:
+    """Problem 16's words of the same meaning: what the candidate ``kept`` says -> what the reference says.
+
+    The words of ``kept`` that the reference lacks are paired, in order, with the reference's words that
+    ``kept`` lacks (one with one when they are as many, else as two phrases: "once more" -> "again",
+    "stationmaster" -> "station master"); a word added alone is read with the word before it ("opens up"
+    -> "opens"). A plain reordering gives ``{}``.
+
+    Args:
+        kept: the candidate that keeps the reference's meaning. reference: the reference (words split on spaces).
+
+    Returns:
+        dict str -> str, for :func:`read_as_reference`.
+
+    Raises:
+        ValueError: if ``kept`` only drops words of the reference (nothing then says what they mean).
+    """
+    from collections import Counter
+
+    words, ref = kept.split(), reference.split()
+    extra = list((Counter(words) - Counter(ref)).elements())
+    missing = list((Counter(ref) - Counter(words)).elements())
+    if not extra and not missing:
+        return {}
+    if extra and not missing:
+        i = words.index(extra[0])
+        if i > 0:      # with the word before: "opens up" -> "opens"
+            return {" ".join(words[i - 1:i + len(extra)]): words[i - 1]}
+        return {" ".join(words[:len(extra) + 1]): words[len(extra)]}
+    if not extra:
+        raise ValueError(f"problem 16: {kept!r} only drops words of {reference!r}; it cannot keep the meaning")
+    if len(extra) == len(missing):
+        return dict(zip(extra, missing))
+    return {" ".join(extra): " ".join(missing)}
+
+
+def read_as_reference(sentence: str, same: dict[str, str]) -> list[str]:
+    """The words of ``sentence``, sorted, each phrase of ``same`` read as the reference's (problem 16 (d)).
+
+    The worked solution of 16 (d) does the same, in the student's notebook.
+    """
+    for said, meant in same.items():
+        sentence = f" {sentence} ".replace(f" {said} ", f" {meant} ")
+    return sorted(sentence.split())
 
 
 #: ordinal words for problem 1's inputs, "the hidden state after the first input"
@@ -1511,8 +1592,11 @@ def problem_12(n) -> Problem:
                   Answer("big_run", "choice", big_run, options=opts_run, what="a run letter"),
                   Answer("fix_small", "choice", "gates", options=fixes, what="“gates” or “clipping”"),
                   Answer("fix_big", "choice", "clipping", options=fixes, what="“gates” or “clipping”")],
-                 f"# Near 1: the LSTM's cell state. Below 1: fading, small weights. Above 1: exploding, big weights.\n"
-                 f"lstm_run, small_run, big_run = {lstm_run!r}, {small_run!r}, {big_run!r}\n"
+                 "# Near 1: the LSTM's cell state. Below 1: fading, small weights. Above 1: exploding, big weights.\n"
+                 "factors = {" + ", ".join(f"{k!r}: factor_{k}" for k in names) + "}\n"
+                 "lstm_run = min(factors, key=lambda k: abs(np.log(factors[k])))   # the closest to 1\n"
+                 "small_run = min(factors, key=factors.get)   # below 1: fading\n"
+                 "big_run = max(factors, key=factors.get)     # above 1: exploding\n"
                  "fix_small = 'gates'      # fading needs a path that does not shrink\n"
                  "fix_big = 'clipping'     # exploding needs its steps capped first\n"
                  "print(lstm_run, small_run, big_run, fix_small, fix_big)", points=2),
@@ -1520,8 +1604,9 @@ def problem_12(n) -> Problem:
                       f"gradient, by what factor would clipping at $\\gamma={num(limit)}$ scale it? Four decimals; "
                       "store it in `clip_scale`.",
                  [Answer("clip_scale", "number", scale, what="a number")],
-                 f"# Clipping multiplies the gradient by min(1, gamma / length).\n"
-                 f"clip_scale = min(1.0, limit / runs[{big_run!r}][-1])\nprint(round(clip_scale, 4))"),
+                 "# Clipping multiplies the gradient by min(1, gamma / length); here the length is the exploding\n"
+                 "# run's last value.\n"
+                 "clip_scale = min(1.0, limit / runs[big_run][-1])\nprint(round(clip_scale, 4))"),
             Part("e", f"Along run {lstm_run}'s cell state the gradient keeps a factor $f$ per step. What is the "
                       f"smallest $f$ that still delivers at least {share:g} of the gradient from {far} steps back? "
                       "Five decimals; store it in `f_min`.",
