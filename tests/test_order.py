@@ -87,12 +87,12 @@ def test_bag_pair_that_differs():
 
 
 @pytest.mark.parametrize("bad", [0, -2, 2.5, "3"])
-def test_window_rejects_bad_m(bad):
-    with pytest.raises(ValueError, match="m must"):
+def test_window_rejects_bad_n(bad):
+    with pytest.raises(ValueError, match="n must"):
         window("a b c", bad)
 
 
-def test_running_note_errors_name_the_argument():
+def test_running_state_errors_name_the_argument():
     with pytest.raises(ValueError, match="W must have shape"):
         running_state(A, np.eye(3))
     with pytest.raises(ValueError, match="sentence has words with no vector"):

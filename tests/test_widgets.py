@@ -774,8 +774,8 @@ def test_a_bad_named_setting_is_refused(cheap_pictures):
     panel.named_settings = [{"name": "nine", "values": {"nope": 1}}]
     with pytest.raises(ValueError, match="nope"):
         static_states(panel)
-    panel.named_settings = [{"name": "too wide", "values": {"m": 99}}]
-    with pytest.raises(ValueError, match="m=99"):
+    panel.named_settings = [{"name": "too wide", "values": {"n": 99}}]
+    with pytest.raises(ValueError, match="n=99"):
         static_states(panel)
 
 

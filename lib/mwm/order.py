@@ -91,21 +91,23 @@ def bag_of_words(sentence, vectors: Mapping[str, object] = TOY_VECTORS) -> np.nd
     return _vectors_for(words_of(sentence), vectors, "sentence").sum(axis=0)
 
 
-def window(sentence, m: int) -> list[str]:
-    """The last ``m`` words of a sentence: what a fixed-window reader sees (chapter 1, idea 2).
+def window(sentence, n: int) -> list[str]:
+    """The last ``n`` words of a sentence: what a fixed-window reader sees (chapter 1, idea 2).
+
+    A window of n words is what an n-gram model conditions on (chapter 1; n as in chapter 13's n-grams).
 
     Args:
         sentence: a string or a list of words.
-        m: the window's length in words, a whole number >= 1.
+        n: the window's length in words, a whole number >= 1.
 
     Returns:
-        list of at most ``m`` words, the newest last.
+        list of at most ``n`` words, the newest last.
 
     Raises:
-        ValueError: if ``m`` is not a whole number of at least 1.
+        ValueError: if ``n`` is not a whole number of at least 1.
     """
-    m = positive_int(m, "m")
-    return words_of(sentence)[-m:]
+    n = positive_int(n, "n")
+    return words_of(sentence)[-n:]
 
 
 def turn_matrix(degrees) -> np.ndarray:

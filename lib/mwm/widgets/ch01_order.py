@@ -96,14 +96,14 @@ def running_state_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man
 
 
 
-def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):
-    """Figure: the words of ``sentence``, with the last ``m`` (what a window reader holds) highlighted.
+def draw_window(n: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"):
+    """Figure: the words of ``sentence``, with the last ``n`` (what a window reader holds) highlighted.
 
     Returns:
         (Figure, readings): the readings list the window and say whether ``keyword`` is in it.
     """
     words = words_of(sentence)
-    seen = window(words, m)
+    seen = window(words, n)
     start = len(words) - len(seen)
     fig = Figure(figsize=(6.4, 1.9))
     ax = fig.add_subplot(1, 1, 1)
@@ -116,7 +116,7 @@ def draw_window(m: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train"
     ax.set_xlim(-0.1, len(words) + 0.1)
     ax.set_ylim(-0.2, 1.3)
     ax.axis("off")
-    ax.set_title(f'window of $m$ = {m}: what the reader holds at "{words[-1]}"', fontsize=11)
+    ax.set_title(f'window of $n$ = {n}: what the reader holds at "{words[-1]}"', fontsize=11)
     layout(fig)
     held = keyword in seen
     text = (f"window: {' '.join(seen)}. "
@@ -129,15 +129,14 @@ def _box(i, colour, alpha):
     return FancyBboxPatch((i + 0.05, 0.1), 0.9, 0.8, boxstyle="round,pad=0.02", fc=colour, ec="0.4", alpha=alpha)
 
 
-def window_try(m: int = 9) -> TryPanel:
+def window_try(n: int = 9) -> TryPanel:
     """The window panel of chapter 1: slide the window size over the announcement of chapter 1.
 
     Args:
-        m: starting window size (how many words it holds), 1 to the sentence's length (9).
+        n: starting window size (how many words it holds), 1 to the sentence's length (9).
 
     Returns:
-        TryPanel with one control, ``m`` (IntSlider).
+        TryPanel with one control, ``n`` (IntSlider).
     """
-    n = len(words_of(ANNOUNCEMENT))
-    controls = {"m": widgets.IntSlider(value=m, min=1, max=n, step=1, description="window m")}
+    controls = {"n": widgets.IntSlider(value=n, min=1, max=len(words_of(ANNOUNCEMENT)), step=1, description="window n")}
     return TryPanel("how many words does a fixed window keep?", controls, lambda v: draw_window(**v))
