@@ -9,6 +9,7 @@
 #   make student STUDENT=id   write a student's nbgrader config into students/<id>/ (README, "For students")
 #   make student-lab STUDENT=id   that student's JupyterLab in students/<id>/ (Assignments tab, Validate)
 #   make grade [ASSIGNMENT=practice] [WORKERS=n] [SHARD=k/n] [FORCE=1] [RETRY_FAILED=1]   grade every collected submission, n at once (README, "Grading a large class")
+#   make report [ASSIGNMENT=practice] [OUT=reports/class-report.html]   after grading: the class report, one offline HTML page (README, "For teachers")
 #   make gradebook-db, make gradebook-db-stop   the course's own PostgreSQL gradebook on a local socket (no sudo)
 #   make roster ROSTER=roster.csv   the roster's students, with their names, into the gradebook (the Formgrader shows them)
 #   (the labs pass LAB_ARGS on to jupyter lab, e.g. LAB_ARGS=--allow-root)
@@ -33,7 +34,7 @@ CORES  := $(shell nproc 2>/dev/null || echo 1)
 JOBS   ?= $(shell echo $$(($(CORES) + 1)))
 FAST_JOBS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: venv book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade gradebook-db gradebook-db-stop roster
+.PHONY: venv book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade report gradebook-db gradebook-db-stop roster
 
 setup: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
 
@@ -194,6 +195,12 @@ ASSIGNMENT ?= practice
 grade: $(STAMP)
 	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH python ../scripts/grade_parallel.py "$(ASSIGNMENT)" \
 	  $(if $(WORKERS),--workers $(WORKERS)) --shard $(SHARD) $(if $(FORCE),--force) $(if $(RETRY_FAILED),--retry-failed) $(GRADE_ARGS)
+
+# After grading: the class report (scripts/class_report.py), one offline HTML page from the gradebook and the
+# judged notebooks of exercises/: scores, each part's share right, named mistakes, blank parts, students
+# needing attention. It names students: it goes to reports/, which git ignores.
+report: $(STAMP)
+	$(BIN)/python scripts/class_report.py --course exercises --assignment "$(ASSIGNMENT)" --out "$(or $(OUT),reports/class-report.html)"
 
 # The course's own PostgreSQL gradebook, on a local socket, for machines without sudo or systemd
 # (scripts/gradebook_db.py; README, "Grading a large class"); every command uses it once started.

@@ -99,19 +99,24 @@ def roster_html(ids: list[str], mathjax: str) -> str:
         toc + "\n".join(sections) + "\n</body></html>\n"
 
 
-def _published(out: Path) -> str:
-    """Why writing keys at ``out`` could publish them ("" if it cannot): inside this repository and not ignored by git."""
+def git_would_take(out: Path) -> bool:
+    """True when ``out`` is inside this repository and git does not ignore it (a ``git add -A`` would publish it)."""
     import subprocess
 
     target = out.resolve()
     if not target.is_relative_to(ROOT):
-        return ""
+        return False
     try:
         ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", str(target)],
                                  capture_output=True, timeout=30).returncode == 0
     except (OSError, subprocess.SubprocessError):
-        return ""
-    if ignored:
+        return False
+    return not ignored
+
+
+def _published(out: Path) -> str:
+    """Why writing keys at ``out`` could publish them ("" if it cannot): inside this repository and not ignored by git."""
+    if not git_would_take(out):
         return ""
     return (f"{out} is inside the course's repository and git does not ignore it: a `git add -A` would publish every "
             "student's answers. Keys belong in keys/ (the default), which git ignores.")

@@ -21,12 +21,14 @@ Everything is rebuilt from ``lib/mwm/practice/problems.py`` (the numbers live in
    the worked solutions, step by step (with the website's numbers), are then added under each
    problem. Its code computes from the given values of the notebook it runs in, so the one
    notebook scores full marks under every student id (tests/test_solutions_every_id.py).
-4. ``exercises/solution/answer-key.html``: every answer and every worked solution on one page.
+4. ``exercises/solution/answer-key.html``: every answer and every worked solution on one page;
+   ``exercises/mistakes.md``: the mistakes catalogue (:mod:`mwm.practice.mistakes`), each part's
+   common slips, how their values are computed and the hint the feedback gives.
 5. The website's practice pages, ``practice/*.md``, and the student notebook they offer
    for download, ``practice/downloads/practice.ipynb``.
 
-release/, solution/ and gradebook.db are build outputs (git ignores them); source/ and
-practice/ are committed, and ``--check`` (run by the tests) fails if they are stale.
+release/, solution/ and gradebook.db are build outputs (git ignores them); source/,
+mistakes.md and practice/ are committed, and ``--check`` (run by the tests) fails if they are stale.
 """
 from __future__ import annotations
 
@@ -618,6 +620,11 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     key = course / "solution" / "answer-key.html"
     key.write_text(answer_key_html(problems, missing, copy_mathjax(key.parent)), encoding="utf-8")
     say(f"answer key: {key}")
+    from mwm.practice.mistakes import catalogue_markdown
+
+    catalogue = course / "mistakes.md"
+    catalogue.write_text(catalogue_markdown(problems), encoding="utf-8")
+    say(f"mistakes catalogue: {catalogue}")
     if site.exists():
         for old in site.glob("*.md"):
             old.unlink()
@@ -631,7 +638,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     return {"problems": problems, "missing": missing, "release": release, "solution": solution, "key": key}
 
 
-COMMITTED = ["exercises/source", "practice"]
+COMMITTED = ["exercises/source", "exercises/mistakes.md", "practice"]
 
 
 def check(quiet=False) -> list[str]:
@@ -645,6 +652,10 @@ def check(quiet=False) -> list[str]:
         stale = []
         for rel in COMMITTED:
             ours, fresh = ROOT / rel, tmp / rel
+            if ours.is_file() or fresh.is_file():   # one file
+                if not (ours.is_file() and fresh.is_file() and filecmp.cmp(ours, fresh, shallow=False)):
+                    stale.append(rel)
+                continue
             names = {p.relative_to(ours) for p in ours.rglob("*") if p.is_file()} | \
                     {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
             for name in sorted(names):

@@ -13,10 +13,14 @@ The class:
   under that id                                                          -> loses problem 1, told why
 * seven bad submissions (BAD below), each graded without stopping the batch, each with its
   submitted file kept byte for byte.
+* ``sam``, ``tess``, ``uma``  slips of the mistakes catalogue planted in problem 1 (the cells a
+  student making them would write) and parts left blank (PLANTED below): the class report
+  (``mwm.practice.report``, ``scripts/class_report.py``) must count exactly what was planted.
 Submissions that try to cheat are in tests/test_grading_attacks.py.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -24,7 +28,9 @@ import nbformat
 import numpy as np
 import pytest
 
+from mwm.practice import mistakes as mistakes_mod
 from mwm.practice import problems as problems_mod
+from mwm.practice import report as report_mod
 from mwm.practice.notebook import MIME_STUDENT
 from mwm.practice.variants import numbers_for
 from scripts import make_exercises as mk
@@ -107,6 +113,40 @@ def _typed_from_bob(nb):
     return ["p01-a", "p01-b", "p01-c"]
 
 
+# Students who make catalogued slips in problem 1 and leave parts blank: student -> ({part: slip key}, parts
+# left blank, as released). Problems 6-16 left blank put uma below half the points, with most parts blank.
+LATE = [p for p in BY_ID if int(p[1:3]) >= 6]
+PLANTED = {"sam": ({"p01-a": "w-u-swapped"}, []),
+           "tess": ({"p01-b": "bias-forgotten", "p01-c": "no-tanh"}, ["p02-a", "p02-b"]),
+           "uma": ({"p01-b": "one-step-too-few", "p01-c": "sigmoid-for-tanh"}, LATE)}
+# Slips the rest of the class makes: one-wrong's forgotten squash is the catalogue's no-tanh.
+KNOWN_SLIPS = {"one-wrong": {WRONG_PART: "no-tanh"}}
+# Students the report must list as needing attention: blank and uma score below half the points and
+# left most parts blank; deleted-test has grading notes (its deleted hand-in cell was put back).
+ATTENTION = {"blank", "uma", "deleted-test"}
+
+
+def _plant(nb, student):
+    """Solve ``student``'s notebook, then write each planted slip's cell and leave the planted parts as released."""
+    slips, blank = PLANTED[student]
+    by_id = _for(student)
+    solve(nb, by_id, skip=blank)
+    for pid, key in slips.items():
+        problem, part = by_id[pid]
+        (slip,) = [m for m in mistakes_mod.catalogue(problem)[part.letter] if m.key == key]
+        (answer,) = part.answers
+        # the slip must name itself for these numbers (not dropped as ambiguous for them)
+        assert slip in mistakes_mod.usable(problem, part).get(answer.name, []), (student, pid, key)
+        cell(nb, f"{pid}-answer").source = slip.code
+    for pid in slips:  # the part after a slip starts from the right value, so only the slip is wrong
+        problem, part = by_id[pid]
+        after = f"{problem.slug}-{chr(ord(part.letter) + 1)}"
+        if after in by_id and after not in blank:
+            (answer,) = part.answers
+            cell(nb, f"{after}-answer").source = f"{answer.name} = {answer.expected!r}\n" + cell(nb, f"{after}-answer").source
+    return [*slips, *blank]
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     # each student works on their own numbers: the worked solutions built from them
@@ -116,6 +156,8 @@ def graded(tmp_path_factory):
     class_["dave"] = lambda nb: (solve(nb, _for("dave")), _typed_from_bob(nb))[1]
     for name, change in BAD.items():
         class_[name] = lambda nb, change=change, name=name: (solve(nb, _for(name)), change(nb))[1]
+    for name in PLANTED:
+        class_[name] = lambda nb, name=name: _plant(nb, name)
     return grade_class(tmp_path_factory.mktemp("class"), class_)
 
 
@@ -329,3 +371,188 @@ def test_answer_key_page_lists_every_answer():
             assert (shown if a.kind not in ("choice",) else shown.strip("“”")) in page.replace("&quot;", '"'), (a.name, shown)
 
 
+
+
+# --------------------------------------------------------------------------------------
+# The class report (mwm.practice.report, scripts/class_report.py) on the graded class
+# --------------------------------------------------------------------------------------
+def test_the_judged_verdicts_reach_the_autograded_notebook(graded):
+    """Every hand-in cell of every autograded notebook keeps the judge's record (the report reads it)."""
+    from mwm.practice.judge import JUDGED
+
+    for student in graded["students"]:
+        nb = autograded(graded, student)
+        records = {gid(c)[:-len("-test")]: c.metadata.get(JUDGED) for c in nb.cells if gid(c).endswith("-test")}
+        assert set(records) == set(BY_ID), student
+        missing = [p for p, r in records.items() if not r or r.get("part") != p]
+        assert not missing, f"{student}: no {JUDGED} record in the autograded notebook for {missing[:5]}"
+
+
+@pytest.fixture(scope="module")
+def class_summary(graded):
+    from scripts import class_report
+
+    db_url, course_id, folder = class_report.course_settings(graded["course"])
+    return report_mod.gather(graded["course"], db_url, course_id, "practice", autograded=folder)
+
+
+def _lost(graded) -> dict:
+    """Student -> the parts they were planned to lose (what each change returned)."""
+    return {s: set(graded["returned"][s]) for s in graded["students"]}
+
+
+def test_the_report_counts_what_was_planted(graded, class_summary):
+    summary, lost, students = class_summary, _lost(graded), graded["students"]
+    assert sorted(s.student for s in summary.submitted) == sorted(students)
+    assert {s.student: s.score for s in summary.students} == graded["scores"]
+    assert summary.max_score == graded["max_score"] and list(summary.parts) == list(BY_ID)
+    # each part's share right: everyone but those planned to lose it
+    for pid, stats in summary.parts.items():
+        assert stats.graded == len(students), pid
+        assert stats.right == sum(pid not in lost[s] for s in students), pid
+        assert stats.share_right == pytest.approx(stats.right / len(students))
+    # blanks: the untouched release, and the parts planted blank
+    blank = {s: set() for s in students} | {"blank": set(BY_ID)} | {s: set(b) for s, (_slips, b) in PLANTED.items()}
+    assert {s.student: set(s.blank) for s in summary.students} == blank
+    assert {p: stats.blank for p, stats in summary.parts.items()} == \
+        {p: sum(p in b for b in blank.values()) for p in BY_ID}
+    # most often first, then in the notebook's order: blank and tess, then blank and uma
+    assert [(p.part, p.blank) for p in summary.most_blank(3)] == [("p02-a", 2), ("p02-b", 2), (LATE[0], 2)]
+    # named mistakes, by part and slip key: exactly the planted ones (and one-wrong's forgotten squash)
+    slips = {s: {} for s in students} | KNOWN_SLIPS | {s: slips for s, (slips, _b) in PLANTED.items()}
+    assert {s.student: {p: set(named.values()) for p, named in s.mistakes.items()} for s in summary.students} == \
+        {s: {p: {k} for p, k in named.items()} for s, named in slips.items()}
+    want = {}
+    for named in slips.values():
+        for p, k in named.items():
+            want.setdefault(p, {}).setdefault(k, 0)
+            want[p][k] += 1
+    assert {p: stats.mistakes for p, stats in summary.parts.items() if stats.mistakes} == want
+    assert summary.top_mistakes(1) == [("p01-c", "no-tanh", 2)]
+    for p, keys in want.items():  # each slip's hint, from the catalogue
+        problem, part = BY_ID[p]
+        for k in keys:
+            (m,) = [m for m in mistakes_mod.catalogue(problem)[part.letter] if m.key == k]
+            assert summary.hints[(p, k)] == m.hint
+    # the cells deleted (deleted-test's hand-in cell), and who needs attention
+    assert {p: stats.restored for p, stats in summary.parts.items() if stats.restored} == {"p03-a": 1}
+    assert {s.student for s in summary.attention} == ATTENTION
+    by_id = {s.student: s for s in summary.students}
+    assert by_id["deleted-test"].attention == ["grading notes"] and by_id["deleted-test"].notes
+    assert by_id["uma"].attention == ["score below 50% of the maximum", f"{len(LATE)} of {len(BY_ID)} parts left blank"]
+
+
+class _Refs:
+    """Every tag, every attribute that can load or go somewhere, and each script's attributes, of an HTML page."""
+
+    def __init__(self, page: str):
+        from html.parser import HTMLParser
+
+        self.tags, self.refs, self.scripts = [], [], []
+
+        class Parser(HTMLParser):
+            def handle_starttag(parser, tag, attrs):  # noqa: N805
+                self.tags.append(tag)
+                if tag == "script":
+                    self.scripts.append(dict(attrs))
+                for name, value in attrs:
+                    if name in ("src", "href", "srcset", "data", "action", "formaction", "poster", "background",
+                                "xlink:href", "ping", "manifest") or name.startswith("on"):
+                        self.refs.append((tag, name, value or ""))
+
+        Parser().feed(page)
+
+
+def _check_page_is_inert(page: str):
+    """The page loads nothing, runs only its own script (allowed by hash) and says so in its CSP."""
+    import base64
+    import hashlib
+
+    refs = _Refs(page)
+    assert not {"link", "iframe", "frame", "object", "embed", "base", "form", "svg"} & set(refs.tags)
+    assert refs.tags.count("style") == 1
+    assert 'http-equiv="refresh"' not in page.lower()
+    bad = [r for r in refs.refs if not (r[1] == "src" and r[2].startswith("data:image/png;base64,"))
+           and not (r[1] == "href" and r[2].startswith("#"))]
+    assert not bad, bad
+    assert refs.scripts == [{}]  # one script, inline, without attributes
+    assert "url(" not in page.split("</style>")[0] and "@import" not in page
+    (meta,) = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page)
+    assert meta.replace("&#x27;", "'") == report_mod.csp()
+    assert "default-src 'none'" in report_mod.csp() and "img-src data:" in report_mod.csp()
+    for tag in ("script", "style"):
+        (body,) = re.findall(f"<{tag}>(.*?)</{tag}>", page, flags=re.S)
+        digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        assert f"{tag}-src 'sha256-{digest}'" in report_mod.csp(), tag
+    for writes_markup in ("innerHTML", "outerHTML", "insertAdjacent", "document.write", "eval(", "Function(", "fetch",
+                          "XMLHttpRequest", "location", "getAttribute(\"data", "dataset"):
+        assert writes_markup not in report_mod.SORT_SCRIPT, writes_markup
+
+
+def test_the_report_command_writes_an_inert_page_of_the_class(graded, tmp_path):
+    import subprocess
+    import sys
+
+    script = ROOT / "scripts" / "class_report.py"
+    shown = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0 and "--course" in shown.stdout and "reports/class-report.html" in shown.stdout
+    out = tmp_path / "reports" / "class-report.html"
+    done = subprocess.run([sys.executable, str(script), "--course", str(graded["course"]), "--out", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    n = len(graded["students"])
+    assert f"{n} graded submissions of {n} students, {len(ATTENTION)} needing attention" in done.stdout
+    page = out.read_text(encoding="utf-8")
+    _check_page_is_inert(page)
+    assert page.count("<img ") == 4  # the scores, the parts, the named mistakes, the blank parts
+    problem, part = BY_ID["p01-c"]
+    (no_tanh,) = [m for m in mistakes_mod.catalogue(problem)["c"] if m.key == "no-tanh"]
+    assert html.escape(no_tanh.hint) in page
+    assert report_mod.attention_rule().split(" (")[0] in page.replace("&#x27;", "'")
+    from scripts import class_report
+
+    assert class_report.main(["--course", str(graded["course"]), "--assignment", "nope", "--out", str(out)]) == 2
+
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def test_the_report_page_escapes_every_student_value():
+    """Names and notes (hostile text) come out as text; only the page's own markup is markup."""
+    parts = {"p01-a": report_mod.PartStats("p01-a", "Problem 1 (a)", 1, graded=2, right=1, blank=1,
+                                           mistakes={"no-tanh": 1})}
+    students = [report_mod.StudentRow("mallory", HOSTILE, True, 0.0, 1.0, [], ["p01-a"], [], {}, True,
+                                      [f"</td><script>alert(2)</script>{HOSTILE}", "\"'><svg onload=alert(3)>"],
+                                      ["grading notes"]),
+                report_mod.StudentRow("alice", "Alice <b>Smith</b> & co", True, 1.0, 1.0, ["p01-a"], [], [],
+                                      {"p01-a": {"h1": "no-tanh"}}, True, [], [])]
+    summary = report_mod.ClassSummary("machines-with-memory", "practice", 1.0, parts, students,
+                                      {("p01-a", "no-tanh"): "It looks like <the sum> was not squashed."})
+    page = report_mod.render_html(summary)
+    _check_page_is_inert(page)
+    for raw in (HOSTILE, "<script>alert(2)", "<svg", "<b>Smith</b>", "<the sum>"):
+        assert raw not in page, raw
+    for shown in (HOSTILE, "</td><script>alert(2)</script>", "\"'><svg onload=alert(3)>", "Alice <b>Smith</b> & co",
+                  "It looks like <the sum> was not squashed."):
+        assert html.escape(shown) in page, shown
+    assert page.count("<script") == 1
+
+
+def test_the_report_reads_only_the_judges_records(tmp_path):
+    """A record in another cell, for another part, or with keys of an odd form is not read."""
+    from mwm.practice.judge import JUDGED
+
+    def code(grade_id, record, kind="code"):
+        return {"cell_type": kind, "metadata": {"nbgrader": {"grade_id": grade_id}, JUDGED: record},
+                "source": "", **({"outputs": []} if kind == "code" else {})}
+
+    rec = {"part": "p01-a", "right": False, "blank": False, "restored": False,
+           "mistakes": {"h1": "no-tanh", "h1<x": "no-tanh", "h2": "<script>"}}
+    cells = [code("p01-a-test", rec), code("p01-a-test", {**rec, "mistakes": {"h1": "bias-forgotten"}}),
+             code("p01-b-test", {**rec, "part": "p01-c"}), code("p01-c-test", {**rec, "part": "p01-c"}, "markdown"),
+             code("p01-c-answer", {**rec, "part": "p01-c"}), code("p02-a-test", {**rec, "part": "p02-a", "blank": "yes"})]
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+    assert report_mod.read_judged(path) == {
+        "p01-a": {"right": False, "blank": False, "restored": False, "mistakes": {"h1": "no-tanh"}},
+        "p02-a": {"right": False, "blank": False, "restored": False, "mistakes": {"h1": "no-tanh"}}}

@@ -30,16 +30,21 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from mwm import grading
 
+from . import mistakes as _mistakes
 from . import problems as _problems
 from .notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_answer, decode, public_view
 from .sandbox import SandboxedExecute
 from .variants import numbers_for
 
 __all__ = ["RecordWorkedId", "RestoreDeletedCells", "GradingExecute", "JudgeAnswers", "write_notes", "NOTES", "name_by_id", "judge_part", "expected_problems", "answer_code_files",
-           "PART_CELL"]
+           "PART_CELL", "JUDGED"]
 
 #: Grade ids of hand-in cells: ``pNN-x-test``.
 PART_CELL = re.compile(r"(p(\d\d)-([a-z]))-test")
+#: The key of a judged hand-in cell's metadata, written by :class:`JudgeAnswers` for the class report:
+#: ``{"part": "p01-a", "right": bool, "blank": no answer record, "restored": the cells had been deleted,
+#: "mistakes": {answer name: key of the slip named}}``.
+JUDGED = "mwm_judged"
 #: The grade id of the notebook's first code cell (it makes the ``Practice`` object).
 ID_CELL = "imports"
 
@@ -101,13 +106,26 @@ def _judge_function(answer, entry) -> str | None:
     return None
 
 
-def judge_part(problem, part, records: list[dict]) -> tuple[bool, list[str]]:
+def _call_results(entry) -> list | None:
+    """The results a recorded function gave on its cases, decoded (None where a call raised or none was recorded)."""
+    calls = entry.get("calls") if isinstance(entry, dict) else None
+    if not isinstance(calls, list) or not all(isinstance(c, dict) and "result" in c for c in calls):
+        return None
+    return [decode(c["result"]) for c in calls]
+
+
+def judge_part(problem, part, records: list[dict], named: dict | None = None) -> tuple[bool, list[str]]:
     """Decide one part from the answer records found in its hand-in cell.
+
+    A wrong answer whose value matches a slip of the mistakes catalogue
+    (:func:`mwm.practice.mistakes.named_mistake`, with the submission's numbers) gets that
+    slip's hint after the verdict.
 
     Args:
         problem: the :class:`~mwm.practice.problems.Problem`, built with the submission's numbers.
         part: the :class:`~mwm.practice.problems.Part` to decide.
         records: the :data:`MIME_ANSWER` data found in the cell's outputs (untrusted).
+        named: if given, a dict that receives answer name -> the key of the slip named for it.
 
     Returns:
         (right, lines): whether every answer of the part is right, and one line per answer
@@ -132,6 +150,7 @@ def judge_part(problem, part, records: list[dict]) -> tuple[bool, list[str]]:
             continue
         if a.kind == "function":
             why = _judge_function(a, answers[a.name])
+            value = _call_results(answers[a.name]) if why else None
         else:
             value = decode(answers[a.name])
             why = None
@@ -141,6 +160,12 @@ def judge_part(problem, part, records: list[dict]) -> tuple[bool, list[str]]:
                 check_answer(a, value, with_value=True, reveal=False)
             except grading.AnswerError as exc:
                 why = str(exc)
+        if why is not None and value is not None and not isinstance(value, Unreadable):
+            slip = _mistakes.named_mistake(problem, part, a, value)
+            if slip is not None:
+                why = f"{why}. {slip.hint}"
+                if named is not None:
+                    named[a.name] = slip.key
         if why is None:
             lines.append(f"{a.name}: right")
         else:
@@ -303,6 +328,7 @@ class JudgeAnswers(NbGraderPreprocessor):
                          + ", ".join(parts_restored))
         for cell in nb.cells:
             gid = _gid(cell)
+            (cell.get("metadata") or {}).pop(JUDGED, None)  # only this step writes a verdict
             if gid == ID_CELL:
                 note = "\n".join(n for n in [self._id_note(student, worked),
                                               *(f"Grading note: {n}." for n in notes)] if n)
@@ -317,12 +343,19 @@ class JudgeAnswers(NbGraderPreprocessor):
             if not parts:
                 cell.outputs = [_error(f"{gid}: no such part in the problems")]
                 continue
+            label = f"Problem {problem.number} ({parts[0].letter})"
+            named = {}
+            records = _records(cell, m.group(1))
             try:
-                right, lines = judge_part(problem, parts[0], _records(cell, m.group(1)))
+                right, lines = judge_part(problem, parts[0], records, named)
             except Exception as exc:  # an answer record no check could read: the part is not right
                 right, lines = False, [f"Problem {problem.number} ({parts[0].letter}): unreadable answer "
                                        f"record ({type(exc).__name__})."]
-            label = f"Problem {problem.number} ({parts[0].letter})"
+            # the verdict for the class report (mwm.practice.report), written by the teacher's process
+            # over whatever the submitted cell carried
+            cell.setdefault("metadata", NotebookNode())[JUDGED] = {
+                "part": m.group(1), "right": bool(right), "blank": not records and label not in parts_restored,
+                "restored": label in parts_restored, "mistakes": named}
             if label in parts_restored and not right:
                 lines = [f"{label}: its answer cell or hand-in cell was deleted from the notebook, so nothing "
                          "was handed in (the cells are back, empty, in the graded notebook)."]

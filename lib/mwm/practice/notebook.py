@@ -397,11 +397,33 @@ class Practice:
         for a in part.answers:
             # a graded course's notebook says right or not right, never the value (self-study shows it:
             # the website shows the worked solutions anyway)
-            check_answer(a, answers[a.name], with_value=value_here, reveal=self.self_study,
-                         all_cases=self.self_study)
+            try:
+                check_answer(a, answers[a.name], with_value=value_here, reveal=self.self_study,
+                             all_cases=self.self_study)
+            except grading.AnswerError as exc:
+                hint = _mistake_hint(problem, part, a, answers[a.name]) if value_here else None
+                if hint is None:
+                    raise
+                raise grading.AnswerError(f"{exc}. {hint}") from None
             lines.append(f"{a.name}: right" if value_here
                          else f"{a.name}: {a.what}; its value is checked when your work is graded")
         print("\n".join(lines))
+
+
+def _mistake_hint(problem, part, answer, value) -> str | None:
+    """The hint of the mistakes catalogue's slip that a wrong answer matches (:mod:`mwm.practice.mistakes`), or None."""
+    from . import mistakes
+
+    if answer.kind == "function":
+        try:
+            value = [value(*args) for args, _want in answer.cases]
+        except Exception:  # noqa: BLE001 - the student's function failed: no slip to name
+            return None
+    try:
+        slip = mistakes.named_mistake(problem, part, answer, value)
+    except Exception:  # noqa: BLE001 - a value no check can read names no slip
+        return None
+    return None if slip is None else slip.hint
 
 
 def _calls(function, cases) -> list:

@@ -1,0 +1,210 @@
+"""The mistakes catalogue names the slip a wrong answer makes, with each student's own numbers.
+
+For every entry of :mod:`mwm.practice.mistakes` and many students (ids drawn as
+tests/test_practice_variants.py draws them), the entry's ``code`` is run here as a student
+making that slip would run it. It runs after the given cell and the right answers of the
+earlier parts, and in place of the part's right answer. What it sets is handed in as the
+notebook's hand-in cell records it (:func:`mwm.practice.notebook.encode`, the calls of a
+function) and judged by the autograder's own :func:`mwm.practice.judge.judge_part`:
+
+* a submission that makes exactly one catalogued slip gets exactly that slip's hint, on the
+  answers the slip changes, and on no other answer;
+* a right answer never gets a hint;
+* no hint, nor any line of the verdict, shows the expected value;
+* an entry not usable for a student's numbers (its value is the right answer, or another
+  slip's) is never named for that student;
+* at least 40 of the 50 parts have an entry, and every entry is usable for most students.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import numpy as np
+import pytest
+
+from mwm.practice import mistakes as mistakes_mod
+from mwm.practice import problems as problems_mod
+from mwm.practice.judge import judge_part
+from mwm.practice.notebook import _calls, encode
+from mwm.practice.variants import numbers_for
+from tests.test_practice_variants import ODD_IDS
+
+#: the students: the website's numbers, every eighth ordinary id and the odd ones
+IDS = [None] + [f"student{i:04d}" for i in range(0, 200, 8)] + ODD_IDS
+
+
+def _built(student):
+    return problems_mod.build_all(numbers_for(student))[0]
+
+
+@pytest.fixture(scope="module")
+def classes():
+    """student -> the sixteen problems built with that student's numbers."""
+    return {student: _built(student) for student in IDS}
+
+
+def _run(code: str, namespace: dict) -> None:
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(code, namespace)  # noqa: S102 - the course's own solution and slip code
+
+
+def _namespace_before(problem, part) -> dict:
+    """The given numbers and the right answers of the parts before ``part``, as a notebook has them."""
+    namespace = {"np": np}
+    _run(problem.given, namespace)
+    for earlier in problem.parts:
+        if earlier is part:
+            break
+        _run(earlier.solution, namespace)
+    return namespace
+
+
+def _record(part_id, part, namespace) -> dict:
+    answers = {}
+    for a in part.answers:
+        value = namespace[a.name]
+        answers[a.name] = {"calls": _calls(value, a.cases)} if a.kind == "function" else encode(value)
+    return {"part": part_id, "student": None, "answers": answers}
+
+
+def _shown_expected(answer) -> list[str]:
+    """How the expected value of ``answer`` would be written in a message (each number at its precision)."""
+    if answer.kind in ("number", "vector"):
+        values = np.ravel(np.asarray(answer.expected, dtype=float))
+        if answer.decimals is not None:
+            return [f"{v:.{answer.decimals}f}" for v in values]
+        return [f"{v:.{answer.sig}g}" for v in values]
+    if answer.kind == "function":
+        return [f"= {want}" for _args, want in answer.cases]
+    return []
+
+
+def _entries(student_problems):
+    for problem in student_problems:
+        for part in problem.parts:
+            for slip in mistakes_mod.catalogue(problem).get(part.letter, []):
+                yield problem, part, slip
+
+
+def _hint_lines(lines, slip):
+    return [ln for ln in lines if slip.hint in ln]
+
+
+def test_most_parts_have_an_entry():
+    problems = _built(None)
+    parts = [(p, q) for p in problems for q in p.parts]
+    covered = [f"{p.slug}-{q.letter}" for p, q in parts if mistakes_mod.catalogue(p).get(q.letter)]
+    assert len(parts) == 50
+    assert len(covered) >= 40, f"{len(covered)} parts have an entry: {covered}"
+
+
+def test_entries_are_well_formed():
+    problems = _built(None)
+    for problem, part, slip in _entries(problems):
+        where = f"{problem.slug}-{part.letter} {slip.key}"
+        names = {a.name for a in part.answers}
+        assert slip.values and set(slip.values) <= names, where
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slip.key), where
+        assert slip.hint.strip() and "$" not in slip.hint, where  # feedback is plain text
+        assert slip.how.strip() and slip.code.strip(), where
+    for problem in problems:
+        for part in problem.parts:
+            keys = [m.key for m in mistakes_mod.catalogue(problem).get(part.letter, [])]
+            assert len(keys) == len(set(keys)), f"{problem.slug}-{part.letter}: {keys}"
+
+
+@pytest.mark.parametrize("student", IDS, ids=lambda s: s or "website")
+def test_each_slip_gets_exactly_its_hint(classes, student):
+    named_somewhere = 0
+    for problem, part, slip in _entries(classes[student]):
+        where = f"{student} {problem.slug}-{part.letter} {slip.key}"
+        namespace = _namespace_before(problem, part)
+        _run(part.solution, namespace)   # the part's other answers right
+        _run(slip.code, namespace)       # then the slip
+        for name, want in slip.values.items():   # the code makes the slip the entry computes
+            answer = next(a for a in part.answers if a.name == name)
+            got = ([namespace[name](*args) for args, _w in answer.cases] if answer.kind == "function"
+                   else namespace[name])
+            assert mistakes_mod.matches(answer, got, want), f"{where}: {name} = {got!r}, the entry says {want!r}"
+        usable = mistakes_mod.usable(problem, part)
+        named: dict = {}
+        right, lines = judge_part(problem, part, [_record(f"{problem.slug}-{part.letter}", part, namespace)], named)
+        expected_named = {name: slip.key for name in slip.values if slip in usable.get(name, [])}
+        assert named == expected_named, f"{where}: named {named}, expected {expected_named}\n{lines}"
+        if expected_named:
+            named_somewhere += 1
+            assert not right, where
+            assert len(_hint_lines(lines, slip)) == len(expected_named), f"{where}: {lines}"
+        for other in mistakes_mod.catalogue(problem).get(part.letter, []):
+            if other is not slip and other.hint != slip.hint:
+                assert not _hint_lines(lines, other), f"{where}: also names {other.key}: {lines}"
+        for a in part.answers:
+            for shown in _shown_expected(a):
+                for ln in lines:
+                    if ln.startswith(f"{a.name} is not right"):
+                        assert shown not in ln.split(": got ", 1)[0] and shown not in _tail(ln), \
+                            f"{where}: the expected value {shown} of {a.name} is in {ln!r}"
+    assert named_somewhere > 0
+
+
+def _tail(line: str) -> str:
+    """The part of a verdict line after the student's own value (the hint)."""
+    m = re.match(r".*?: got \S+?(\.\s|$)(.*)", line)
+    return m.group(2) if m else line
+
+
+@pytest.mark.parametrize("student", IDS[:8], ids=lambda s: s or "website")
+def test_right_answers_get_no_hint(classes, student):
+    for problem in classes[student]:
+        for part in problem.parts:
+            namespace = _namespace_before(problem, part)
+            _run(part.solution, namespace)
+            named: dict = {}
+            right, lines = judge_part(problem, part, [_record(f"{problem.slug}-{part.letter}", part, namespace)],
+                                      named)
+            assert right and not named, f"{student} {problem.slug}-{part.letter}: {lines}"
+            hints = {m.hint for m in mistakes_mod.catalogue(problem).get(part.letter, [])}
+            assert not any(h in ln for h in hints for ln in lines)
+
+
+def test_most_entries_are_usable_for_most_students(classes):
+    """An entry left out for many students teaches few: each is usable for at least half of them."""
+    counts: dict = {}
+    for student in IDS:
+        for problem in classes[student]:
+            for part in problem.parts:
+                usable = mistakes_mod.usable(problem, part)
+                for slip in mistakes_mod.catalogue(problem).get(part.letter, []):
+                    key = (problem.slug, part.letter, slip.key)
+                    used = any(slip in v for v in usable.values())
+                    counts.setdefault(key, [0, 0])
+                    counts[key][0] += used
+                    counts[key][1] += 1
+    rare = {k: f"{u}/{n}" for k, (u, n) in counts.items() if u < n / 2}
+    assert not rare, f"entries usable for fewer than half the students: {rare}"
+
+
+def test_a_coinciding_slip_is_not_named():
+    """Problem 1 with b = 0: leaving out the bias changes nothing, so that slip is never named."""
+    numbers = {1: dict(problems_mod.NUMBERS[1], b=0.0)}
+    problem = problems_mod.build(1, numbers)
+    for part in problem.parts:
+        usable = mistakes_mod.usable(problem, part)
+        assert all(m.key != "bias-forgotten" for ms in usable.values() for m in ms)
+        (answer,) = part.answers
+        assert mistakes_mod.named_mistake(problem, part, answer, answer.expected) is None
+
+
+def test_the_self_study_notebook_gives_the_same_hint(monkeypatch):
+    from mwm import grading
+    from mwm.practice.notebook import Practice
+
+    practice = Practice(self_study=True, show=False)
+    problem = practice.build(1)
+    part = problem.parts[1]
+    slip = next(m for m in mistakes_mod.usable(problem, part)["h2"] if m.key == "w-u-swapped")
+    with pytest.raises(grading.AnswerError, match=re.escape(slip.hint)):
+        with contextlib.redirect_stdout(io.StringIO()):
+            practice.hand_in("p01-b", h2=slip.values["h2"])
