@@ -556,3 +556,29 @@ def test_the_report_reads_only_the_judges_records(tmp_path):
     assert report_mod.read_judged(path) == {
         "p01-a": {"right": False, "blank": False, "restored": False, "mistakes": {"h1": "no-tanh"}},
         "p02-a": {"right": False, "blank": False, "restored": False, "mistakes": {"h1": "no-tanh"}}}
+
+
+def test_a_submitted_verdict_record_does_not_outlive_the_sanitizing_pass():
+    """nbgrader writes the sanitized notebook to autograded/ before grading it: no record a student planted is in it."""
+    from nbformat.notebooknode import from_dict
+
+    from mwm.practice.judge import JUDGED, RecordWorkedId
+
+    forged = {"part": "p01-a", "right": True, "blank": False, "restored": False, "mistakes": {}}
+    nb = from_dict({"cells": [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "p01-a-test"}, JUDGED: forged},
+                               "source": "", "outputs": [], "execution_count": None}],
+                    "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    nb, _ = RecordWorkedId().preprocess(nb, {})
+    assert JUDGED not in nb.cells[0].metadata
+
+
+def test_a_notebook_too_deep_to_read_is_skipped_not_fatal(tmp_path):
+    """read_judged fails on a notebook nested deeper than json can read; the report's loop skips it."""
+    path = tmp_path / "deep.ipynb"
+    path.write_text('{"cells":' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    with pytest.raises(RecursionError):
+        report_mod.read_judged(path)
+    assert report_mod._read_notebook(path) is None
+    good = tmp_path / "good.ipynb"
+    good.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+    assert report_mod._read_notebook(good) == ({}, set())

@@ -210,13 +210,18 @@ class GradingExecute(SandboxedExecute):
 class RecordWorkedId(NbGraderPreprocessor):
     """Sanitizing step: note the id a submission was worked under (its first cell's output) in its metadata.
 
-    Put it before nbgrader's ``ClearOutput``. The id is the student's own data and only
+    It also removes any verdict record (:data:`JUDGED`) the submission carries, so none is in the
+    notebook nbgrader writes between its sanitizing and grading passes (the class report reads
+    that folder). Put it before nbgrader's ``ClearOutput``. The id is the student's own data and only
     changes a sentence of feedback (:class:`JudgeAnswers`).
     """
 
     def preprocess(self, nb, resources):
         """Read the id record of the ``imports`` cell; store ``nb.metadata["mwm"]["worked_as"]``."""
         nb.metadata.pop("mwm", None)
+        for cell in nb.cells:   # a verdict record is the judge's alone: none the submission carries gets past here
+            if isinstance(cell.get("metadata"), dict):
+                cell["metadata"].pop(JUDGED, None)
         worked = None
         for cell in nb.cells:
             if _gid(cell) == ID_CELL:

@@ -238,6 +238,15 @@ def read_judged(notebook: Path) -> dict[str, dict]:
     return found
 
 
+def _read_notebook(path: Path) -> tuple[dict, set] | None:
+    """(:func:`read_judged`, :func:`untouched_parts`) of one autograded notebook, or None if it cannot be read
+    (missing, not JSON, not a notebook, or nested deeper than Python's parser goes): one bad file is skipped."""
+    try:
+        return read_judged(path), untouched_parts(path)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
 def untouched_parts(notebook: Path) -> set[str]:
     """The parts whose answer cell (grade id ``pNN-x-answer``) holds nothing the student wrote.
 
@@ -395,12 +404,12 @@ def gather(course: Path, db_url: str, course_id: str, assignment: str = "practic
         judged: dict[str, dict] = {}
         untouched: set[str] = set()
         for path in _autograded_notebooks(course, autograded, row.student, assignment):
-            try:
-                for part, record in read_judged(path).items():
-                    judged.setdefault(part, record)
-                untouched |= untouched_parts(path)
-            except (OSError, ValueError):
+            read = _read_notebook(path)
+            if read is None:
                 continue
+            for part, record in read[0].items():
+                judged.setdefault(part, record)
+            untouched |= read[1]
         row.judged = bool(judged)
         own_hints = None
         for part, record in judged.items():
