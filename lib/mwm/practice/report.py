@@ -51,8 +51,6 @@ ATTENTION_BLANK = 0.25
 #: Characters of a student's grading notes shown on the page (the rest is cut, said so).
 NOTES_LIMIT = 2000
 
-_KEY = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_ANSWER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _PART = re.compile(r"p(\d\d)-([a-z])")
 _ANSWER_CELL = re.compile(r"(p\d\d-[a-z])-answer")
 
@@ -197,12 +195,54 @@ def _short(part: str) -> str:
     return f"{int(m.group(1))}{m.group(2)}" if m else part
 
 
+def _load(notebook: Path):
+    return json.loads(Path(notebook).read_text(encoding="utf-8"))
+
+
+def _code_cells(nb):
+    """(grade id, cell) of every code cell of a parsed notebook that has a grade id (untrusted JSON)."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    for cell in cells if isinstance(cells, list) else []:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code" or not isinstance(cell.get("metadata"), dict):
+            continue
+        grading = cell["metadata"].get("nbgrader")
+        gid = grading.get("grade_id") if isinstance(grading, dict) else None
+        if isinstance(gid, str):
+            yield gid, cell
+
+
+def _judged(nb) -> dict[str, dict]:
+    from .judge import JUDGED
+    from .untrusted import judged_record
+
+    found: dict[str, dict] = {}
+    for gid, cell in _code_cells(nb):
+        record = judged_record(cell["metadata"].get(JUDGED), gid)
+        if record is not None and record["part"] not in found:
+            found[record.pop("part")] = record
+    return found
+
+
+def _untouched(nb) -> set[str]:
+    found = set()
+    for gid, cell in _code_cells(nb):
+        m = _ANSWER_CELL.fullmatch(gid)
+        source = cell.get("source")
+        source = "".join(source) if isinstance(source, list) and all(isinstance(x, str) for x in source) else source
+        if not m or not isinstance(source, str):
+            continue
+        code = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+        if code in ([], ["raise NotImplementedError()"]):
+            found.add(m.group(1))
+    return found
+
+
 def read_judged(notebook: Path) -> dict[str, dict]:
     """The judged records of one autograded notebook: part id -> record.
 
     Only a code cell whose nbgrader grade id is ``pNN-x-test`` is read, only a record naming
-    that same part is taken, and only its fields of the expected types (booleans; answer
-    name -> slip key strings of a short, plain form); the first record of a part wins.
+    that same part is taken, and only its fields of the expected types
+    (:func:`mwm.practice.untrusted.judged_record`, the form the grading keeps); the first record of a part wins.
 
     Args:
         notebook: path of the autograded ``.ipynb``.
@@ -215,34 +255,15 @@ def read_judged(notebook: Path) -> dict[str, dict]:
         OSError: the file cannot be read.
         ValueError: it is not JSON (``json.JSONDecodeError``).
     """
-    from .judge import JUDGED, PART_CELL
-
-    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
-    cells = nb.get("cells") if isinstance(nb, dict) else None
-    found: dict[str, dict] = {}
-    for cell in cells if isinstance(cells, list) else []:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code" or not isinstance(cell.get("metadata"), dict):
-            continue
-        grading = cell["metadata"].get("nbgrader")
-        gid = grading.get("grade_id") if isinstance(grading, dict) else None
-        m = PART_CELL.fullmatch(gid) if isinstance(gid, str) else None
-        record = cell["metadata"].get(JUDGED)
-        if not m or not isinstance(record, dict) or record.get("part") != m.group(1) or m.group(1) in found:
-            continue
-        named = record.get("mistakes") if isinstance(record.get("mistakes"), dict) else {}
-        found[m.group(1)] = {
-            "right": record.get("right") is True, "blank": record.get("blank") is True,
-            "restored": record.get("restored") is True,
-            "mistakes": {a: k for a, k in named.items()
-                         if isinstance(a, str) and isinstance(k, str) and _ANSWER.fullmatch(a) and _KEY.fullmatch(k)}}
-    return found
+    return _judged(_load(notebook))
 
 
 def _read_notebook(path: Path) -> tuple[dict, set] | None:
-    """(:func:`read_judged`, :func:`untouched_parts`) of one autograded notebook, or None if it cannot be read
-    (missing, not JSON, not a notebook, or nested deeper than Python's parser goes): one bad file is skipped."""
+    """(:func:`read_judged`, :func:`untouched_parts`) of one autograded notebook, parsed once, or None if it cannot be
+    read (missing, not JSON, not a notebook, or nested deeper than Python's parser goes): one bad file is skipped."""
     try:
-        return read_judged(path), untouched_parts(path)
+        nb = _load(path)
+        return _judged(nb), _untouched(nb)
     except (OSError, ValueError, RecursionError):
         return None
 
@@ -265,23 +286,7 @@ def untouched_parts(notebook: Path) -> set[str]:
         OSError: the file cannot be read.
         ValueError: it is not JSON (``json.JSONDecodeError``).
     """
-    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
-    cells = nb.get("cells") if isinstance(nb, dict) else None
-    found = set()
-    for cell in cells if isinstance(cells, list) else []:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code" or not isinstance(cell.get("metadata"), dict):
-            continue
-        grading = cell["metadata"].get("nbgrader")
-        gid = grading.get("grade_id") if isinstance(grading, dict) else None
-        m = _ANSWER_CELL.fullmatch(gid) if isinstance(gid, str) else None
-        source = cell.get("source")
-        source = "".join(source) if isinstance(source, list) and all(isinstance(x, str) for x in source) else source
-        if not m or not isinstance(source, str):
-            continue
-        code = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-        if code in ([], ["raise NotImplementedError()"]):
-            found.add(m.group(1))
-    return found
+    return _untouched(_load(notebook))
 
 
 def read_notes(course: Path, assignment: str, student: str) -> list[str]:

@@ -239,15 +239,25 @@ def _nbgrader_metadata(meta):
             if isinstance(k, str) and (v is None or isinstance(v, (bool, int, float, str)))}
 
 
-def _judged_metadata(record, grade_id):
-    """A hand-in cell's verdict record (:data:`mwm.practice.judge.JUDGED`), reduced to its fields' types, or None."""
+def judged_record(record, grade_id):
+    """A hand-in cell's verdict record (:data:`mwm.practice.judge.JUDGED`) reduced to its fields' types, or None.
+
+    Args:
+        record: the cell's ``JUDGED`` metadata (untrusted until the judge wrote it).
+        grade_id: the cell's nbgrader grade id; only a ``pNN-x-test`` cell's record naming that part counts.
+
+    Returns:
+        ``{"part", "right", "blank", "restored", "mistakes": {answer name: slip key}}`` with booleans and
+        short plain names only (the class report, :mod:`mwm.practice.report`, reads the same form), or None.
+    """
     m = re.fullmatch(r"(p\d\d-[a-z])-test", grade_id) if isinstance(grade_id, str) else None
     if not m or not isinstance(record, dict) or record.get("part") != m.group(1):
         return None
     named = record.get("mistakes") if isinstance(record.get("mistakes"), dict) else {}
     return {"part": m.group(1), **{k: record.get(k) is True for k in ("right", "blank", "restored")},
             "mistakes": {a: k for a, k in named.items() if isinstance(a, str) and isinstance(k, str)
-                         and re.fullmatch(r"[A-Za-z_]\w{0,63}", a) and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", k)}}
+                         and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", a)
+                         and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", k)}}
 
 
 def _attachments(cell_attachments, source: str) -> dict:
@@ -316,7 +326,7 @@ def clean_notebook(nb) -> NotebookNode:
             if isinstance(cell.get("metadata"), dict) else None
         if grading is not None:
             metadata["nbgrader"] = grading
-            judged = _judged_metadata(cell["metadata"].get("mwm_judged"), grading.get("grade_id"))
+            judged = judged_record(cell["metadata"].get("mwm_judged"), grading.get("grade_id"))
             if judged is not None:  # the grader's verdict (mwm.practice.judge.JUDGED), for the class report
                 metadata["mwm_judged"] = judged
         if kind == "code":
