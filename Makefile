@@ -1,25 +1,15 @@
-# Machines with Memory: the two jobs a fresh machine runs (see README.md).
-#   make book   set up .venv and build the site into _build/html from the committed chapters (panels drawn)
-#   make test   set up .venv and node_modules (axe-core, for the browser tests), run the whole test suite (what CI runs)
-#   make test-fast   the unit tests and torch checks alone (no book, browser, nbval or grading)
-#   make exercises   rebuild the practice problems from lib/mwm/practice/problems.py (README, "For teachers")
-#   make key STUDENT=id, make keys ROSTER=roster.csv OUT=keys.html   answer keys for students' own numbers
-#   make lab           a learner's JupyterLab for the chapters (nbgrader's tools hidden; labs/learner/)
-#   make teacher-lab   the teacher's JupyterLab in exercises/ (formgrader, Assignments tab; README, "For teachers")
-#   make student STUDENT=id   write a student's nbgrader config into students/<id>/ (README, "For students")
-#   make student-lab STUDENT=id   that student's JupyterLab in students/<id>/ (Assignments tab, Validate)
-#   make grade [ASSIGNMENT=practice] [WORKERS=n] [SHARD=k/n] [FORCE=1] [RETRY_FAILED=1]   grade every collected submission, n at once (README, "Grading a large class")
-#   make report [ASSIGNMENT=practice] [OUT=reports/class-report.html]   after grading: the class report, one offline HTML page (README, "For teachers")
-#   make gradebook-db, make gradebook-db-stop   the course's own PostgreSQL gradebook on a local socket (no sudo)
-#   make roster ROSTER=roster.csv   the roster's students, with their names, into the gradebook (the Formgrader shows them)
-#   (the labs pass LAB_ARGS on to jupyter lab, e.g. LAB_ARGS=--allow-root)
+# Machines with Memory: the two jobs a fresh machine runs are `make book` and `make test`
+# (README.md). `make help` lists every target with one line each (the `##` text on its line);
+# a new target gets one too (tests/test_package.py checks). The teacher's targets run the
+# console scripts of the teacher's package, grader/ (mwm-exercises, mwm-grade, ...; each has --help).
+# (the labs pass LAB_ARGS on to jupyter lab, e.g. LAB_ARGS=--allow-root)
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LAB_DEFAULTS := $(VENV)/share/jupyter/lab/settings/overrides.json
-# Every Jupyter server this .venv starts loads mwm.practice.guard (the Formgrader's pages run no
+# Every Jupyter server this .venv starts loads mwm_grader.guard (the Formgrader's pages run no
 # student script; README, "How a grade is decided"), as pip-installed extensions enable themselves.
 SERVER_GUARD := $(VENV)/etc/jupyter/jupyter_server_config.d/mwm-guard.json
 # Test processes (pytest-xdist): one more than the cores. Many of the suite's files wait on
@@ -34,14 +24,18 @@ CORES  := $(shell nproc 2>/dev/null || echo 1)
 JOBS   ?= $(shell echo $$(($(CORES) + 1)))
 FAST_JOBS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
-.PHONY: venv book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade report gradebook-db gradebook-db-stop roster
+.PHONY: help venv book test test-fast test-notebooks-portable setup clean exercises key keys system-packages lab teacher-lab student student-lab grade report gradebook-db gradebook-db-stop roster
 
-setup: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
+# `make help`: every target with its one line (the text after `##` on the target's line).
+help:  ## list these targets
+	@awk -F ':.*## ' '/^[a-zA-Z_-]+:.*## / { printf "  make %-24s %s\n", $$1, $$2 }' $(firstword $(MAKEFILE_LIST))
+
+setup: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)  ## create .venv, install requirements.txt and the Lab defaults (the first step of book and test)
 
 # The Python environment alone (.ci/run builds it while Debian's packages install).
-venv: $(STAMP)
+venv: $(STAMP)  ## create .venv and install requirements.txt only
 
-# The grading sandbox (lib/mwm/practice/sandbox.py, tests/test_sandbox.py) needs Debian's
+# The grading sandbox (grader/mwm_grader/sandbox.py, tests/test_sandbox.py) needs Debian's
 # bubblewrap (bwrap) and util-linux (prlimit, setpriv). Installed with apt-get when missing, as
 # .ci/run installs chromium (through sudo when not root). Where that is impossible (no apt-get,
 # no sudo) only a note is printed: reading and building the course does not need them, grading
@@ -50,7 +44,7 @@ venv: $(STAMP)
 # package starts a database service on install, which a contributor's machine need not run; the
 # test that needs it (tests/test_grade_parallel.py) is skipped without it, and CI's .ci/run installs it.
 SANDBOX_TOOLS := bwrap prlimit setpriv
-system-packages:
+system-packages:  ## install Debian's bubblewrap and util-linux for grading's sandbox, if missing and possible
 	@missing=""; for t in $(SANDBOX_TOOLS); do command -v $$t >/dev/null 2>&1 || missing=1; done; \
 	if [ -n "$$missing" ]; then \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO="sudo"; \
@@ -63,7 +57,7 @@ system-packages:
 	  fi; \
 	fi
 
-$(STAMP): requirements.txt lib/pyproject.toml
+$(STAMP): requirements.txt lib/pyproject.toml grader/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "The course needs Python 3.11 (its pinned torch wheel is built for it); got " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
 	@# uv (pinned in requirements.txt, installed first with pip) installs the pinned set: it resolves,
@@ -83,7 +77,7 @@ $(STAMP): requirements.txt lib/pyproject.toml
 	@# test process would compile its imports again (a kernel start took 11 s instead of 4). Left
 	@# out: torch's file in 3.12 syntax, and what nothing of the course imports (sympy and networkx,
 	@# which only torch.compile loads, torch's compiler, the installers): a fifth of the files.
-	$(BIN)/python -m compileall -q -j 0 -x 'py312_intrinsics|/site-packages/(sympy|networkx|pip|setuptools)/|/torch/_inductor/' $(VENV)/lib lib >/dev/null
+	$(BIN)/python -m compileall -q -j 0 -x 'py312_intrinsics|/site-packages/(sympy|networkx|pip|setuptools)/|/torch/_inductor/' $(VENV)/lib lib grader >/dev/null
 	touch $(STAMP)
 
 # JupyterLab's defaults for every Lab this .venv starts, `jupyter lab` as much as `make lab`
@@ -102,7 +96,7 @@ $(SERVER_GUARD): labs/jupyter_server_config.d/mwm-guard.json $(STAMP)
 # -W: every Sphinx warning is an error (a failing notebook is one);
 # --keep-going: list all of them before failing.
 # MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
-book: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
+book: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)  ## set up, then build the website into _build/html from the committed chapters (every panel drawn)
 	MWM_STATIC_PANELS=1 $(BIN)/python scripts/book_cache.py prepare
 	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
@@ -120,18 +114,18 @@ $(NODE_STAMP): package.json package-lock.json
 
 # Everything: the linter, then every test (tests/test_notebooks_portable.py runs the
 # notebook checks a second time on other numerical kernels, overlapping the rest).
-test: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD) $(NODE_STAMP)
+test: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD) $(NODE_STAMP)  ## set up (and npm's axe-core), then run the whole test suite: what CI runs
 	$(BIN)/ruff check .
 	$(PYTEST)
 
 # The second notebook pass alone.
-test-notebooks-portable: $(STAMP)
+test-notebooks-portable: $(STAMP)  ## re-run every chapter on portable numpy kernels and compare with its committed outputs
 	$(BIN)/python -m pytest -p no:xdist tests/test_notebooks_portable.py
 
 # The contributors' loop: everything but the book, browser, nbval, grading and the reruns of the
 # training scripts (tests marked `training`), in about 1.5 minutes on 2 cores. Its files need no
 # shared fixture, so single tests are handed out (--dist load): no worker waits at the end.
-test-fast: system-packages $(STAMP)
+test-fast: system-packages $(STAMP)  ## the unit tests and torch checks alone (no book, browser, nbval or grading), about 1.5 min
 	$(BIN)/python -m pytest -n $(FAST_JOBS) --dist load -m "not training" --durations=15 tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
 	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py \
@@ -139,22 +133,22 @@ test-fast: system-packages $(STAMP)
 	          --ignore=tests/test_solutions_every_id.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
-# the website's practice pages, all from the numbers in lib/mwm/practice/problems.py.
-exercises: $(STAMP)
-	$(BIN)/python scripts/make_exercises.py
+# the website's practice pages, all from the numbers in grader/mwm_grader/problems.py.
+exercises: $(STAMP)  ## teacher: rebuild the practice problems, answer key, website view and pages (mwm-exercises)
+	$(BIN)/mwm-exercises
 
 # One student's answer key (their own numbers), or every key of a roster (CSV of ids).
-key: $(STAMP)
+key: $(STAMP)  ## teacher: one student's answer key, STUDENT=id (mwm-answer-keys)
 	@test -n "$(STUDENT)" || { echo "usage: make key STUDENT=<student id>"; exit 2; }
-	$(BIN)/python scripts/answer_keys.py "$(STUDENT)"
+	$(BIN)/mwm-answer-keys "$(STUDENT)"
 
-roster: $(STAMP)
+roster: $(STAMP)  ## teacher: a roster's students, with their names, into the gradebook, ROSTER=roster.csv (mwm-roster)
 	@test -n "$(ROSTER)" || { echo "usage: make roster ROSTER=roster.csv"; exit 2; }
-	$(BIN)/python scripts/import_roster.py "$(ROSTER)"
+	$(BIN)/mwm-roster "$(ROSTER)"
 
-keys: $(STAMP)
+keys: $(STAMP)  ## teacher: every answer key of a roster, ROSTER=roster.csv [OUT=keys/keys.html]
 	@test -n "$(ROSTER)" || { echo "usage: make keys ROSTER=roster.csv [OUT=keys/keys.html or keys/keys.csv]"; exit 2; }
-	$(BIN)/python scripts/answer_keys.py --roster "$(ROSTER)" --out "$(or $(OUT),keys/keys.html)"
+	$(BIN)/mwm-answer-keys --roster "$(ROSTER)" --out "$(or $(OUT),keys/keys.html)"
 
 # JupyterLab three ways. Each lab's nbgrader parts are chosen by a Jupyter config folder in labs/
 # (JUPYTER_CONFIG_DIR: it replaces ~/.jupyter for that command only): the learner's hides all of
@@ -163,21 +157,21 @@ keys: $(STAMP)
 # reopened later shows its panels' last pictures, not "model not found". The teacher's lab runs in exercises/, where nbgrader finds the course's config
 # (the exchange: NBGRADER_EXCHANGE if set); nbgrader calls alembic, so .venv/bin goes on PATH.
 LAB_ARGS ?=
-lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
+lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)  ## learner: JupyterLab for the chapters (nbgrader's tools hidden)
 	JUPYTER_CONFIG_DIR=$(CURDIR)/labs/learner $(BIN)/jupyter lab $(LAB_ARGS)
 
-teacher-lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)
+teacher-lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)  ## teacher: JupyterLab in exercises/ (Formgrader, Assignments tab)
 	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
 # A student's folder, students/<id>/ (git ignores it), with their nbgrader config: the course,
 # their id, the exchange (NBGRADER_EXCHANGE if set). Running it again changes nothing.
-student: $(STAMP)
+student: $(STAMP)  ## a student's folder students/<id>/: nbgrader config and their numbers, STUDENT=id (mwm-student)
 	@test -n "$(STUDENT)" || { echo "usage: make student STUDENT=<student id>"; exit 2; }
-	$(BIN)/python scripts/student_setup.py "$(STUDENT)"
+	$(BIN)/mwm-student "$(STUDENT)"
 
-# ids are not case-sensitive (scripts/student_setup.py reads Carol.Smith as carol.smith, as the hub does)
+# ids are not case-sensitive (grader/mwm_grader/student_setup.py reads Carol.Smith as carol.smith, as the hub does)
 STUDENT_ID = $(shell printf '%s' '$(STUDENT)' | tr '[:upper:]' '[:lower:]')
-student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)
+student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)  ## that student's JupyterLab in students/<id>/ (Assignments tab, Validate), STUDENT=id
 	cd "students/$(STUDENT_ID)" && MWM_STUDENT="$(STUDENT_ID)" JUPYTER_CONFIG_DIR=$(CURDIR)/labs/student \
 	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
@@ -192,23 +186,23 @@ FORCE ?=
 RETRY_FAILED ?=
 GRADE_ARGS ?=
 ASSIGNMENT ?= practice
-grade: $(STAMP)
-	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH python ../scripts/grade_parallel.py "$(ASSIGNMENT)" \
+grade: $(STAMP)  ## teacher: grade every collected submission [ASSIGNMENT= WORKERS= SHARD=k/n FORCE=1 RETRY_FAILED=1] (mwm-grade)
+	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH mwm-grade "$(ASSIGNMENT)" \
 	  $(if $(WORKERS),--workers $(WORKERS)) --shard $(SHARD) $(if $(FORCE),--force) $(if $(RETRY_FAILED),--retry-failed) $(GRADE_ARGS)
 
-# After grading: the class report (scripts/class_report.py), one offline HTML page from the gradebook and the
+# After grading: the class report (grader/mwm_grader/class_report.py), one offline HTML page from the gradebook and the
 # judged notebooks of exercises/: scores, each part's share right, named mistakes, blank parts, students
 # needing attention. It names students: it goes to reports/, which git ignores.
-report: $(STAMP)
-	$(BIN)/python scripts/class_report.py --course exercises --assignment "$(ASSIGNMENT)" --out "$(or $(OUT),reports/class-report.html)"
+report: $(STAMP)  ## teacher: after grading, the class report, one offline page [OUT=reports/class-report.html] (mwm-report)
+	$(BIN)/mwm-report --course exercises --assignment "$(ASSIGNMENT)" --out "$(or $(OUT),reports/class-report.html)"
 
 # The course's own PostgreSQL gradebook, on a local socket, for machines without sudo or systemd
-# (scripts/gradebook_db.py; README, "Grading a large class"); every command uses it once started.
-gradebook-db: $(STAMP)
-	$(BIN)/python scripts/gradebook_db.py start
+# (grader/mwm_grader/gradebook_db.py; README, "Grading a large class"); every command uses it once started.
+gradebook-db: $(STAMP)  ## teacher: start the course's own PostgreSQL gradebook on a local socket (mwm-gradebook)
+	$(BIN)/mwm-gradebook start
 
-gradebook-db-stop: $(STAMP)
-	$(BIN)/python scripts/gradebook_db.py stop
+gradebook-db-stop: $(STAMP)  ## teacher: stop it
+	$(BIN)/mwm-gradebook stop
 
-clean:
+clean:  ## remove the built website (_build)
 	rm -rf _build

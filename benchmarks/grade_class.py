@@ -4,17 +4,17 @@ Usage (from the project root):
     .venv/bin/python benchmarks/grade_class.py [--students 12] [--rounds 1]
     .venv/bin/python benchmarks/grade_class.py --parallel [--students 200]
 
-A temporary course is made from the problems (``mwm.practice.problems``) with the course's own
+A temporary course is made from the problems (``mwm_grader.problems``) with the course's own
 ``nbgrader_config.py``, the assignment is generated with nbgrader's ``generate_assignment``,
 and N synthetic submissions are placed in ``submitted/``: a third correct (every worked
 solution, built for that student's own numbers), a third with wrong values (each part wrong
 with probability 1/2, fixed seed) and a third blank (the release as it is). Then the
 teacher's command ``nbgrader autograde practice`` grades the whole class in one run, and the
 wall-clock time is divided by N (nbgrader's own start-up, a few seconds, is shared by the
-class). Every part is judged outside the student's kernel (``mwm.practice.judge``). Modes,
+class). Every part is judged outside the student's kernel (``mwm_grader.judge``). Modes,
 graded alternately on the same class (``--parallel`` is described below):
 
-* ``sandbox``  the course's grading: each kernel in a bubblewrap sandbox (``mwm.practice.sandbox``);
+* ``sandbox``  the course's grading: each kernel in a bubblewrap sandbox (``mwm_grader.sandbox``);
 * ``off``      the same with ``MWM_SANDBOX=off`` (kernels unsandboxed), to show what the sandbox costs.
 
 Before the sandbox and the judge, with hidden tests run in the student's kernel, the same
@@ -25,10 +25,10 @@ machine the wall clock waits for other work, the CPU time does not. The scores a
 at most 3 s per student for the whole problem set on a 2-core machine. This is a
 measurement, not a test.
 
-``--parallel`` grades 200 students (``--students``) with ``scripts/grade_parallel.py``, the
+``--parallel`` grades 200 students (``--students``) with ``grader/mwm_grader/grade_parallel.py``, the
 teacher's parallel command (one ``nbgrader autograde --student`` process per student), with 1
 and then 2 workers, each into a fresh database of a scratch PostgreSQL server
-(``scripts/scratch_postgres.py``, which needs Debian's ``postgresql``), and prints seconds
+(``grader/mwm_grader/postgres.py``, which needs Debian's ``postgresql``), and prints seconds
 per student (wall and CPU), the speed-up (goal: at least 1.7x with 2 workers on 2 cores) and a
 projection of the wall time for 1,000 and 10,000 students on 16 cores from the measured
 per-student cost.
@@ -53,14 +53,13 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 
 
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
-from scripts import make_exercises as mk  # noqa: E402
+from mwm_grader import make_exercises as mk  # noqa: E402
 
 
 def make_course(folder: Path, problems, n_students: int, seed: int = 0) -> dict:
     """A course with the assignment generated and ``n_students`` submissions; returns the expected scores."""
-    from mwm.practice.problems import build_all
-    from mwm.practice.variants import numbers_for
+    from mwm_grader.problems import build_all
+    from mwm_grader.variants import numbers_for
 
     course = folder / "course"
     course.mkdir(parents=True)
@@ -132,18 +131,18 @@ def check_scores(info: dict, db_url: str | None = None) -> None:
 
 
 def parallel(n_students: int, workers_list=(1, 2), cores=16, sizes=(1_000, 10_000)) -> None:
-    """``--parallel``: the class graded by scripts/grade_parallel.py with 1 and 2 workers, side by side.
+    """``--parallel``: the class graded by grader/mwm_grader/grade_parallel.py with 1 and 2 workers, side by side.
 
     Each worker count grades the same class into a fresh database of a scratch PostgreSQL
-    server (scripts/scratch_postgres.py; fsync off). Prints wall and CPU seconds per student,
+    server (grader/mwm_grader/postgres.py; fsync off). Prints wall and CPU seconds per student,
     the speed-up over one worker, and a projection for ``sizes`` students on ``cores`` cores.
     """
-    from scripts import grade_parallel as gp
-    from scripts.scratch_postgres import scratch_postgres
+    from mwm_grader import grade_parallel as gp
+    from mwm_grader.postgres import scratch_postgres
 
     problems, _ = mk.load_problems_module().build_all()
     print(f"{n_students} students (1/3 correct, 1/3 wrong, 1/3 blank), one nbgrader autograde process per student "
-          f"(scripts/grade_parallel.py); {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
+          f"(grader/mwm_grader/grade_parallel.py); {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
     rows = {}
     with tempfile.TemporaryDirectory() as tmp, scratch_postgres() as server:
         info = make_course(Path(tmp), problems, n_students)
@@ -179,7 +178,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1, help="times each layout is graded (alternating)")
     ap.add_argument("--only", choices=["sandbox", "off"], help="grade in one mode only")
     ap.add_argument("--parallel", action="store_true",
-                    help="grade with scripts/grade_parallel.py, 1 and 2 workers side by side (PostgreSQL)")
+                    help="grade with grader/mwm_grader/grade_parallel.py, 1 and 2 workers side by side (PostgreSQL)")
     args = ap.parse_args()
     if args.parallel:
         os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")

@@ -9,7 +9,7 @@ Each repetition, in alternating order, starts a kernel, waits until it answers
 configuration does):
 
 * plain:     jupyter_client's ``AsyncKernelManager`` (TCP, the teacher's rights);
-* sandboxed: ``mwm.practice.sandbox.SandboxedKernelManager`` (bwrap, prlimit, ipc).
+* sandboxed: ``mwm_grader.sandbox.SandboxedKernelManager`` (bwrap, prlimit, ipc).
 
 It prints the median and the spread (min-max) of the time to ready, of the first cell and
 of the shutdown, and the ratio sandboxed / plain. A measurement, not a test.
@@ -25,7 +25,7 @@ import time
 
 from jupyter_client.manager import AsyncKernelManager
 
-from mwm.practice.sandbox import SandboxedKernelManager
+from mwm_grader.sandbox import SandboxedKernelManager
 
 
 async def one(km_class, folder: str) -> tuple[float, float, float]:

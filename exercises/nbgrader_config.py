@@ -1,7 +1,7 @@
 """nbgrader configuration of the course's practice problems (nbgrader 0.9).
 
 This folder is an nbgrader course directory. source/practice/ holds the instructor
-version, generated from mwm/practice/problems.py by `make exercises` (which also runs nbgrader's
+version, generated from mwm_grader/problems.py by `make exercises` (which also runs nbgrader's
 generate_assignment and generate_solution); release/, submitted/, autograded/,
 feedback/, solution/ and gradebook.db are made by nbgrader's own commands, run from
 this folder (see the README, "For teachers").
@@ -89,7 +89,7 @@ class DropEmptyNbgraderMetadata(NbGraderPreprocessor):
         return cell, resources
 
 
-from mwm.practice.judge import GradingExecute, JudgeAnswers, RecordWorkedId, RestoreDeletedCells  # noqa: E402
+from mwm_grader.judge import GradingExecute, JudgeAnswers, RecordWorkedId, RestoreDeletedCells  # noqa: E402
 
 # RecordWorkedId notes, before the outputs are cleared, which student id the notebook was
 # worked under (its first cell says): the feedback tells a student who worked under another id.
@@ -103,12 +103,13 @@ c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateId
 # The grading pass. Grades are decided only here, in the teacher's process, never by code
 # in the student's kernel:
 # * GradingExecute runs the notebook as nbgrader's Execute does, but its kernel runs in a
-#   bubblewrap sandbox (mwm/practice/sandbox.py): it reads only its own notebook's folder and
+#   bubblewrap sandbox (mwm_grader/sandbox.py): it reads only its own notebook's folder and
 #   the Python environment, writes only a scratch folder, reaches no network, and is limited
 #   in memory, CPU time, processes, disk and output. MWM_STUDENT is set to the submission's
-#   student id, and the kernel is given each problem's statement and given numbers for that
-#   id, while the code that computes answers (mwm/practice/problems.py) is empty inside: no
-#   expected value exists in the kernel. Without bubblewrap grading stops with a message
+#   student id, and the kernel is given that id's grading view (each problem's statement and
+#   given numbers; mwm_grader/views.py), while the teacher's package that computes answers
+#   (mwm_grader, in grader/) is not on its path and not in the sandbox: no expected value
+#   exists in the kernel. Without bubblewrap grading stops with a message
 #   saying how to install it (README, "For teachers").
 # * JudgeAnswers reads each hand-in cell's answer record, computes the expected values with
 #   mwm from the submission's numbers, and replaces the cell's outputs with the verdict, which
@@ -118,7 +119,7 @@ c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateId
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader.preprocessors import AssignLatePenalties, IgnorePattern, LimitOutput, SaveAutoGrades  # noqa: E402
 
-from mwm.practice.untrusted import CleanStudentContent  # noqa: E402
+from mwm_grader.untrusted import CleanStudentContent  # noqa: E402
 
 c.Autograde.autograde_preprocessors = [GradingExecute, JudgeAnswers, CleanStudentContent, IgnorePattern,
                                        ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties]
@@ -127,26 +128,26 @@ c.Autograde.autograde_preprocessors = [GradingExecute, JudgeAnswers, CleanStuden
 # autograded notebook is cleaned right after judging (CleanStudentContent, above), and again in every
 # page nbgrader renders with this config, the Formgrader's submission view and generate_feedback's
 # pages: the notebook rebuilt from what a teacher reads, every HTML fragment (markdown cells and
-# outputs) through nh3, a kept sanitizer (mwm/practice/untrusted.py). The two templates are
-# nbgrader's own, copied into mwm/practice/templates/ with every value escaped, each hand-in cell
+# outputs) through nh3, a kept sanitizer (mwm_grader/untrusted.py). The two templates are
+# nbgrader's own, copied into mwm_grader/templates/ with every value escaped, each hand-in cell
 # named ("Problem 1 (a): right" instead of "Test cell"), MathJax from the teacher's server with its
 # "safe" extension instead of a CDN, and no inline script but static blocks that a
-# Content-Security-Policy allows by hash (the Formgrader's page gets it from mwm/practice/guard.py,
+# Content-Security-Policy allows by hash (the Formgrader's page gets it from mwm_grader/guard.py,
 # a feedback page carries it).
 import nbgrader as _nbgrader  # noqa: E402
 
-from mwm.practice.untrusted import TEMPLATE_DIR  # noqa: E402
+from mwm_grader.untrusted import TEMPLATE_DIR  # noqa: E402
 
 c.HTMLExporter.extra_template_basedirs = [
     TEMPLATE_DIR, os.path.join(os.path.dirname(_nbgrader.__file__), "server_extensions", "formgrader", "templates")]
-c.HTMLExporter.preprocessors = ["mwm.practice.untrusted.CleanStudentContent"]
+c.HTMLExporter.preprocessors = ["mwm_grader.untrusted.CleanStudentContent"]
 c.HTMLExporter.sanitize_html = True  # nbconvert's own hooks: no script or widget blocks, clean_html on outputs
-c.HTMLExporter.filters = {"clean_html": "mwm.practice.untrusted.clean_html"}
+c.HTMLExporter.filters = {"clean_html": "mwm_grader.untrusted.clean_html"}
 c.HTMLExporter.skip_svg_encoding = False  # an SVG output is shown as an image (no script runs in an <img>)
 
 # Collect refuses a submission filed under an id the course cannot use, or (where nbgrader checks
 # who owns the files) one whose files belong to another student than the id it names.
-c.ExchangeFactory.collect = "mwm.practice.untrusted.CourseCollect"
+c.ExchangeFactory.collect = "mwm_grader.untrusted.CourseCollect"
 
 # An SQLite gradebook is a file that nbgrader commits to about a hundred times per
 # student; with SQLite's default journal every commit waits for the disk twice. Write-ahead

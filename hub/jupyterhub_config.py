@@ -16,8 +16,10 @@ from ``.venv``, and the proxy is ``configurable-http-proxy`` from ``node_modules
 * a student (anyone else allowed in): JupyterLab in their home folder with the student's
   Jupyter config (``labs/student/``, copied into their ``~/.jupyter``: the *Assignments* tab
   and *Validate*, no authoring tools, widgets saved with the notebook), where
-  ``scripts/student_setup.py`` writes their ``nbgrader_config.py``: the course id, their id
-  (the hub user name) and the exchange. Their notebooks show the numbers of that id.
+  the teacher's package (``mwm_grader.student_setup``) writes their ``nbgrader_config.py`` (the
+  course id, their id (the hub user name) and the exchange) and their view of the problems
+  (``mwm-practice-view.json``). Their notebooks show the numbers of that id; the student's
+  Lab never imports the teacher's package.
 
 Who may log in: with ``MWM_HUB_ROSTER`` (a CSV file read as ``make keys`` reads it: the column
 ``student_id``, else the first column), the teachers and the roster's students; without it,
@@ -53,9 +55,9 @@ from pathlib import Path
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
 
+from mwm_grader import student_setup  # noqa: E402  (the teacher's package: the hub runs from the course's .venv)
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # scripts.student_setup, scripts.answer_keys
-from scripts import student_setup  # noqa: E402
 
 VENV_BIN = Path(sys.executable).parent  # the hub runs from the course's .venv; so do the Labs
 COURSE = Path(os.environ.get("MWM_HUB_COURSE", ROOT / "exercises")).resolve()
@@ -91,15 +93,16 @@ elif not TRIAL_PASSWORD:
           "a page a student's Lab serves can act as the teacher when the teacher opens it. Give users subdomains "
           "(README, 'The course on a JupyterHub').", file=sys.stderr)
 
-# Who may log in: user names are student ids (mwm.practice.ids), so a name nbgrader cannot file is
+# Who may log in: user names are student ids (mwm_practice.ids), so a name nbgrader cannot file is
 # refused at the login page, which says what is allowed (instead of "500: Unhandled error
 # starting server" once the Lab starts).
-from mwm.practice.ids import ID_PATTERN, RULE  # noqa: E402
+from mwm_practice.ids import ID_PATTERN, RULE  # noqa: E402
+from mwm_practice.notebook import VIEW_FILE  # noqa: E402
 
 c.Authenticator.username_pattern = "^" + ID_PATTERN.pattern.replace("A-Za-z", "a-z") + "$"  # names are lower-cased
 c.JupyterHub.template_vars = {"announcement_login": f"Your user name is your student id: {RULE}."}
 if os.environ.get("MWM_HUB_ROSTER"):
-    from mwm.practice.roster import RosterError, read_roster
+    from mwm_grader.roster import RosterError, read_roster
 
     try:
         students = set(read_roster(Path(os.environ["MWM_HUB_ROSTER"])))
@@ -206,7 +209,7 @@ def set_up_user(spawner):
         student_setup.check_student_id(name)
         jupyter_dir = install_jupyter_config("student", home, name)
         config, _ = student_setup.set_up(name, jupyter_dir, EXCHANGE)  # found there by nbgrader, out of sight
-        _give([config], name)
+        _give([config, config.parent / VIEW_FILE], name)  # and their view of the problems, beside it
         env["JUPYTER_CONFIG_DIR"] = str(jupyter_dir)
         spawner.notebook_dir = str(home)
     spawner.environment.update(env)

@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from scripts import make_exercises as mk
+from mwm_grader import make_exercises as mk
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "exercises" / "source" / "practice" / "practice.ipynb"
@@ -51,7 +51,7 @@ def solve(nb, by_id, skip=()):
 
 def need_sandbox():
     """Skip the calling test where grading's sandbox cannot run (an error with MWM_REQUIRE_SANDBOX=1, as in CI)."""
-    from mwm.practice.sandbox import why_no_sandbox
+    from mwm_grader.sandbox import why_no_sandbox
 
     why = why_no_sandbox()
     if why and os.environ.get("MWM_REQUIRE_SANDBOX") == "1":
@@ -117,15 +117,15 @@ def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=Non
                 "Exchange.cache": str(tmp / "cache"), **(settings or {})}
     api = mk.course_api(course, **settings)
     mk.new_sqlite_gradebook(api)
-    mk._ok(api.generate_assignment("practice"), "generate_assignment")
-    mk._ok(api.release_assignment("practice"), "release_assignment")
+    mk.nbgrader_ok(api.generate_assignment("practice"), "generate_assignment")
+    mk.nbgrader_ok(api.release_assignment("practice"), "release_assignment")
     config = mk.course_config(course, **settings)
     returned, submitted = {}, {}
     for student, change in class_.items():
         returned[student], submitted[student] = fetch_and_submit(config, student, tmp / "home" / student, change)
     if before_collect is not None:
         before_collect(exchange / "machines-with-memory" / "inbound")
-    mk._ok(api.collect("practice"), "collect")
+    mk.nbgrader_ok(api.collect("practice"), "collect")
     if before_grading is not None:
         before_grading(course)
 

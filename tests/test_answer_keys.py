@@ -1,13 +1,13 @@
-"""The teachers' answer keys for students' own numbers (scripts/answer_keys.py, make key / make keys)."""
+"""The teachers' answer keys for students' own numbers (grader/mwm_grader/answer_keys.py, make key / make keys)."""
 from __future__ import annotations
 
 import csv
 
 import pytest
 
-from mwm.practice import problems
-from mwm.practice.variants import numbers_for
-from scripts import answer_keys
+from mwm_grader import problems
+from mwm_grader.variants import numbers_for
+from mwm_grader import answer_keys
 
 
 def test_a_students_key_is_what_the_grader_computes():

@@ -1,7 +1,7 @@
 """The README's one-machine class trial, run with its own commands: two students, two folders.
 
 The teacher releases the assignment into a temporary exchange; ``alice`` and ``bob`` each get a
-folder of their own from ``scripts/student_setup.py`` (what ``make student STUDENT=id`` runs),
+folder of their own from ``grader/mwm_grader/student_setup.py`` (what ``make student STUDENT=id`` runs),
 fetch, answer and submit there with the students' commands of the README, as the same
 operating-system user; the teacher collects and grades. Each must be filed and graded under
 their own id: two submissions collected, one grade each, equal to what their answers earn.
@@ -19,8 +19,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mwm.practice import problems as problems_mod
-from mwm.practice.variants import numbers_for
+from mwm_grader import problems as problems_mod
+from mwm_grader.variants import numbers_for
 from tests.practice_course import ROOT, SOURCE, need_sandbox, parts_of, solve
 
 COURSE = "machines-with-memory"
@@ -32,6 +32,9 @@ AUTOGRADE = "nbgrader autograde practice"
 #: What each student leaves unanswered (bob skips two last parts, which no other part builds on).
 #: The course's Python, quoted for a command line (a clone's path may hold spaces).
 PY = shlex.quote(sys.executable)
+#: The teacher's command that sets a student up (what `make student` runs), quoted.
+STUDENT_SETUP = shlex.quote(str(Path(sys.executable).parent / "mwm-student"))
+ROSTER_IMPORT = shlex.quote(str(Path(sys.executable).parent / "mwm-roster"))
 SKIPPED = {"alice": (), "bob": ("p01-c", "p05-c")}
 
 
@@ -76,7 +79,7 @@ def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
     for student, skipped in SKIPPED.items():
         own = parts_of(problems_mod.build_all(numbers_for(student))[0])  # solutions for the student's numbers
         folder = tmp_path / "students" / student
-        _run(f"{PY} scripts/student_setup.py {student} --dir {shlex.quote(str(folder))}", ROOT, env)
+        _run(f"{STUDENT_SETUP} {student} --dir {shlex.quote(str(folder))}", ROOT, env)
         student_env = dict(env, MWM_STUDENT=student)
         _run(FETCH, folder, student_env)
         path = folder / "practice" / "practice.ipynb"
@@ -103,7 +106,7 @@ def test_two_students_on_one_machine_are_graded_under_their_own_ids(tmp_path):
 def test_student_setup_writes_the_config_once_and_refuses_ids_nbgrader_cannot_file(tmp_path):
     from traitlets.config.loader import PyFileConfigLoader
 
-    from scripts import student_setup
+    from mwm_grader import student_setup
 
     folder = tmp_path / "alice"
     path, changed = student_setup.set_up("alice", folder, str(tmp_path / "exchange"))
@@ -123,7 +126,7 @@ def test_student_setup_writes_the_config_once_and_refuses_ids_nbgrader_cannot_fi
     with pytest.raises(TypeError, match="student_id"):
         student_setup.check_student_id(7)
     assert not (tmp_path / "bad").exists()
-    done = subprocess.run([sys.executable, "scripts/student_setup.py", "a+b"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([str(Path(sys.executable).parent / "mwm-student"), "a+b"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "student_id 'a+b' cannot be used" in done.stderr
 
 
@@ -153,7 +156,7 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
     def work(student, change, fetch=True):
         folder = tmp_path / "students" / student
         if fetch:
-            _run(f"{PY} scripts/student_setup.py {student} --dir {shlex.quote(str(folder))}", ROOT, env)
+            _run(f"{STUDENT_SETUP} {student} --dir {shlex.quote(str(folder))}", ROOT, env)
             _run(FETCH, folder, env)
         path = folder / "practice" / "practice.ipynb"
         change(path, parts_of(problems_mod.build_all(numbers_for(student))[0]))
@@ -190,9 +193,9 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
     roster = tmp_path / "roster.csv"
     roster.write_text("\ufeffStudent ID,First name,Last name\nAlice,Alice,Liddell\nbob,Bob,Cratchit\ncarol,Carol,Ann\n",
                       encoding="utf-8")
-    _run(f"{PY} scripts/import_roster.py {shlex.quote(str(roster))} --course {shlex.quote(str(course))}", ROOT, env)
+    _run(f"{ROSTER_IMPORT} {shlex.quote(str(roster))} --course {shlex.quote(str(course))}", ROOT, env)
 
-    grade = [sys.executable, str(ROOT / "scripts" / "grade_parallel.py"), "practice", "--no-progress"]
+    grade = [str(Path(sys.executable).parent / "mwm-grade"), "practice", "--no-progress"]   # the console script
     first = subprocess.run(grade, cwd=course, env=env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0, first.stdout + first.stderr
     notes = (course / "autograde-logs" / "practice" / "grading-notes.csv").read_text()
@@ -215,5 +218,5 @@ def test_a_term_resubmissions_deleted_cells_unreadable_notebooks_names_and_typos
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
         assert gb.find_submission("practice", "bob").score == total
 
-    typo = subprocess.run([*grade[:2], "practise"], cwd=course, env=env, capture_output=True, text=True)
+    typo = subprocess.run([grade[0], "practise"], cwd=course, env=env, capture_output=True, text=True)
     assert typo.returncode == 2 and "Did you mean 'practice'?" in typo.stderr, typo.stderr

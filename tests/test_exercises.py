@@ -15,7 +15,7 @@ The class:
   submitted file kept byte for byte.
 * ``sam``, ``tess``, ``uma``  slips of the mistakes catalogue planted in problem 1 (the cells a
   student making them would write) and parts left blank (PLANTED below): the class report
-  (``mwm.practice.report``, ``scripts/class_report.py``) must count exactly what was planted.
+  (``mwm_grader.report``, ``grader/mwm_grader/class_report.py``) must count exactly what was planted.
 Submissions that try to cheat are in tests/test_grading_attacks.py.
 """
 from __future__ import annotations
@@ -28,12 +28,12 @@ import nbformat
 import numpy as np
 import pytest
 
-from mwm.practice import mistakes as mistakes_mod
-from mwm.practice import problems as problems_mod
-from mwm.practice import report as report_mod
-from mwm.practice.notebook import MIME_STUDENT
-from mwm.practice.variants import numbers_for
-from scripts import make_exercises as mk
+from mwm_grader import mistakes as mistakes_mod
+from mwm_grader import problems as problems_mod
+from mwm_grader import report as report_mod
+from mwm_practice.notebook import MIME_STUDENT
+from mwm_grader.variants import numbers_for
+from mwm_grader import make_exercises as mk
 from tests.practice_course import ROOT, SOURCE, autograded, cell, errors, gid, grade_class, parts_of, solve, text
 
 # nbgrader 0.9.6's own SQLAlchemy usage, and the cell it adds back without an id, warn.
@@ -320,12 +320,15 @@ def test_no_notebook_holds_an_expected_value(graded):
 
 @pytest.mark.parametrize("student", ["alice", "dave"])
 def test_the_view_a_graded_kernel_gets_holds_no_expected_value(student):
-    """What GradingExecute hands the sandboxed kernel: statements, given numbers, forms; no answer."""
-    from mwm.practice.notebook import public_view
+    """What GradingExecute hands the sandboxed kernel: statements, given numbers, forms; no answer, no slip."""
+    from mwm_grader.views import grading_view, problem_view
 
-    for problem in problems_mod.build_all(numbers_for(student))[0]:
-        view = json.dumps(public_view(problem))
-        assert "expected" not in view and "solution" not in view
+    built = problems_mod.build_all(numbers_for(student))[0]
+    whole = json.dumps(grading_view(student, built))
+    for key in ("expected", "case_wants", "slips", "solution"):
+        assert f'"{key}"' not in whole, key
+    for problem in built:
+        view = json.dumps(problem_view(problem))
         for a in problem.answers:
             values = [w for _args, w in a.cases] if a.kind == "function" else np.ravel(a.expected).tolist() \
                 if a.kind in ("number", "vector") else []
@@ -374,11 +377,11 @@ def test_answer_key_page_lists_every_answer():
 
 
 # --------------------------------------------------------------------------------------
-# The class report (mwm.practice.report, scripts/class_report.py) on the graded class
+# The class report (mwm_grader.report, grader/mwm_grader/class_report.py) on the graded class
 # --------------------------------------------------------------------------------------
 def test_the_judged_verdicts_reach_the_autograded_notebook(graded):
     """Every hand-in cell of every autograded notebook keeps the judge's record (the report reads it)."""
-    from mwm.practice.judge import JUDGED
+    from mwm_grader.judge import JUDGED
 
     for student in graded["students"]:
         nb = autograded(graded, student)
@@ -390,7 +393,7 @@ def test_the_judged_verdicts_reach_the_autograded_notebook(graded):
 
 @pytest.fixture(scope="module")
 def class_summary(graded):
-    from scripts import class_report
+    from mwm_grader import class_report
 
     db_url, course_id, folder = class_report.course_settings(graded["course"])
     return report_mod.gather(graded["course"], db_url, course_id, "practice", autograded=folder)
@@ -492,12 +495,13 @@ def _check_page_is_inert(page: str):
 def test_the_report_command_writes_an_inert_page_of_the_class(graded, tmp_path):
     import subprocess
     import sys
+    from pathlib import Path
 
-    script = ROOT / "scripts" / "class_report.py"
-    shown = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
+    script = Path(sys.executable).parent / "mwm-report"   # the console script
+    shown = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0 and "--course" in shown.stdout and "reports/class-report.html" in shown.stdout
     out = tmp_path / "reports" / "class-report.html"
-    done = subprocess.run([sys.executable, str(script), "--course", str(graded["course"]), "--out", str(out)],
+    done = subprocess.run([str(script), "--course", str(graded["course"]), "--out", str(out)],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     n = len(graded["students"])
@@ -509,7 +513,7 @@ def test_the_report_command_writes_an_inert_page_of_the_class(graded, tmp_path):
     (no_tanh,) = [m for m in mistakes_mod.catalogue(problem)["c"] if m.key == "no-tanh"]
     assert html.escape(no_tanh.hint) in page
     assert report_mod.attention_rule().split(" (")[0] in page.replace("&#x27;", "'")
-    from scripts import class_report
+    from mwm_grader import class_report
 
     assert class_report.main(["--course", str(graded["course"]), "--assignment", "nope", "--out", str(out)]) == 2
 
@@ -540,7 +544,7 @@ def test_the_report_page_escapes_every_student_value():
 
 def test_the_report_reads_only_the_judges_records(tmp_path):
     """A record in another cell, for another part, or with keys of an odd form is not read."""
-    from mwm.practice.judge import JUDGED
+    from mwm_grader.judge import JUDGED
 
     def code(grade_id, record, kind="code"):
         return {"cell_type": kind, "metadata": {"nbgrader": {"grade_id": grade_id}, JUDGED: record},
@@ -562,7 +566,7 @@ def test_a_submitted_verdict_record_does_not_outlive_the_sanitizing_pass():
     """nbgrader writes the sanitized notebook to autograded/ before grading it: no record a student planted is in it."""
     from nbformat.notebooknode import from_dict
 
-    from mwm.practice.judge import JUDGED, RecordWorkedId
+    from mwm_grader.judge import JUDGED, RecordWorkedId
 
     forged = {"part": "p01-a", "right": True, "blank": False, "restored": False, "mistakes": {}}
     nb = from_dict({"cells": [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "p01-a-test"}, JUDGED: forged},

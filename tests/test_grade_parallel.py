@@ -1,4 +1,4 @@
-"""The teacher's parallel grading command, scripts/grade_parallel.py, on a real PostgreSQL gradebook.
+"""The teacher's parallel grading command, grader/mwm_grader/grade_parallel.py, on a real PostgreSQL gradebook.
 
 A class of 8 synthetic submissions (2 correct, each for the student's own numbers; 2 with
 parts left unanswered; 1 blank; 3 of tests/test_grading_attacks.py's attackers, one of which
@@ -7,7 +7,7 @@ kills its own kernel) is placed in
 solution gets the part's points, a part left out or an attacker's part 0. The command grades
 four of them serially into the SQLite gradebook (``--workers 1``, the default gradebook) and
 the whole class with 2 workers into a database of a throwaway PostgreSQL server
-(scripts/scratch_postgres.py: its own data folder and port, stopped at the end): every part's
+(grader/mwm_grader/postgres.py: its own data folder and port, stopped at the end): every part's
 grade must be what the answers earn, in both, so the two runs agree wherever both graded.
 
 Then a worker is killed: the command runs with 2 workers on 5 of those students and a broken
@@ -33,17 +33,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mwm.practice import problems as problems_mod
-from mwm.practice.variants import numbers_for
-from scripts import grade_parallel as gp
-from scripts import make_exercises as mk
-from scripts.scratch_postgres import scratch_postgres, why_no_postgres
+from mwm_grader import problems as problems_mod
+from mwm_grader.variants import numbers_for
+from mwm_grader import grade_parallel as gp
+from mwm_grader import make_exercises as mk
+from mwm_grader.postgres import scratch_postgres, why_no_postgres
 from tests.practice_course import ROOT, SOURCE, parts_of, solve
 
 pytestmark = [pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")]
 
 COURSE_ID = "machines-with-memory"
-COMMAND = [sys.executable, str(ROOT / "scripts" / "grade_parallel.py"), "practice", "--no-progress"]
+COMMAND = [str(Path(sys.executable).parent / "mwm-grade"), "practice", "--no-progress"]   # the console script
 CORRECT = [f"c{i:02d}" for i in range(2)]
 #: Students who leave parts unanswered, and which (last parts of their problems: no other part builds on them).
 PARTIAL = {"p01": ("p01-c", "p05-c"), "p03": ("p03-e", "p07-d", "p16-d")}
@@ -69,7 +69,7 @@ def _require(why: str, variable: str, what: str) -> None:
 @pytest.fixture(scope="module")
 def server():
     """A throwaway PostgreSQL server for this file's tests."""
-    from mwm.practice.sandbox import why_no_sandbox
+    from mwm_grader.sandbox import why_no_sandbox
 
     _require(why_no_sandbox(), "MWM_REQUIRE_SANDBOX", "grading's sandbox")
     _require(why_no_postgres(), "MWM_REQUIRE_POSTGRES", "a PostgreSQL server")
@@ -276,7 +276,7 @@ def test_bad_arguments_are_named(tmp_path):
              ("--shard", "two"): "--shard must be k/n",
              ("--workers", "2"): "--workers 2 needs a database server",
              ("--max-attempts", "0"): "--max-attempts must be at least 1"}
-    done = subprocess.run([*COMMAND[:2], "practise"], cwd=course, env=_env(), capture_output=True, text=True)
+    done = subprocess.run([COMMAND[0], "practise"], cwd=course, env=_env(), capture_output=True, text=True)
     assert done.returncode == 2 and "no assignment 'practise'" in done.stderr and "Did you mean 'practice'?" in \
         done.stderr, done.stderr
     for args, message in cases.items():
@@ -299,13 +299,13 @@ def test_shards_split_a_class_into_disjoint_parts_that_cover_it():
 
 def test_the_readme_shows_the_commands():
     readme = (ROOT / "README.md").read_text()
-    for command in ("make grade WORKERS=8", "python ../scripts/grade_parallel.py practice --workers 8",
+    for command in ("make grade WORKERS=8", "mwm-grade practice --workers 8",
                     "export MWM_GRADEBOOK_URL=postgresql+psycopg://", "make grade WORKERS=8 SHARD=2/3",
                     "--retry-failed", "--max-attempts"):
         assert command in readme, f"the README no longer shows {command!r}"
     for extra, assignment in (([], "practice"), (["ASSIGNMENT=practise"], "practise")):  # make passes the name on
         shown = subprocess.run(["make", "-n", "grade", *extra], cwd=ROOT, capture_output=True, text=True, check=True)
-        assert f'python ../scripts/grade_parallel.py "{assignment}"' in shown.stdout, shown.stdout
+        assert f'mwm-grade "{assignment}"' in shown.stdout, shown.stdout
 
 
 def test_a_rerun_grades_whoever_is_not_done_within_the_attempts():
@@ -330,7 +330,7 @@ def test_the_courses_own_gradebook_server_is_remembered_and_its_errors_are_one_l
     """make gradebook-db on a machine without sudo; later commands find it; a stopped server is one line."""
     import sqlalchemy as sa
 
-    from scripts import gradebook_db
+    from mwm_grader import gradebook_db
 
     course = _copy(classroom, tmp_path / "course", keep=set(REMEMBERED))
     url = gradebook_db.start(course)
@@ -372,7 +372,7 @@ def test_the_courses_own_gradebook_server_is_remembered_and_its_errors_are_one_l
         roster = tmp_path / "roster.csv"
         roster.write_text("student_id\nc00\n", encoding="utf-8")
         for command in (["nbgrader", "export"],
-                        ["python", str(ROOT / "scripts" / "import_roster.py"), str(roster), "--course", str(course)]):
+                        ["mwm-roster", str(roster), "--course", str(course)]):
             done = subprocess.run([str(Path(sys.executable).parent / command[0]), *command[1:]], cwd=course, env=_env(),
                                   capture_output=True, text=True, timeout=300)
             _one_line_error(done, "gradebook server is not running")
@@ -389,7 +389,7 @@ def test_a_new_gradebook_is_made_at_nbgraders_revision_and_only_an_older_one_is_
     import sqlalchemy as sa
     from nbgrader.api import Gradebook, get_alembic_version
 
-    mk._venv_on_path()
+    mk.venv_on_path()
     url = f"sqlite:///{tmp_path / 'gradebook.db'}"
     assert mk.migrate_gradebook(url) is False  # a new gradebook: made here
     engine = sa.create_engine(url)

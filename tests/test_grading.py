@@ -1,8 +1,8 @@
-"""mwm.grading: the one-line messages the practice problems' test cells give."""
+"""mwm_practice.checks: the one-line messages the practice problems' test cells give."""
 import numpy as np
 import pytest
 
-from mwm.grading import (AnswerError, check_bool, check_choice, check_function, check_integer, check_number,
+from mwm_practice.checks import (AnswerError, check_bool, check_choice, check_function, check_integer, check_number,
                          check_vector, tolerance)
 
 
@@ -88,10 +88,10 @@ def test_answer_error_is_an_assertion_error():
 
 
 def test_importing_the_checks_stays_light():
-    """Every graded notebook imports mwm.grading in a fresh kernel: it must not pull in torch or matplotlib."""
+    """Every graded notebook imports mwm_practice.checks in a fresh kernel: it must not pull in torch or matplotlib."""
     import subprocess
     import sys
 
-    code = "import sys, mwm.grading; print(sorted(m for m in ('torch', 'matplotlib') if m in sys.modules))"
+    code = "import sys, mwm_practice.checks; print(sorted(m for m in ('torch', 'matplotlib') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,8 +1,8 @@
 """Submissions that try to cheat, spy or break the grading, graded in one batch with an honest class.
 
 One class (tests/practice_course.py's ``grade_class``) is graded by ``nbgrader autograde`` in one
-batch: every kernel runs in the bubblewrap sandbox (mwm.practice.sandbox) and every part is judged
-in the teacher's process (mwm.practice.judge). nbgrader grades in the sorted order of the ids, so
+batch: every kernel runs in the bubblewrap sandbox (mwm_grader.sandbox) and every part is judged
+in the teacher's process (mwm_grader.judge). nbgrader grades in the sorted order of the ids, so
 the attackers ``a…`` are graded BEFORE the honest students and the attackers ``z…`` AFTER them: an
 attack on other students' files would hit classmates already graded and classmates not yet graded.
 
@@ -20,7 +20,7 @@ honest
 ``h-partial``      the solution with part 1(c) wrong                                       -> max - 1(c)
 ``blank``          the release, untouched                                                  -> 0
 graded before the honest students
-``a1-patch``       1(a): every ``mwm.grading.check_*`` and ``check_answer`` made a no-op;
+``a1-patch``       1(a): every ``mwm_practice.checks.check_*`` and ``check_answer`` made a no-op;
                    ``Practice.hand_in`` wrapped and ``notebook._display`` replaced so that each
                    hand-in displays one forged record (the website's answers, or a guessed
                    classmate's), an input transformer rewriting each hand-in cell so it runs
@@ -48,7 +48,7 @@ graded before the honest students
 ``a7-messages``    sends crafted messages from the kernel, signed with its own key: unparsable JSON,
                    deeply nested JSON, a replayed signature, a stream without a name, a display
                    whose data is not a dict, an error whose traceback is not a list, a non-dict
-                   parent header... (before the fix in mwm.practice.sandbox, the first one stopped
+                   parent header... (before the fix in mwm_grader.sandbox, the first one stopped
                    this student's grading and failed the batch)                          -> 0, batch unharmed
 graded after the honest students
 ``z1-exits``       1(a) ``sys.exit()``; 1(b) ``raise SystemExit``, ``os.kill(1, 9)``,
@@ -89,10 +89,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mwm.practice import notebook as notebook_mod
-from mwm.practice import problems as problems_mod
-from mwm.practice.judge import PART_CELL, expected_problems, judge_part
-from mwm.practice.variants import numbers_for
+from mwm_practice import notebook as notebook_mod
+from mwm_grader import problems as problems_mod
+from mwm_grader.judge import PART_CELL, expected_problems, judge_part
+from mwm_grader.variants import numbers_for
 from tests.practice_course import autograded, cell, errors, gid, grade_class, parts_of, solve, text
 
 pytestmark = [pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -175,12 +175,12 @@ A1_PATCH = '''\
 # Attack: every check a no-op, every hand-in a forged "right" record
 import json, re as _re
 import IPython.display
-import mwm.grading
-import mwm.practice.notebook as _N   # names a given cell will not reuse
+import mwm_practice.checks
+import mwm_practice.notebook as _N   # names a given cell will not reuse
 _FORGED = json.loads({forged!r})
-for _name in dir(mwm.grading):
+for _name in dir(mwm_practice.checks):
     if _name.startswith("check_"):
-        setattr(mwm.grading, _name, lambda *a, **k: None)
+        setattr(mwm_practice.checks, _name, lambda *a, **k: None)
 _N.check_answer = lambda *a, **k: None
 _real_display = _N._display
 def _forging_display(data):
@@ -222,7 +222,7 @@ def a2_hooks() -> str:
 # Attack: hooks that display forged answer records around every hand-in cell
 import json, re as _re
 from IPython.display import publish_display_data as _publish
-from mwm.practice import notebook as _N
+from mwm_practice import notebook as _N
 _WEBSITE = json.loads(WEBSITE_JSON)
 _CLASSMATE = json.loads(CLASSMATE_JSON)   # a guessed classmate's id
 _ORDER = list(_WEBSITE)
@@ -246,7 +246,7 @@ A3_ONE_RECORD = '''\
 # Attack: exactly one well-formed record per hand-in cell, from a hook
 import json, re as _re
 from IPython.display import publish_display_data as _publish
-import mwm.practice.notebook as _N
+import mwm_practice.notebook as _N
 _FORGED = json.loads({forged!r})
 _ORDER = list(_FORGED)
 def _forge(result):
@@ -507,21 +507,22 @@ for i in range(100):
 # The answer key inside the library: the problems' builders compute every expected value.
 A8_KEY_OBJECT = "h1 = practice.build(1).parts[0].answers[0].expected\nprint('key object', h1)"
 A8_KEY_BUILD = """import os
-from mwm.practice.problems import build
-from mwm.practice.variants import numbers_for
+from mwm_grader.problems import build
+from mwm_grader.variants import numbers_for
 h2 = build(1, numbers_for(os.environ['MWM_STUDENT'])).parts[1].answers[0].expected
 """
-A8_KEY_SOURCE = """import glob, os
-import mwm.practice
-folder = mwm.practice.__path__[0]
+A8_KEY_SOURCE = """import glob, importlib.util, os
+import mwm_practice
+print('teacher package found:', importlib.util.find_spec('mwm_grader') is not None)
+course = os.path.dirname(os.path.dirname(os.path.dirname(mwm_practice.__file__)))   # lib/.. : the checkout
 def size(path):
     try:
         return f"{len(open(path, 'rb').read())} bytes"
     except OSError as e:
         return f"unreadable ({type(e).__name__})"
-print('problems.py:', size(os.path.join(folder, 'problems.py')))
-for path in glob.glob(os.path.join(folder, '__pycache__', 'problems*.pyc')):
-    print('cached', os.path.basename(path), size(path))
+print('problems.py:', size(os.path.join(course, 'grader', 'mwm_grader', 'problems.py')))
+for path in glob.glob(os.path.join(course, '**', 'problems*.py*'), recursive=True):
+    print('found', os.path.basename(path), size(path))
 print('grading view given:', 'MWM_PRACTICE_VIEW' in os.environ)
 h3 = 0.5
 """
@@ -699,16 +700,20 @@ def test_the_reader_saw_nothing_of_the_course(graded):
 
 
 def test_the_answer_key_code_is_empty_while_graded(graded):
-    """While graded, the kernel has the problems' statements and numbers, but no code that computes answers."""
+    """While graded, the kernel has the problems' statements and numbers, but no code that computes answers.
+
+    The teacher's package (``mwm_grader``: the problems, each student's numbers, the catalogue) is
+    not on the sandboxed kernel's path, and its folder is not inside the sandbox at all.
+    """
     nb = autograded(graded, "a8-key")
-    assert "key object None" in text(cell(nb, "p01-a-answer"))       # the public view has no expected value
-    assert any("ModuleNotFoundError: No module named 'mwm.practice.problems'" in e
+    assert "key object None" in text(cell(nb, "p01-a-answer"))       # the grading view has no expected value
+    assert any("ModuleNotFoundError: No module named 'mwm_grader" in e
                for e in errors(cell(nb, "p01-b-answer"))), errors(cell(nb, "p01-b-answer"))
     seen = text(cell(nb, "p01-c-answer"))
     assert "grading view given: True" in seen, seen
-    sizes = [ln.split(": ", 1)[-1] if ln.startswith("problems.py") else ln.split(" ", 2)[2]
-             for ln in seen.splitlines() if ln.startswith(("problems.py", "cached"))]
-    assert sizes and all(x == "0 bytes" or x.startswith("unreadable") for x in sizes), seen
+    assert "teacher package found: False" in seen, seen
+    assert "problems.py: unreadable" in seen, seen
+    assert not [ln for ln in seen.splitlines() if ln.startswith("found")], seen
 
 
 def test_the_writer_changed_nothing(graded):

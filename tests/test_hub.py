@@ -40,8 +40,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mwm.practice import problems as problems_mod
-from mwm.practice.variants import numbers_for
+from mwm_grader import problems as problems_mod
+from mwm_grader.variants import numbers_for
 from tests import hostile_content as hc
 from tests.practice_course import ROOT, SOURCE, need_sandbox, parts_of, solve
 from tests.test_site import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser

@@ -1,11 +1,11 @@
 """The mistakes catalogue names the slip a wrong answer makes, with each student's own numbers.
 
-For every entry of :mod:`mwm.practice.mistakes` and many students (ids drawn as
+For every entry of :mod:`mwm_grader.mistakes` and many students (ids drawn as
 tests/test_practice_variants.py draws them), the entry's ``code`` is run here as a student
 making that slip would run it. It runs after the given cell and the right answers of the
 earlier parts, and in place of the part's right answer. What it sets is handed in as the
-notebook's hand-in cell records it (:func:`mwm.practice.notebook.encode`, the calls of a
-function) and judged by the autograder's own :func:`mwm.practice.judge.judge_part`:
+notebook's hand-in cell records it (:func:`mwm_practice.notebook.encode`, the calls of a
+function) and judged by the autograder's own :func:`mwm_grader.judge.judge_part`:
 
 * a submission that makes exactly one catalogued slip gets exactly that slip's hint, on the
   answers the slip changes, and on no other answer;
@@ -24,11 +24,11 @@ import re
 import numpy as np
 import pytest
 
-from mwm.practice import mistakes as mistakes_mod
-from mwm.practice import problems as problems_mod
-from mwm.practice.judge import judge_part
-from mwm.practice.notebook import _calls, encode
-from mwm.practice.variants import numbers_for
+from mwm_grader import mistakes as mistakes_mod
+from mwm_grader import problems as problems_mod
+from mwm_grader.judge import judge_part
+from mwm_practice.notebook import _calls, encode
+from mwm_grader.variants import numbers_for
 from tests.test_practice_variants import ODD_IDS
 
 #: the students: the website's numbers, every eighth ordinary id and the odd ones
@@ -197,14 +197,45 @@ def test_a_coinciding_slip_is_not_named():
         assert mistakes_mod.named_mistake(problem, part, answer, answer.expected) is None
 
 
-def test_the_self_study_notebook_gives_the_same_hint(monkeypatch):
-    from mwm import grading
-    from mwm.practice.notebook import Practice
+def _slip_value_as_handed_in(answer, value):
+    """A slip's value as a student would hand it in (a function: one giving the slip's results on the cases)."""
+    if answer.kind != "function":
+        return value
+    table = {tuple(args): got for (args, _want), got in zip(answer.cases, value)}
+    return lambda *args: table[tuple(args)]
 
-    practice = Practice(self_study=True, show=False)
-    problem = practice.build(1)
-    part = problem.parts[1]
-    slip = next(m for m in mistakes_mod.usable(problem, part)["h2"] if m.key == "w-u-swapped")
-    with pytest.raises(grading.AnswerError, match=re.escape(slip.hint)):
-        with contextlib.redirect_stdout(io.StringIO()):
-            practice.hand_in("p01-b", h2=slip.values["h2"])
+
+@pytest.mark.parametrize("student", [None, "alice", "x7"], ids=lambda s: s or "website")
+def test_the_students_kernel_gives_the_same_hint_from_its_view(student):
+    """Every usable slip of every part a view checks, handed in through Practice: exactly that slip's hint.
+
+    The website's view (self-study) checks every part; a student's own view (``mwm-student``) each
+    problem's first part. The kernel has only the view's data, no catalogue code.
+    """
+    from mwm_grader.views import student_view
+    from mwm_practice import checks
+    from mwm_practice.notebook import Practice
+
+    practice = (Practice(self_study=True, show=False) if student is None
+                else Practice(view=student_view(student), show=False))
+    tried = 0
+    for problem in problems_mod.build_all(numbers_for(student))[0]:
+        parts = problem.parts if student is None else problem.parts[:1]
+        for part in parts:
+            for name, slips in mistakes_mod.usable(problem, part).items():
+                answer = next(a for a in part.answers if a.name == name)
+                for slip in slips:
+                    if (student is not None and answer.kind == "function"
+                            and mistakes_mod.matches(answer, slip.values[name][:1], [answer.cases[0][1]])):
+                        continue   # a student's kernel tries a function on its first case only
+                    answers = {a.name: (a.expected if a.kind != "function" else
+                                        _slip_value_as_handed_in(a, [w for _x, w in a.cases]))
+                               for a in part.answers}
+                    answers[name] = _slip_value_as_handed_in(answer, slip.values[name])
+                    with pytest.raises(checks.AnswerError) as wrong:
+                        with contextlib.redirect_stdout(io.StringIO()):
+                            practice.hand_in(f"{problem.slug}-{part.letter}", **answers)
+                    message = str(wrong.value)
+                    assert message.endswith(slip.hint), f"{student} {problem.slug}-{part.letter} {slip.key}: {message}"
+                    tried += 1
+    assert tried >= (150 if student is None else 40), tried

@@ -157,7 +157,7 @@ RESTRICTED = {
 }
 #: Machinery rather than the course's maths: drawing helpers (x, y, w, h are a box's corner and size),
 #: the website's static panels, the grading and sandbox code.
-NOT_MATHS = ("mwm.widgets.drawing", "mwm.widgets.static", "mwm.widgets.panel", "mwm.practice", "mwm._validate")
+NOT_MATHS = ("mwm.widgets.drawing", "mwm.widgets.static", "mwm.widgets.panel", "mwm._validate")
 
 
 def signature_clashes(where: str, names) -> list[str]:

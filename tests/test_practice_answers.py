@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pytest
 
-from mwm.practice import problems, variants
+from mwm_grader import problems, variants
 
 IDS = [None] + [f"student{i:04d}" for i in range(80)] + ["ünïcødé", "学生", "O'Brien"]
 

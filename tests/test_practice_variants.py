@@ -1,4 +1,4 @@
-"""Every student's own numbers (mwm.practice.variants): stable, shaped like the website's, well posed, varied, worded.
+"""Every student's own numbers (mwm_grader.variants): stable, shaped like the website's, well posed, varied, worded.
 
 * stable: the same id gives the same numbers in this process and in another one (another
   PYTHONHASHSEED), and the seed is what ``rng_for`` documents;
@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mwm.practice import problems, variants
-from mwm.practice.problems import NUMBERS, number_word
+from mwm_grader import problems, variants
+from mwm_grader.problems import NUMBERS, number_word
 
 ODD_IDS = ["ünïcødé", "学生-07", "O'Brien", "a b\tc", "🙂🚂☕", "x" * 300, "-1", "None", "0", "\u200b", "Ωmega\n"]
 IDS = [f"student{i:04d}" for i in range(200)] + ODD_IDS
@@ -62,7 +62,7 @@ def test_same_id_same_numbers_and_problems_independent():
         a, b = variants.numbers_for(sid), variants.numbers_for(sid)
         assert _json(a) == _json(b) and a is not b
         for number in range(1, 17):
-            # ids are read without regard to case or surrounding spaces (mwm.practice.ids)
+            # ids are read without regard to case or surrounding spaces (mwm_practice.ids)
             assert _json(a[number]) == _json(variants.VARIANTS[number](variants.rng_for(sid.strip().lower(), number)))
     a = variants.numbers_for("student0003")
     a[1]["xs"].append(9.0)                                   # the caller may change its copy
@@ -74,7 +74,7 @@ def test_same_numbers_in_another_process():
     ids = IDS[:15] + ODD_IDS
     here = [_json(variants.numbers_for(sid)) for sid in ids]
     lib = str(Path(variants.__file__).resolve().parents[2])
-    code = ("import json, sys\nfrom mwm.practice.variants import numbers_for\n"
+    code = ("import json, sys\nfrom mwm_grader.variants import numbers_for\n"
             "ids = json.loads(sys.stdin.read())\n"
             "print(json.dumps([json.dumps(numbers_for(i), sort_keys=True, default=list, ensure_ascii=True) for i in ids]))")
     for seed in ("12345",):

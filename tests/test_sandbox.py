@@ -1,4 +1,4 @@
-"""The grading sandbox (mwm.practice.sandbox): real sandboxed kernels attacked by small notebooks.
+"""The grading sandbox (mwm_grader.sandbox): real sandboxed kernels attacked by small notebooks.
 
 Each test builds a notebook in a temporary folder and runs it through ``SandboxedExecute``
 (nbgrader's ``Execute`` preprocessor in the sandbox), as ``nbgrader autograde`` would, then
@@ -17,8 +17,8 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
-from mwm.practice import sandbox as sb
-from mwm.practice.sandbox import (SandboxedExecute, SandboxRefused, SandboxUnavailable,
+from mwm_grader import sandbox as sb
+from mwm_grader.sandbox import (SandboxedExecute, SandboxRefused, SandboxUnavailable,
                                   why_no_sandbox)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ unchanged under many ids, drawn as tests/test_practice_variants.py draws them, t
   another, under the conditions the sandboxed kernel gets (``MWM_STUDENT`` = the id, the
   problems' public view in ``MWM_PRACTICE_VIEW``), the answer records the hand-in cells display
   put into the cells' outputs, and the executed notebook is judged by the autograder's own step,
-  :class:`mwm.practice.judge.JudgeAnswers`, and scored by nbgrader's own rule
+  :class:`mwm_grader.judge.JudgeAnswers`, and scored by nbgrader's own rule
   (``nbgrader.utils.determine_grade``: a hand-in cell with an error output scores 0, else its points).
 
 The two paths judge alike: the verdicts per part of the three nbgrader ids equal those of the
@@ -37,11 +37,12 @@ import nbformat
 import pytest
 from nbformat.notebooknode import NotebookNode
 
-from mwm.practice import notebook as practice_notebook
-from mwm.practice import problems as problems_mod
-from mwm.practice.judge import PART_CELL, JudgeAnswers, expected_problems
-from mwm.practice.notebook import VIEW_ENV, public_view
-from scripts import make_exercises as mk
+from mwm_practice import notebook as practice_notebook
+from mwm_grader import problems as problems_mod
+from mwm_grader.judge import PART_CELL, JudgeAnswers, expected_problems
+from mwm_grader.views import grading_view
+from mwm_practice.notebook import VIEW_ENV
+from mwm_grader import make_exercises as mk
 from tests.practice_course import SOURCE, grade_class, parts_of
 from tests.test_practice_variants import ODD_IDS
 
@@ -80,7 +81,7 @@ def solution(tmp_path_factory):
 @contextlib.contextmanager
 def _as_graded_kernel(student: str, outputs: list):
     """The environment GradingExecute gives the sandboxed kernel, and displays caught into ``outputs``."""
-    views = {p.number: public_view(p) for p in expected_problems(student).values()}
+    views = grading_view(student, list(expected_problems(student).values()))
     saved = {k: os.environ.get(k) for k in ("MWM_STUDENT", VIEW_ENV)}
     shown = practice_notebook._display
     os.environ["MWM_STUDENT"] = student
@@ -185,7 +186,7 @@ def test_full_marks_under_nbgrader_autograde(solution, tmp_path):
 
 def test_worked_solutions_are_the_same_code_for_every_id():
     """One notebook serves the class: no solution's code may depend on whose numbers built it."""
-    from mwm.practice.variants import numbers_for
+    from mwm_grader.variants import numbers_for
 
     for student in IDS:
         theirs = parts_of(problems_mod.build_all(numbers_for(student))[0])

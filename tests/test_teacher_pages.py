@@ -34,8 +34,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mwm.practice import problems as problems_mod
-from mwm.practice.variants import numbers_for
+from mwm_grader import problems as problems_mod
+from mwm_grader.variants import numbers_for
 from tests import hostile_content as hc
 from tests.practice_course import grade_class, need_sandbox, parts_of, solve
 from tests.test_hub import _free_ports, _menu
@@ -302,4 +302,4 @@ def test_no_student_content_runs_in_any_page_the_teacher_opens(course, lab):
     assert not watch.ran, f"student script ran: {watch.ran}"
     assert not watch.written(), f"student script wrote through the teacher's API: {watch.written()}"
     assert not watch.foreign, f"requests left the teacher's origin: {watch.foreign[:10]}"
-    assert "mwm.practice.guard" in log.read_text(), "the teacher's Lab did not load mwm.practice.guard"
+    assert "mwm_grader.guard" in log.read_text(), "the teacher's Lab did not load mwm_grader.guard"

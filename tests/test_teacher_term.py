@@ -16,15 +16,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mwm import grading
-from mwm.practice import judge, problems
-from mwm.practice.ids import normalize_student_id
-from mwm.practice.notebook import Practice, student_id
-from mwm.practice.roster import RosterError, read_roster, read_roster_entries
-from mwm.practice.untrusted import repair_unreadable
-from mwm.practice.variants import numbers_for
-from scripts import answer_keys
-from scripts import grade_parallel as gp
+from mwm_practice import checks
+from mwm_grader import judge, problems
+from mwm_practice.ids import normalize_student_id
+from mwm_practice.notebook import VIEW_ENV, VIEW_FILE, Practice, student_id
+from mwm_grader.roster import RosterError, read_roster, read_roster_entries
+from mwm_grader.untrusted import repair_unreadable
+from mwm_grader.variants import numbers_for
+from mwm_grader.views import student_view
+from mwm_grader import answer_keys
+from mwm_grader import grade_parallel as gp
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -99,16 +100,16 @@ def _part(number, letter):
 
 
 def test_a_students_check_says_not_right_and_never_the_expected_value(capsys):
-    practice = Practice(student="alice", show=False)
+    practice = Practice(view=student_view("alice"), show=False)
     problem, part = _part(1, "a")
-    with pytest.raises(grading.AnswerError) as wrong:
+    with pytest.raises(checks.AnswerError) as wrong:
         practice.hand_in("p01-a", h1=part.answers[0].expected + 0.5)
     message = str(wrong.value)
     assert "is not right" in message and f"{part.answers[0].expected:.4f}" not in message, message
     problem7, part7 = _part(7, "a")
     n_chunks = part7.answers[0]
     chunks = part7.answers[1].expected
-    with pytest.raises(grading.AnswerError) as wrong:
+    with pytest.raises(checks.AnswerError) as wrong:
         practice.hand_in("p07-a", n_chunks=lambda T, tau: T // tau + 5, chunks=chunks)
     message = str(wrong.value)
     (args, want), *_ = n_chunks.cases
@@ -117,7 +118,7 @@ def test_a_students_check_says_not_right_and_never_the_expected_value(capsys):
     assert "n_chunks: right" in capsys.readouterr().out
     study = Practice(self_study=True, show=False)
     _, website = _part(1, "a")
-    with pytest.raises(grading.AnswerError, match="should be"):  # self-study shows it: its page does too
+    with pytest.raises(checks.AnswerError, match="should be"):  # self-study shows it: its page does too
         study.hand_in("p01-a", h1=problems.build(1, numbers_for(None)).parts[0].answers[0].expected + 0.5)
 
 
@@ -140,6 +141,43 @@ def test_the_notebook_takes_the_id_of_the_students_nbgrader_config(tmp_path, mon
     assert student_id({"JUPYTERHUB_USER": "carol"}) == ("carol", "JUPYTERHUB_USER")
     monkeypatch.chdir(tmp_path)
     assert student_id({})[1] in ("your user name", "no id found")
+
+
+def test_the_notebook_finds_the_view_the_students_set_up_wrote_beside_the_config(tmp_path, monkeypatch, capsys):
+    """``mwm-student alice`` writes her config and her view; her notebook, in a folder below, uses both."""
+    from mwm_grader import student_setup
+
+    folder = tmp_path / "students" / "alice"
+    config, changed = student_setup.set_up("Alice", folder)
+    assert changed and (folder / VIEW_FILE).is_file()
+    assert student_setup.set_up("alice", folder) == (config, False)   # again: nothing changes
+    (folder / "practice").mkdir()
+    monkeypatch.chdir(folder / "practice")
+    monkeypatch.delenv("MWM_STUDENT", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.delenv(VIEW_ENV, raising=False)
+    practice = Practice()
+    assert practice.id == "alice" and str(folder / VIEW_FILE) in practice.source
+    mine = problems.build(1, numbers_for("alice"))
+    assert practice.problem(1).xs == list(mine.numbers["xs"]) if "xs" in mine.numbers else True
+    assert practice.build(1).given == mine.given
+    practice.hand_in("p01-a", h1=mine.parts[0].answers[0].expected)          # a first part: checked here
+    practice.hand_in("p01-b", h2=mine.parts[1].answers[0].expected + 1.0)    # another: only its form
+    out = capsys.readouterr().out
+    assert "h1: right" in out and "h2: a number; its value is checked when your work is graded" in out
+    # the view's file holds the first parts' values and nothing of the others
+    view = json.loads((folder / VIEW_FILE).read_text())
+    assert view["id"] == "alice" and view["checked"] == "first"
+    for number, problem in view["problems"].items():
+        assert all("expected" in a for a in problem["parts"][0]["answers"]), number
+        assert not any(k in a for q in problem["parts"][1:] for a in q["answers"]
+                       for k in ("expected", "case_wants", "slips")), number
+    # someone else's id finds no view here: the website's numbers, said so, first parts checked
+    monkeypatch.setenv("MWM_STUDENT", "bob")
+    other = Practice()
+    assert other.id is None and "No numbers were made for the student id 'bob'" in other.note
+    assert other.build(1).given == problems.build(1, numbers_for(None)).given
+    assert other.checked == "first"
 
 
 def test_a_resubmission_is_planned_again_and_a_failure_says_why(tmp_path):
@@ -203,8 +241,8 @@ def test_the_hubs_proxy_runs_on_the_node_the_course_installs():
 def test_an_unanswered_function_part_says_it_is_no_function_yet_not_that_a_call_raised():
     from types import SimpleNamespace
 
-    from mwm.practice.judge import _judge_function
-    from mwm.practice.notebook import encode
+    from mwm_grader.judge import _judge_function
+    from mwm_practice.notebook import encode
 
     answer = SimpleNamespace(name="n_chunks", cases=[((10, 3), 4)], decimals=None, sig=None)
     unanswered = {"calls": [{"args": [encode(10), encode(3)], "error": "not a function: None (no answer yet)"}]}

@@ -1,4 +1,4 @@
-"""The cleaning of student content for the teacher's pages (mwm.practice.untrusted, mwm.practice.guard).
+"""The cleaning of student content for the teacher's pages (mwm_grader.untrusted, mwm_grader.guard).
 
 Every markdown vector and every output MIME type of tests/hostile_content.py goes through the
 steps the course's nbgrader config runs (clean_notebook, then the templates with the clean_html
@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from mwm.practice import guard, untrusted
+from mwm_grader import guard, untrusted
 from tests import hostile_content as hc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,7 +193,7 @@ def test_clean_notebook_keeps_cells_and_grading_drops_the_rest():
 
 
 def _config(template: str):
-    from scripts import make_exercises as mk
+    from mwm_grader import make_exercises as mk
 
     config = mk.course_config(ROOT / "exercises")
     config.HTMLExporter.template_name = template
@@ -316,9 +316,9 @@ def test_collect_refuses_ids_the_course_cannot_use_and_files_of_another_owner(tm
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config import Config
 
-    from scripts import make_exercises as mk
+    from mwm_grader import make_exercises as mk
 
-    mk._venv_on_path()  # nbgrader's gradebook calls alembic
+    mk.venv_on_path()  # nbgrader's gradebook calls alembic
 
     me = pwd.getpwuid(os.getuid()).pw_name
     course, exchange = tmp_path / "course", tmp_path / "exchange"
@@ -348,7 +348,7 @@ def test_collect_refuses_ids_the_course_cannot_use_and_files_of_another_owner(tm
 
 
 def test_an_answer_key_shows_an_id_as_text():
-    from scripts import answer_keys
+    from mwm_grader import answer_keys
 
     page = answer_keys.roster_html(["alice", "<script>x</script>"], "mathjax/tex-svg-full.js")
     assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page

@@ -17,10 +17,11 @@ Each module follows a part of the course (chapters in brackets):
 * :mod:`mwm.translation_corpus`  the toy English -> Hindi corpus and its grammar (chapter 12)
 * :mod:`mwm.charlm`   a character language model: teacher-forced cross-entropy, greedy and sampled talk (chapter 5)
 * :mod:`mwm.widgets`  the chapters' interactive "Try" panels
-* :mod:`mwm.grading`  one-line answer checks for the practice problems' test cells (``exercises/``)
 
 numpy is the reference implementation; PyTorch is used only to check it and to train
-(its models live in the separate package ``mwm_torch``; ``mwm`` never imports torch).
+(its models live in the separate package ``mwm_torch``; ``mwm`` never imports torch). The
+practice problems are not here: what runs in a student's kernel is the package
+``mwm_practice``, and the teacher's tools are ``mwm_grader`` (``grader/``).
 
 The plain cell, the GRU and the LSTM share one contract (weights are a dict of named arrays)::
 

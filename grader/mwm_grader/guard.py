@@ -1,6 +1,6 @@
 """A Jupyter server extension for the teacher's Lab: the Formgrader's pages cannot run a student's script.
 
-What a student wrote is cleaned before any page shows it (:mod:`mwm.practice.untrusted`); this
+What a student wrote is cleaned before any page shows it (:mod:`mwm_grader.untrusted`); this
 is the second wall, in the browser, for anything the cleaning might miss. Loaded by every
 Jupyter server of the course's ``.venv`` (``make setup`` installs
 ``labs/jupyter_server_config.d/mwm-guard.json`` there; the teacher's Lab on a hub loads it from
@@ -182,7 +182,7 @@ class _MathJaxHandler(web.StaticFileHandler):
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "mwm.practice.guard"}]
+    return [{"module": "mwm_grader.guard"}]
 
 
 def _load_jupyter_server_extension(serverapp):
@@ -201,9 +201,9 @@ def _load_jupyter_server_extension(serverapp):
         web_app.add_handlers(".*$", [(url_path_join(base_url, r"mwm-static/mathjax/(.*)"), _MathJaxHandler,
                                       {"path": str(folder)})])
     else:
-        serverapp.log.warning("mwm.practice.guard: sphinx-mathjax-offline is not installed; the Formgrader shows "
+        serverapp.log.warning("mwm_grader.guard: sphinx-mathjax-offline is not installed; the Formgrader shows "
                               "maths as TeX")
-    serverapp.log.info("mwm.practice.guard: the Formgrader's pages run no student script (base %s%s)", base_url,
+    serverapp.log.info("mwm_grader.guard: the Formgrader's pages run no student script (base %s%s)", base_url,
                        "; a teacher's Lab: images from this server only" if teacher_lab else "")
 
 

@@ -2,19 +2,22 @@
 
 Usage (from the project root; ``make exercises`` runs the first form):
 
-    .venv/bin/python scripts/make_exercises.py            # rebuild everything
-    .venv/bin/python scripts/make_exercises.py --check    # rebuild in a temporary folder and
+    mwm-exercises            # rebuild everything
+    mwm-exercises --check    # rebuild in a temporary folder and
                                                           # compare with the committed files
 
-Everything is rebuilt from ``lib/mwm/practice/problems.py`` (the numbers live in its
+Everything is rebuilt from ``grader/mwm_grader/problems.py`` (the numbers live in its
 ``NUMBERS``; every expected value is computed by ``mwm``):
 
+0. ``lib/mwm_practice/website_view.json``: the website's view of the problems
+   (:func:`mwm_grader.views.website_view`), which ``Practice(self_study=True)`` and a notebook
+   without a student's view read.
 1. ``exercises/source/practice/practice.ipynb``: the instructor version. Each problem
    has a statement, a cell giving its numbers, and per part an answer cell (the worked
-   solution between ``### BEGIN SOLUTION`` / ``### END SOLUTION``) and a test cell
-   (format checks, the first part's value, and the other parts' values between
-   ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS``), with nbgrader metadata: unique
-   grade ids, points per part. It is executed, so the solutions' outputs are stored.
+   solution between ``### BEGIN SOLUTION`` / ``### END SOLUTION``) and a locked hand-in cell
+   (``practice.hand_in``: the answers handed to the grader as data, their form checked in the
+   kernel, and the first part's value), with nbgrader metadata: unique grade ids, points per
+   part. It is executed, so the solutions' outputs are stored.
 2. nbgrader's own ``generate_assignment`` writes the student version to
    ``exercises/release/practice/`` (and records the assignment in ``exercises/gradebook.db``).
 3. nbgrader's own ``generate_solution`` writes ``exercises/solution/practice/practice.ipynb``;
@@ -22,13 +25,13 @@ Everything is rebuilt from ``lib/mwm/practice/problems.py`` (the numbers live in
    problem. Its code computes from the given values of the notebook it runs in, so the one
    notebook scores full marks under every student id (tests/test_solutions_every_id.py).
 4. ``exercises/solution/answer-key.html``: every answer and every worked solution on one page;
-   ``exercises/mistakes.md``: the mistakes catalogue (:mod:`mwm.practice.mistakes`), each part's
+   ``exercises/mistakes.md``: the mistakes catalogue (:mod:`mwm_grader.mistakes`), each part's
    common slips, how their values are computed and the hint the feedback gives.
 5. The website's practice pages, ``practice/*.md``, and the student notebook they offer
    for download, ``practice/downloads/practice.ipynb``.
 
-release/, solution/ and gradebook.db are build outputs (git ignores them); source/,
-mistakes.md and practice/ are committed, and ``--check`` (run by the tests) fails if they are stale.
+release/, solution/ and gradebook.db are build outputs (git ignores them); the website's view,
+source/, mistakes.md and practice/ are committed, and ``--check`` (run by the tests) fails if they are stale.
 """
 from __future__ import annotations
 
@@ -45,9 +48,13 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parents[1]
+from . import COURSE_ROOT  # noqa: E402
+
+ROOT = COURSE_ROOT
 COURSE = ROOT / "exercises"
 SITE = ROOT / "practice"
+#: The website's view of the problems, shipped inside the student's package (``mwm_practice``).
+WEBSITE_VIEW = ROOT / "lib" / "mwm_practice" / "website_view.json"
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 
@@ -55,8 +62,8 @@ KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 # Loading the problems
 # --------------------------------------------------------------------------------------
 def load_problems_module():
-    """The problems' module, :mod:`mwm.practice.problems`."""
-    from mwm.practice import problems
+    """The problems' module, :mod:`mwm_grader.problems`."""
+    from mwm_grader import problems
 
     return problems
 
@@ -102,7 +109,7 @@ def _answers_line(part) -> str:
 
 def statement_markdown(problem, heading="##") -> str:
     """A problem's statement with its numbers (the website's pages and the answer key)."""
-    from mwm.practice.notebook import problem_markdown
+    from .views import problem_markdown
 
     return f"{heading} Problem {problem.number}. {problem.title}\n\n{problem_markdown(problem)}"
 
@@ -110,7 +117,7 @@ def statement_markdown(problem, heading="##") -> str:
 def problem_cells(problem) -> list:
     """The instructor cells of one problem: its title, the cell that shows it with the student's
     numbers, and per part an answer cell and a hand-in cell."""
-    from mwm.practice.notebook import given_names
+    from mwm_practice.notebook import given_names
 
     s = problem.slug
     names = [a.name for a in problem.answers if a.kind != "function"]
@@ -185,7 +192,7 @@ def new_notebook(cells) -> nbformat.NotebookNode:
     return nb
 
 
-IMPORTS = ("import numpy as np\nfrom mwm.practice.notebook import Practice\n\n"
+IMPORTS = ("import numpy as np\nfrom mwm_practice.notebook import Practice\n\n"
            "practice = Practice()  # finds your student id: your numbers are made for it")
 #: The first code cell of the website's self-study notebook.
 IMPORTS_SELF_STUDY = IMPORTS.replace(
@@ -224,15 +231,17 @@ def execute(nb, cwd: Path, timeout: int = 120) -> nbformat.NotebookNode:
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             store_widget_state=False, resources={"metadata": {"path": str(cwd)}})
     # the instructor notebook shows the website's numbers, whoever runs it (no student id)
-    saved = os.environ.get("MWM_STUDENT")
+    saved = {k: os.environ.get(k) for k in ("MWM_STUDENT", "MWM_PRACTICE_VIEW")}
     os.environ["MWM_STUDENT"] = ""
+    os.environ.pop("MWM_PRACTICE_VIEW", None)
     try:
         client.execute()
     finally:
-        if saved is None:
-            del os.environ["MWM_STUDENT"]
-        else:
-            os.environ["MWM_STUDENT"] = saved
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
@@ -292,7 +301,8 @@ def course_config(course: Path, **overrides):
     return config
 
 
-def _venv_on_path() -> None:
+def venv_on_path() -> None:
+    """Put the running interpreter's folder first on ``PATH``."""
     # nbgrader runs the `alembic` command when it creates a gradebook; it sits beside python.
     bindir = str(Path(sys.executable).parent)
     if bindir not in os.environ.get("PATH", "").split(os.pathsep):
@@ -349,12 +359,13 @@ def course_api(course: Path, **overrides):
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
-    _venv_on_path()
+    venv_on_path()
     config = course_config(course, **overrides)
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
 
 
-def _ok(result: dict, what: str) -> dict:
+def nbgrader_ok(result: dict, what: str) -> dict:
+    """``result`` of one of nbgrader's API calls, or RuntimeError with its log if it failed."""
     if not result.get("success"):
         raise RuntimeError(f"nbgrader {what} failed:\n{result.get('error', '')}\n{result.get('log', '')[-3000:]}")
     return result
@@ -379,7 +390,7 @@ def generate_assignment(course: Path, assignment="practice") -> None:
     """
     api = course_api(course)
     new_sqlite_gradebook(api)
-    _ok(api.generate_assignment(assignment, force=True), "generate_assignment")
+    nbgrader_ok(api.generate_assignment(assignment, force=True), "generate_assignment")
 
 
 def generate_solution(course: Path, assignment="practice") -> None:
@@ -390,7 +401,7 @@ def generate_solution(course: Path, assignment="practice") -> None:
     api.coursedir.assignment_id = assignment
     app = GenerateSolution(coursedir=api.coursedir, parent=api)
     app.force = True
-    _ok(capture_log(app), "generate_solution")
+    nbgrader_ok(capture_log(app), "generate_solution")
 
 
 # --------------------------------------------------------------------------------------
@@ -495,7 +506,7 @@ def answer_key_html(problems, missing: dict, mathjax: str = MATHJAX_CDN) -> str:
                             f"<td>{_md_to_html(_math(a))}</td><td>{part.points if a is part.answers[0] else ''}</td></tr>")
     body = ["<h1>Practice problems: answer key</h1>",
             f"<p>{len(problems)} problems, {sum(p.points for p in problems)} points. Generated by "
-            "<code>make exercises</code> from <code>mwm/practice/problems.py</code>; every value is computed by "
+            "<code>make exercises</code> from <code>mwm_grader/problems.py</code>; every value is computed by "
             "the course library <code>mwm</code>. Tolerances follow the printed precision (four decimals: "
             "&plusmn;0.0005).</p>"]
     if missing:
@@ -602,12 +613,18 @@ the course instead: there every student works on numbers of their own.
 # --------------------------------------------------------------------------------------
 # The whole build
 # --------------------------------------------------------------------------------------
-def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False) -> dict:
-    """Rebuild source, release, solution, answer key and website pages; return a summary."""
+def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False, view: Path = WEBSITE_VIEW) -> dict:
+    """Rebuild the website's view, source, release, solution, answer key and website pages; return a summary."""
+    from .views import view_json, website_view
+
     mod = load_problems_module()
     problems, missing = mod.build_all(numbers)
     say = (lambda *a: None) if quiet else print
     say(f"{len(problems)} problems built with mwm" + (f"; waiting: {sorted(missing)}" if missing else ""))
+    if numbers is None:
+        view.parent.mkdir(parents=True, exist_ok=True)
+        view.write_text(view_json(website_view()), encoding="utf-8")
+        say(f"the website's view (self-study): {view}")
     write_source(course, problems)
     say(f"instructor version: {course / 'source' / 'practice' / 'practice.ipynb'}")
     generate_assignment(course)
@@ -620,7 +637,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     key = course / "solution" / "answer-key.html"
     key.write_text(answer_key_html(problems, missing, copy_mathjax(key.parent)), encoding="utf-8")
     say(f"answer key: {key}")
-    from mwm.practice.mistakes import catalogue_markdown
+    from mwm_grader.mistakes import catalogue_markdown
 
     catalogue = course / "mistakes.md"
     catalogue.write_text(catalogue_markdown(problems), encoding="utf-8")
@@ -638,7 +655,7 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
     return {"problems": problems, "missing": missing, "release": release, "solution": solution, "key": key}
 
 
-COMMITTED = ["exercises/source", "exercises/mistakes.md", "practice"]
+COMMITTED = ["lib/mwm_practice/website_view.json", "exercises/source", "exercises/mistakes.md", "practice"]
 
 
 def check(quiet=False) -> list[str]:
@@ -648,7 +665,7 @@ def check(quiet=False) -> list[str]:
         course = tmp / "exercises"
         course.mkdir()
         shutil.copy(COURSE / "nbgrader_config.py", course)
-        build(course, tmp / "practice", quiet=quiet)
+        build(course, tmp / "practice", quiet=quiet, view=tmp / "lib" / "mwm_practice" / "website_view.json")
         stale = []
         for rel in COMMITTED:
             ours, fresh = ROOT / rel, tmp / rel
@@ -677,7 +694,7 @@ def main(argv=None) -> int:
         if stale:
             print("stale (run `make exercises` and commit):\n  " + "\n  ".join(stale))
             return 1
-        print("exercises/source and practice/ are up to date")
+        print("the website's view, exercises/source, exercises/mistakes.md and practice/ are up to date")
         return 0
     build()
     return 0

@@ -379,7 +379,8 @@ class SandboxedKernelManager(AsyncKernelManager):
                                   (``package_dir``, also the sandbox's ``PYTHONPATH``); ``/usr``
                                   (``/bin``, ``/lib``... as on the host), ``/etc/ld.so.cache``;
                                   ``/proc`` of its own PID namespace; a minimal ``/dev``;
-                                  ``extra_read_only`` folders; ``hidden_files`` read as empty
+                                  ``extra_read_only`` folders. The teacher's package
+                                  (``mwm_grader``) is in none of them.
     write                         only its scratch folder (HOME, TMPDIR, MPLCONFIGDIR, IPYTHONDIR),
                                   at most ``disk_limit`` bytes and ``file_count_limit`` entries
                                   (watched from outside; over it the sandbox is killed), no file
@@ -459,10 +460,8 @@ class SandboxedKernelManager(AsyncKernelManager):
     file_count_limit = Integer(10_000, help="Entries the scratch folder may hold before the sandbox is killed.").tag(config=True)
     watch_interval = Float(0.2, help="Seconds between two checks of the scratch folder.").tag(config=True)
     sandbox_env = Dict(Unicode(), help="Extra environment variables inside the sandbox (e.g. MWM_STUDENT).").tag(config=True)
-    package_dir = Unicode(help="Folder holding the mwm package; bound read-only and the sandbox's PYTHONPATH.").tag(config=True)
+    package_dir = Unicode(help="Folder holding the mwm and mwm_practice packages (lib/); bound read-only and the sandbox's PYTHONPATH.").tag(config=True)
     extra_read_only = List(Unicode(), help="More folders the kernel may read.").tag(config=True)
-    hidden_files = List(Unicode(), help="Files inside the bound folders that the kernel sees empty "
-                                        "(each is covered by /dev/null), e.g. an answer key's code.").tag(config=True)
     scratch_parent = Unicode(help="Folder in which per-kernel scratch folders are made.").tag(config=True)
     uid_range = Tuple(Integer(), Integer(), default_value=(2_000_000, 2_100_000),
                       help="Uids (and gids) the sandboxes run under when the teacher is root: [first, last).").tag(config=True)
@@ -830,9 +829,6 @@ class SandboxedKernelManager(AsyncKernelManager):
         for path, how in sorted(binds, key=lambda b: b[0].count("/")):
             args += parents(path) + [how, path, path]
             made.add(path)
-        for path in self.hidden_files:
-            if os.path.isfile(path):
-                args += ["--ro-bind", "/dev/null", path]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
         env = {
             "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin",

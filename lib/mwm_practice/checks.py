@@ -1,4 +1,4 @@
-"""Friendly answer checks for the practice problems' test cells (the nbgrader course in ``exercises/``).
+"""Friendly answer checks for the practice problems (the nbgrader course in ``exercises/``).
 
 Each check takes the answer's name, the student's value and, optionally, the expected
 value. A value of the wrong kind or shape, or one outside the tolerance, raises
@@ -12,8 +12,9 @@ kind of ``AssertionError``); when this module is imported inside IPython (a note
 asks IPython to show an ``AnswerError`` as that one line, so a student never sees a
 traceback through this module. The error still counts as a failed cell for nbgrader.
 
-Without an expected value a check only tests the format (what the visible tests do);
-with one it also tests the value (the hidden tests). The tolerance follows the printed
+Without an expected value a check only tests the format (what a hand-in cell checks in the
+student's kernel for a part it may not check the value of); with one it also tests the value
+(in self-study, for each problem's first part, and in the teacher's judge, outside the kernel). The tolerance follows the printed
 precision: an answer asked for to ``decimals`` places may be off by ``5 * 10**-decimals``
 (four decimals -> 5e-4), and one asked for to ``sig`` significant figures by five units of
 its last significant figure.

@@ -2,15 +2,15 @@
 
 Usage (from the project root)::
 
-    .venv/bin/python scripts/import_roster.py roster.csv
+    mwm-roster roster.csv
 
-The roster is read as ``make keys`` reads it (:func:`mwm.practice.roster.read_roster_entries`:
+The roster is read as ``make keys`` reads it (:func:`mwm_grader.roster.read_roster_entries`:
 a column headed ``student_id``, ``Student ID``, ``username``... or the first; ``first_name`` and
 ``last_name``, or ``name``, and ``email`` columns when present; every id lower-cased and checked).
 Each student is added to the gradebook of ``exercises/`` (``MWM_GRADEBOOK_URL``, or the
 remembered ``.gradebook-url``, or ``gradebook.db``) or updated, with the names the roster gives:
 the Formgrader and ``nbgrader export`` then show them, instead of "None, None". A student graded
-without a name in the gradebook is named by their id (``mwm.practice.judge.JudgeAnswers``).
+without a name in the gradebook is named by their id (``mwm_grader.judge.JudgeAnswers``).
 
 Exit status: 0 done; 2 the roster cannot be read (the message names the rows).
 """
@@ -20,24 +20,25 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
-from scripts import make_exercises as mk  # noqa: E402
+from . import COURSE_ROOT  # noqa: E402
 
-from mwm.practice.roster import RosterError, read_roster_entries  # noqa: E402
+ROOT = COURSE_ROOT
+from mwm_grader import make_exercises as mk  # noqa: E402
+
+from mwm_grader.roster import RosterError, read_roster_entries  # noqa: E402
 
 
 def import_roster(roster: Path, course: Path = ROOT / "exercises", out=sys.stdout) -> int:
     """Add or update every student of ``roster`` in ``course``'s gradebook; returns how many.
 
     Raises:
-        RosterError: as :func:`~mwm.practice.roster.read_roster_entries`.
+        RosterError: as :func:`~mwm_grader.roster.read_roster_entries`.
     """
     from nbgrader.api import Gradebook
     from nbgrader.coursedir import CourseDirectory
 
     entries = read_roster_entries(roster)
-    mk._venv_on_path()  # nbgrader's gradebook calls alembic on first use
+    mk.venv_on_path()  # nbgrader's gradebook calls alembic on first use
     cd = CourseDirectory(config=mk.course_config(course))
     named = 0
     with Gradebook(cd.db_url, cd.course_id) as gb:

@@ -2,12 +2,13 @@
 
 Usage (from the project root; ``make student STUDENT=alice`` runs the first form):
 
-    .venv/bin/python scripts/student_setup.py alice                      # students/alice/
-    .venv/bin/python scripts/student_setup.py alice --dir ~/course       # another folder
-    NBGRADER_EXCHANGE=/tmp/exchange .venv/bin/python scripts/student_setup.py alice
+    mwm-student alice                      # students/alice/
+    mwm-student alice --dir ~/course       # another folder
+    NBGRADER_EXCHANGE=/tmp/exchange mwm-student alice
 
-It writes ``nbgrader_config.py`` into the student's folder (``students/<id>/`` by default,
-which git ignores). nbgrader reads that file whenever it runs in that folder, so the
+It writes ``nbgrader_config.py`` and the student's view of the problems
+(``mwm-practice-view.json``: their own numbers, see :mod:`mwm_grader.views`) into the student's
+folder (``students/<id>/`` by default, which git ignores). nbgrader reads that file whenever it runs in that folder, so the
 students' commands of the README ("For students") work there as written:
 
 * ``CourseDirectory.course_id``: the course, ``machines-with-memory``;
@@ -29,9 +30,12 @@ import os
 import sys
 from pathlib import Path
 
-from mwm.practice.ids import ID_PATTERN, check_student_id, normalize_student_id  # noqa: F401  (the one id rule; hub/ uses it from here)
+from mwm_practice.ids import ID_PATTERN, check_student_id, normalize_student_id  # noqa: F401  (the one id rule; hub/ uses it from here)
 
-ROOT = Path(__file__).resolve().parents[1]
+from . import COURSE_ROOT  # noqa: E402
+from .views import write_student_view  # noqa: E402
+
+ROOT = COURSE_ROOT
 COURSE_ID = "machines-with-memory"
 def config_text(student_id: str, exchange: str | None, cache: Path) -> str:
     """The text of a student's ``nbgrader_config.py``.
@@ -51,7 +55,7 @@ def config_text(student_id: str, exchange: str | None, cache: Path) -> str:
     if exchange is not None and not str(exchange).strip():
         raise ValueError("exchange must name a folder or be None, got an empty string")
     lines = [
-        f'"""nbgrader configuration of {student_id}, a student of {COURSE_ID} (written by scripts/student_setup.py)."""',
+        f'"""nbgrader configuration of {student_id}, a student of {COURSE_ID} (written by grader/mwm_grader/student_setup.py)."""',
         "c = get_config()  # noqa: F821",
         f"c.CourseDirectory.course_id = {COURSE_ID!r}",
         f"c.CourseDirectory.student_id = {student_id!r}",
@@ -63,7 +67,11 @@ def config_text(student_id: str, exchange: str | None, cache: Path) -> str:
 
 
 def set_up(student_id: str, folder: Path | None = None, exchange: str | None = None) -> tuple[Path, bool]:
-    """Write ``student_id``'s ``nbgrader_config.py`` into ``folder`` (made if missing).
+    """Write ``student_id``'s ``nbgrader_config.py`` and their view of the problems into ``folder`` (made if missing).
+
+    The view (:data:`mwm_practice.notebook.VIEW_FILE`, :func:`mwm_grader.views.student_view`)
+    holds the student's own numbers: the practice notebook finds it beside the config, as it
+    finds the id, and checks each problem's first part with it.
 
     Args:
         student_id: the student's id, read as every roster id is (spaces stripped, lower-cased:
@@ -72,7 +80,7 @@ def set_up(student_id: str, folder: Path | None = None, exchange: str | None = N
         exchange: the exchange folder; None: nbgrader's default.
 
     Returns:
-        (the config file's path, whether it was written or changed).
+        (the config file's path, whether it or the view was written or changed).
 
     Raises:
         TypeError, ValueError: as :func:`config_text` (the message names the id).
@@ -81,16 +89,18 @@ def set_up(student_id: str, folder: Path | None = None, exchange: str | None = N
     folder = (Path(folder).expanduser() if folder is not None else ROOT / "students" / student_id).resolve()
     text = config_text(student_id, exchange, folder / ".nbgrader-cache")
     folder.mkdir(parents=True, exist_ok=True)
+    _view, view_changed = write_student_view(student_id, folder)
     path = folder / "nbgrader_config.py"
     if path.exists() and path.read_text() == text:
-        return path, False
+        return path, view_changed
     path.write_text(text)
     return path, True
 
 
 def main(argv=None) -> int:
     """The command line (see the module's docstring)."""
-    parser = argparse.ArgumentParser(description="Write a student's nbgrader config (course, student id, exchange).")
+    parser = argparse.ArgumentParser(description="Write a student's nbgrader config (course, student id, exchange) and "
+                                                 "their view of the problems (their own numbers).")
     parser.add_argument("student", help="the student's id, e.g. alice")
     parser.add_argument("--dir", type=Path, default=None, help="the student's folder (default: students/<id>/)")
     parser.add_argument("--exchange", default=os.environ.get("NBGRADER_EXCHANGE") or None,

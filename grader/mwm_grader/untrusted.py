@@ -1,7 +1,7 @@
 """Student content made inert before a teacher, or a classmate, opens it (teacher's side only).
 
 Everything a student's notebook holds, and everything their code printed or displayed while it
-was graded (in the sandbox, :mod:`mwm.practice.sandbox`), is data written by the student. None
+was graded (in the sandbox, :mod:`mwm_grader.sandbox`), is data written by the student. None
 of it may run as script, load a resource or restyle the page in any view a teacher opens: the
 Formgrader's submission page, the feedback pages, the autograded notebook in JupyterLab. nbgrader
 renders those pages with nbconvert, whose sanitizer is off by default, so this module cleans
@@ -17,7 +17,7 @@ Python binding of the Rust library ammonia), and nothing home-made:
 * :func:`clean_html` cleans one HTML fragment: the tags and attributes of text, lists, tables,
   code and images; links only to ``http``, ``https``, ``mailto`` and ``#`` anchors; images only from
   ``data:image/...`` or a plain relative path (a file handed in beside the notebook, which the
-  Formgrader serves as an image or as text, :mod:`mwm.practice.guard`); no ``style``, ``class``
+  Formgrader serves as an image or as text, :mod:`mwm_grader.guard`); no ``style``, ``class``
   other than code highlighting's, or ``id`` other than prefixed ``student-``.
 * :class:`CleanStudentContent` runs :func:`clean_notebook` as an nbconvert/nbgrader preprocessor:
   in ``nbgrader autograde`` right after the answers are judged (so the autograded notebook on
@@ -25,7 +25,7 @@ Python binding of the Rust library ammonia), and nothing home-made:
   Formgrader's page and ``generate_feedback``), where the templates also pass each markdown
   cell's rendered HTML through :func:`clean_html` (the ``clean_html`` filter).
 * :class:`CourseCollect` is ``nbgrader collect`` that refuses a submission filed under an id the
-  course cannot use (:func:`mwm.practice.ids.check_student_id`), and, where nbgrader checks who
+  course cannot use (:func:`mwm_practice.ids.check_student_id`), and, where nbgrader checks who
   owns the files, one that names another student (nbgrader itself only warns and collects it);
   a notebook nbgrader could not read is kept aside and replaced (:func:`repair_unreadable`).
 
@@ -240,7 +240,7 @@ def _nbgrader_metadata(meta):
 
 
 def judged_record(record, grade_id):
-    """A hand-in cell's verdict record (:data:`mwm.practice.judge.JUDGED`) reduced to its fields' types, or None.
+    """A hand-in cell's verdict record (:data:`mwm_grader.judge.JUDGED`) reduced to its fields' types, or None.
 
     Args:
         record: the cell's ``JUDGED`` metadata (untrusted until the judge wrote it).
@@ -248,7 +248,7 @@ def judged_record(record, grade_id):
 
     Returns:
         ``{"part", "right", "blank", "restored", "mistakes": {answer name: slip key}}`` with booleans and
-        short plain names only (the class report, :mod:`mwm.practice.report`, reads the same form), or None.
+        short plain names only (the class report, :mod:`mwm_grader.report`, reads the same form), or None.
     """
     m = re.fullmatch(r"(p\d\d-[a-z])-test", grade_id) if isinstance(grade_id, str) else None
     if not m or not isinstance(record, dict) or record.get("part") != m.group(1):
@@ -327,7 +327,7 @@ def clean_notebook(nb) -> NotebookNode:
         if grading is not None:
             metadata["nbgrader"] = grading
             judged = judged_record(cell["metadata"].get("mwm_judged"), grading.get("grade_id"))
-            if judged is not None:  # the grader's verdict (mwm.practice.judge.JUDGED), for the class report
+            if judged is not None:  # the grader's verdict (mwm_grader.judge.JUDGED), for the class report
                 metadata["mwm_judged"] = judged
         if kind == "code":
             outputs = cell.get("outputs") if isinstance(cell.get("outputs"), list) else []
@@ -377,7 +377,7 @@ def _collect_base():
 class CourseCollect(_collect_base()):
     """``nbgrader collect`` that refuses what no honest student could have filed.
 
-    * An id the course cannot use (:func:`mwm.practice.ids.check_student_id`: a name a student
+    * An id the course cannot use (:func:`mwm_practice.ids.check_student_id`: a name a student
       picked for a folder of the exchange, say ``<img src=x onerror=...>``) is not collected; the
       log names it.
     * With ``check_owner`` on (nbgrader's default; a hub on a server), a submission whose files
@@ -387,7 +387,7 @@ class CourseCollect(_collect_base()):
 
     def init_src(self):
         """nbgrader's list of the newest submission per student, without the refused ones."""
-        from .ids import check_student_id
+        from mwm_practice.ids import check_student_id
 
         super().init_src()
         kept = []

@@ -2,11 +2,11 @@
 
 Usage (from the project root; ``make report`` runs the first line)::
 
-    .venv/bin/python scripts/class_report.py                        # exercises/, practice -> reports/class-report.html
-    .venv/bin/python scripts/class_report.py --course exercises --assignment practice --out reports/class-report.html
-    cd exercises && python ../scripts/class_report.py               # from the course folder, as nbgrader runs
+    mwm-report                        # exercises/, practice -> reports/class-report.html
+    mwm-report --course exercises --assignment practice --out reports/class-report.html
+    cd exercises && mwm-report               # from the course folder, as nbgrader runs
 
-The page (:mod:`mwm.practice.report`) shows the score distribution, each part's share right, the
+The page (:mod:`mwm_grader.report`) shows the score distribution, each part's share right, the
 most frequent named mistakes per part with the hint of the mistakes catalogue, the parts most often
 left blank and the students needing attention, as plots and sortable tables. It is computed from
 the gradebook (nbgrader's ``Gradebook`` on the course's ``db_url``: ``gradebook.db``, or the
@@ -26,11 +26,12 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
-from scripts import make_exercises as mk  # noqa: E402
+from . import COURSE_ROOT  # noqa: E402
 
-from mwm.practice import report  # noqa: E402
+ROOT = COURSE_ROOT
+from mwm_grader import make_exercises as mk  # noqa: E402
+
+from mwm_grader import report  # noqa: E402
 
 #: The page, unless --out says otherwise (relative to the current folder): a folder git ignores.
 DEFAULT_OUT = Path("reports") / "class-report.html"
@@ -66,7 +67,7 @@ def course_settings(course: Path, db_url: str | None = None) -> tuple[str, str, 
 
 def _published(out: Path) -> str:
     """Why writing the page at ``out`` could publish it ("" if it cannot): inside this repository and not ignored by git."""
-    from scripts.answer_keys import git_would_take
+    from mwm_grader.answer_keys import git_would_take
 
     if not git_would_take(out):
         return ""

@@ -2,7 +2,7 @@
 
 Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n] [SHARD=k/n]``::
 
-    python ../scripts/grade_parallel.py practice [--workers N] [--shard K/N] [--force]
+    mwm-grade practice [--workers N] [--shard K/N] [--force]
                                                   [--max-attempts 3] [--retry-failed]
 
 Each student is graded by nbgrader's own command, ``nbgrader autograde <assignment> --student
@@ -39,7 +39,7 @@ A student who submits again after being graded (``nbgrader collect --update`` re
 folder) is graded again: the record keeps a fingerprint of the submission it graded.
 
 What could not be graded as handed in (a notebook that was not JSON, deleted cells: see
-:class:`mwm.practice.judge.RestoreDeletedCells`) and every failure are listed in the summary,
+:class:`mwm_grader.judge.RestoreDeletedCells`) and every failure are listed in the summary,
 one line each, and in ``autograde-logs/<assignment>/grading-notes.csv``, to send on.
 
 A gradebook on PostgreSQL is remembered in ``.gradebook-url`` in the course folder, which the
@@ -64,8 +64,9 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
+from . import COURSE_ROOT  # noqa: E402
+
+ROOT = COURSE_ROOT
 
 #: The completion record's table, in the gradebook's database.
 TABLE = "mwm_autograde"
@@ -141,7 +142,7 @@ def course_settings(course: Path, db_url: str | None = None) -> tuple[str, str]:
     """
     from nbgrader.coursedir import CourseDirectory
 
-    from scripts import make_exercises as mk
+    from mwm_grader import make_exercises as mk
 
     config = mk.course_config(course)
     if db_url:
@@ -229,7 +230,7 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
 
     A new gradebook gets nbgrader's tables, stamped with nbgrader's newest alembic revision;
     an older one is migrated by ``nbgrader.dbutil.upgrade`` (what ``nbgrader db upgrade`` runs);
-    one at the newest revision is left alone (:func:`scripts.make_exercises.migrate_gradebook`). A gradebook without
+    one at the newest revision is left alone (:func:`mwm_grader.make_exercises.migrate_gradebook`). A gradebook without
     the assignment gets it from ``source/`` with nbgrader's ``generate_assignment`` into a scratch
     folder (``release/`` is not touched). On PostgreSQL this runs under an advisory lock, so that machines started at the same moment do it in turn.
 
@@ -260,9 +261,9 @@ def _prepare(course: Path, db_url: str, course_id: str, assignment: str, student
     from nbgrader import dbutil
     from nbgrader.api import Gradebook, MissingEntry
 
-    from scripts import make_exercises as mk
+    from mwm_grader import make_exercises as mk
 
-    mk._venv_on_path()  # nbgrader runs the alembic command, which sits beside python
+    mk.venv_on_path()  # nbgrader runs the alembic command, which sits beside python
     if mk.migrate_gradebook(db_url):  # an older gradebook: as before, nbgrader adds missing tables, then migrates
         with Gradebook(db_url, course_id):
             pass
@@ -277,7 +278,7 @@ def _prepare(course: Path, db_url: str, course_id: str, assignment: str, student
         scratch = ".mwm-gradebook-release"
         api = mk.course_api(course, **{"CourseDirectory.db_url": db_url, "CourseDirectory.release_directory": scratch})
         try:
-            mk._ok(api.generate_assignment(assignment, force=True), "generate_assignment")
+            mk.nbgrader_ok(api.generate_assignment(assignment, force=True), "generate_assignment")
         finally:
             shutil.rmtree(course / scratch, ignore_errors=True)
     with Gradebook(db_url, course_id) as gb:
@@ -297,8 +298,8 @@ class Outcome:
 
 
 #: Imported once by the fork server, so that each student's process starts without importing them.
-PRELOAD = ["nbgrader.apps.nbgraderapp", "nbgrader.converters", "nbgrader.preprocessors", "mwm.practice.judge",
-           "mwm.practice.sandbox", "sqlalchemy", "psycopg", "scripts.grade_parallel"]
+PRELOAD = ["nbgrader.apps.nbgraderapp", "nbgrader.converters", "nbgrader.preprocessors", "mwm_grader.judge",
+           "mwm_grader.sandbox", "sqlalchemy", "psycopg", "mwm_grader.grade_parallel"]
 _forkserver = None
 
 
@@ -560,14 +561,14 @@ def remember_gradebook(course: Path, db_url: str) -> None:
     path = course / ".gradebook-url"
     if path.exists() and path.read_text(encoding="utf-8").strip() == db_url:
         return
-    from scripts.gradebook_db import write_url
+    from mwm_grader.gradebook_db import write_url
 
     write_url(path, db_url)
 
 
 def grading_notes(course: Path, assignment: str, students) -> dict:
     """Student id -> the lines of their grading notes (what could not be graded as handed in), for ``students``."""
-    from mwm.practice.judge import NOTES
+    from mwm_grader.judge import NOTES
 
     found = {}
     for s in students:

@@ -70,7 +70,7 @@ class Answer:
     kind: "number", "vector" (a list of numbers, any shape given by ``expected``),
     "integer", "choice" (one of ``options``), "bool" or "function" (checked on ``cases``).
     ``decimals`` / ``sig`` give the printed precision, which sets the tolerance
-    (``mwm.grading.tolerance``).
+    (``mwm_practice.checks.tolerance``).
     """
 
     name: str
@@ -1661,7 +1661,7 @@ def build(number: int, numbers: dict | None = None) -> Problem:
     Args:
         number: the problem's number, a whole number (1-16 have builders).
         numbers: problem number -> that problem's numbers, in the form of :data:`NUMBERS` (for example
-            ``mwm.practice.variants.numbers_for(student_id)``); only entry ``number`` is read.
+            ``mwm_grader.variants.numbers_for(student_id)``); only entry ``number`` is read.
 
     Returns:
         Problem, every expected value computed afresh.

@@ -11,8 +11,9 @@ gives the expected value.
 * :func:`usable` drops, for one student's numbers, an entry that would mislead. That is an
   entry whose value is the right answer itself, or is also another entry's value for the
   same answer.
-* :func:`named_mistake` is what the judge (:mod:`mwm.practice.judge`) and the self-study
-  notebook (:mod:`mwm.practice.notebook`) call on a wrong answer.
+* :func:`named_mistake` is what the judge (:mod:`mwm_grader.judge`) calls on a wrong answer.
+  The student's kernel applies the same rule (:func:`mwm_practice.notebook.named_slip`) to the
+  usable entries a view carries (:mod:`mwm_grader.views`), for the parts it checks.
 
 Each entry keeps the answer cell that a student making the slip would write (``code``).
 ``tests/test_mistakes.py`` runs that cell on many students' numbers and hands its values
@@ -23,13 +24,14 @@ how its value is computed, the hint shown) is ``exercises/mistakes.md``, written
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+from mwm_practice.notebook import matches, named_slip
 
 __all__ = ["Mistake", "BUILDERS", "catalogue", "usable", "named_mistake", "matches", "catalogue_markdown"]
+
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ def catalogue(problem) -> dict[str, list[Mistake]]:
     """Every catalogue entry of a built problem, unfiltered: part letter -> list of :class:`Mistake`.
 
     Args:
-        problem: a :class:`~mwm.practice.problems.Problem`, built with a student's numbers
+        problem: a :class:`~mwm_grader.problems.Problem`, built with a student's numbers
             (its ``numbers`` and its answers' expected values are read).
 
     Returns:
@@ -69,39 +71,6 @@ def catalogue(problem) -> dict[str, list[Mistake]]:
     """
     builder = BUILDERS.get(problem.number)
     return builder(problem) if builder else {}
-
-
-def matches(answer, value, target) -> bool:
-    """True when ``value`` passes ``answer``'s check (form, tolerance) with ``target`` as the expected value.
-
-    Args:
-        answer: a :class:`~mwm.practice.problems.Answer` (its kind, precision and options are used).
-        value: a value as handed in (decoded), or for a function answer the list of results of
-            its calls on ``answer.cases``' arguments.
-        target: the value to compare with (for a function: the list of results the slip gives).
-    """
-    from mwm import grading
-
-    from .notebook import check_answer
-
-    if answer.kind == "function":
-        if not isinstance(value, list) or not isinstance(target, list) or len(value) != len(target):
-            return False
-        try:
-            for got, want in zip(value, target):
-                if answer.decimals is None and answer.sig is None:
-                    grading.check_integer(answer.name, got, want, reveal=False)
-                else:
-                    grading.check_number(answer.name, got, want, decimals=answer.decimals, sig=answer.sig,
-                                         reveal=False)
-        except (grading.AnswerError, TypeError, ValueError):
-            return False
-        return True
-    try:
-        check_answer(dataclasses.replace(answer, expected=target), value, with_value=True, reveal=False)
-    except (grading.AnswerError, TypeError, ValueError):
-        return False
-    return True
 
 
 def _right_results(answer) -> list:
@@ -116,8 +85,8 @@ def usable(problem, part) -> dict[str, list[Mistake]]:
     would not tell which slip was made.
 
     Args:
-        problem: the built :class:`~mwm.practice.problems.Problem`.
-        part: one of its :class:`~mwm.practice.problems.Part`.
+        problem: the built :class:`~mwm_grader.problems.Problem`.
+        part: one of its :class:`~mwm_grader.problems.Part`.
 
     Returns:
         dict answer name -> the usable entries (in catalogue order); answers without one are absent.
@@ -143,6 +112,9 @@ def usable(problem, part) -> dict[str, list[Mistake]]:
 def named_mistake(problem, part, answer, value) -> Mistake | None:
     """The catalogue entry a wrong answer matches, or None.
 
+    The same rule as the student's kernel applies to a view's slips
+    (:func:`mwm_practice.notebook.named_slip`), here with the entries :func:`usable` keeps.
+
     Args:
         problem, part, answer: the built problem, the part and the answer being checked.
         value: the student's value, decoded (for a function answer: the list of its calls'
@@ -152,20 +124,16 @@ def named_mistake(problem, part, answer, value) -> Mistake | None:
         the one usable :class:`Mistake` whose value for ``answer`` matches ``value``, or None
         (no match, or the value is right).
     """
-    right = _right_results(answer) if answer.kind == "function" else answer.expected
-    if matches(answer, value, right):
-        return None
-    for m in usable(problem, part).get(answer.name, []):
-        if matches(answer, value, m.values[answer.name]):
-            return m
-    return None
+    slips = [(m, m.values[answer.name]) for m in usable(problem, part).get(answer.name, [])]
+    found = named_slip(answer, value, slips)
+    return None if found is None else found[0]
 
 
 def catalogue_markdown(problems) -> str:
     """The catalogue as Markdown: one table per problem (part, slip, how its value is computed, hint).
 
     Args:
-        problems: built :class:`~mwm.practice.problems.Problem` objects (the website's numbers).
+        problems: built :class:`~mwm_grader.problems.Problem` objects (the website's numbers).
 
     Returns:
         str, ending with a newline; the count of parts with at least one entry is in its first paragraph.
@@ -177,7 +145,7 @@ def catalogue_markdown(problems) -> str:
            "from the student's own numbers. When a wrong answer matches one, the feedback names the slip "
            "(the hint below), never the expected value. A slip whose value equals the right answer, or another "
            "slip's value, for a student's numbers is not used for that student. Written by `make exercises` "
-           "from `lib/mwm/practice/mistakes.py`.", ""]
+           "from `grader/mwm_grader/mistakes.py`.", ""]
     for p in problems:
         entries = catalogue(p)
         if not entries:

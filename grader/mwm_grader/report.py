@@ -2,15 +2,15 @@
 
 nbgrader's Formgrader shows each student's scores; this page shows the class. It gives the
 score distribution, each part's share right, the most frequent named mistakes per part (with
-the hint of the mistakes catalogue, :mod:`mwm.practice.mistakes`), the parts most often left
+the hint of the mistakes catalogue, :mod:`mwm_grader.mistakes`), the parts most often left
 blank, and the students needing attention, as plots and sortable tables.
 
 Two sources, both read in the teacher's process after ``nbgrader autograde``:
 
 * the gradebook, through nbgrader's own :class:`nbgrader.api.Gradebook` and the course's
   ``db_url`` (SQLite or PostgreSQL): each student's score and each part's points;
-* the judged records, the ``mwm_judged`` metadata (:data:`mwm.practice.judge.JUDGED`) that
-  :class:`~mwm.practice.judge.JudgeAnswers` writes into each hand-in cell of the autograded
+* the judged records, the ``mwm_judged`` metadata (:data:`mwm_grader.judge.JUDGED`) that
+  :class:`~mwm_grader.judge.JudgeAnswers` writes into each hand-in cell of the autograded
   notebook: whether an answer was handed in, whether its cells had been deleted, and which
   slips of the catalogue its wrong answers matched (a part also counts as left blank when its
   answer cell holds nothing the student wrote, :func:`untouched_parts`);
@@ -18,7 +18,7 @@ Two sources, both read in the teacher's process after ``nbgrader autograde``:
 
 :func:`gather` reads them into a :class:`ClassSummary` (plain dataclasses);
 :func:`render_html` turns a summary into the page, :func:`write_report` does both and writes
-the file. ``scripts/class_report.py`` (``make report``) is the command.
+the file. ``grader/mwm_grader/class_report.py`` (``make report``) is the command.
 
 Student ids, names, notes and anything read from a notebook are hostile data: on the page
 every value is escaped with :func:`html.escape`; the only script is the page's own, allowed by
@@ -242,7 +242,7 @@ def read_judged(notebook: Path) -> dict[str, dict]:
 
     Only a code cell whose nbgrader grade id is ``pNN-x-test`` is read, only a record naming
     that same part is taken, and only its fields of the expected types
-    (:func:`mwm.practice.untrusted.judged_record`, the form the grading keeps); the first record of a part wins.
+    (:func:`mwm_grader.untrusted.judged_record`, the form the grading keeps); the first record of a part wins.
 
     Args:
         notebook: path of the autograded ``.ipynb``.

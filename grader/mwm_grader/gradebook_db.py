@@ -2,9 +2,9 @@
 
 Usage (from the project root; ``make gradebook-db`` and ``make gradebook-db-stop`` run these)::
 
-    .venv/bin/python scripts/gradebook_db.py start     # create it on first use, start it
-    .venv/bin/python scripts/gradebook_db.py stop
-    .venv/bin/python scripts/gradebook_db.py status
+    mwm-gradebook start     # create it on first use, start it
+    mwm-gradebook stop
+    mwm-gradebook status
 
 Grading with several workers needs a database server (README, "Grading a large class"). On a
 machine with systemd and sudo, Debian's own service will do; in a container, a CI runner or a
@@ -32,9 +32,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
-from scripts.scratch_postgres import postgres_bin, why_no_postgres  # noqa: E402
+from . import COURSE_ROOT  # noqa: E402
+
+ROOT = COURSE_ROOT
+from mwm_grader.postgres import postgres_bin, why_no_postgres  # noqa: E402
 
 COURSE = ROOT / "exercises"
 DBNAME = "mwm_gradebook"

@@ -5,13 +5,14 @@ Wired into ``exercises/nbgrader_config.py``:
 * :class:`RecordWorkedId` (a sanitizing step, before nbgrader clears the outputs) notes the
   student id the submitted notebook was worked under, from its first cell's output, in the
   notebook's metadata. It is the student's data: it only ever changes a sentence of feedback.
-* The notebook is executed in a sandbox (:class:`mwm.practice.sandbox.SandboxedExecute`),
-  with ``MWM_STUDENT`` set to the id of the submission, so every given cell sets that
-  student's numbers.
+* The notebook is executed in a sandbox (:class:`GradingExecute`), with ``MWM_STUDENT`` set
+  to the id of the submission and that student's grading view (:func:`mwm_grader.views.grading_view`:
+  statements, given numbers, no expected value) in ``MWM_PRACTICE_VIEW``, so every given cell
+  sets that student's numbers. This package is not on the sandboxed kernel's path at all.
 * :class:`JudgeAnswers` (right after execution, in the teacher's process) computes the
   expected values with ``mwm`` from the numbers of the submission's id
-  (:func:`mwm.practice.variants.numbers_for`, :func:`mwm.practice.problems.build`), reads
-  each hand-in cell's answer record (:data:`~mwm.practice.notebook.MIME_ANSWER`) and replaces
+  (:func:`mwm_grader.variants.numbers_for`, :func:`mwm_grader.problems.build`), reads
+  each hand-in cell's answer record (:data:`~mwm_practice.notebook.MIME_ANSWER`) and replaces
   the cell's outputs with the verdict: one line per answer, right or not right, never the
   expected value. A part that is not right gets an error output, so nbgrader's own
   ``SaveAutoGrades`` gives it 0 points, and a right one a plain output, full points.
@@ -28,15 +29,15 @@ from pathlib import Path
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from mwm import grading
+from mwm_practice import checks
 
 from . import mistakes as _mistakes
 from . import problems as _problems
-from .notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_answer, decode, public_view
+from mwm_practice.notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_answer, decode
 from .sandbox import SandboxedExecute
 from .variants import numbers_for
 
-__all__ = ["RecordWorkedId", "RestoreDeletedCells", "GradingExecute", "JudgeAnswers", "write_notes", "NOTES", "name_by_id", "judge_part", "expected_problems", "answer_code_files",
+__all__ = ["RecordWorkedId", "RestoreDeletedCells", "GradingExecute", "JudgeAnswers", "write_notes", "NOTES", "name_by_id", "judge_part", "expected_problems",
            "PART_CELL", "JUDGED"]
 
 #: Grade ids of hand-in cells: ``pNN-x-test``.
@@ -60,7 +61,7 @@ def expected_problems(student: str | None) -> dict[str, object]:
         student: the submission's student id (None: the website's numbers).
 
     Returns:
-        dict of :class:`~mwm.practice.problems.Problem`, answers computed by ``mwm``.
+        dict of :class:`~mwm_grader.problems.Problem`, answers computed by ``mwm``.
     """
     built, missing = _problems.build_all(numbers_for(student))
     if missing:
@@ -98,10 +99,10 @@ def _judge_function(answer, entry) -> str | None:
         got = decode(call.get("result"))
         try:
             if answer.decimals is None and answer.sig is None:
-                grading.check_integer(shown, got, want, reveal=False)
+                checks.check_integer(shown, got, want, reveal=False)
             else:
-                grading.check_number(shown, got, want, decimals=answer.decimals, sig=answer.sig, reveal=False)
-        except grading.AnswerError as exc:
+                checks.check_number(shown, got, want, decimals=answer.decimals, sig=answer.sig, reveal=False)
+        except checks.AnswerError as exc:
             return str(exc)
     return None
 
@@ -118,12 +119,12 @@ def judge_part(problem, part, records: list[dict], named: dict | None = None) ->
     """Decide one part from the answer records found in its hand-in cell.
 
     A wrong answer whose value matches a slip of the mistakes catalogue
-    (:func:`mwm.practice.mistakes.named_mistake`, with the submission's numbers) gets that
+    (:func:`mwm_grader.mistakes.named_mistake`, with the submission's numbers) gets that
     slip's hint after the verdict.
 
     Args:
-        problem: the :class:`~mwm.practice.problems.Problem`, built with the submission's numbers.
-        part: the :class:`~mwm.practice.problems.Part` to decide.
+        problem: the :class:`~mwm_grader.problems.Problem`, built with the submission's numbers.
+        part: the :class:`~mwm_grader.problems.Part` to decide.
         records: the :data:`MIME_ANSWER` data found in the cell's outputs (untrusted).
         named: if given, a dict that receives answer name -> the key of the slip named for it.
 
@@ -156,9 +157,9 @@ def judge_part(problem, part, records: list[dict], named: dict | None = None) ->
             why = None
             try:
                 if isinstance(value, Unreadable):
-                    raise grading.AnswerError(f"{a.name} should be {a.what}, got {value!r}")
+                    raise checks.AnswerError(f"{a.name} should be {a.what}, got {value!r}")
                 check_answer(a, value, with_value=True, reveal=False)
-            except grading.AnswerError as exc:
+            except checks.AnswerError as exc:
                 why = str(exc)
         if why is not None and value is not None and not isinstance(value, Unreadable):
             slip = _mistakes.named_mistake(problem, part, a, value)
@@ -174,36 +175,28 @@ def judge_part(problem, part, records: list[dict], named: dict | None = None) ->
     return right, lines
 
 
-def answer_code_files() -> list[str]:
-    """The files whose code computes the answers (:mod:`mwm.practice.problems` and its cached
-    bytecode): a graded kernel sees them empty."""
-    from pathlib import Path
-
-    source = Path(_problems.__file__)
-    cached = sorted(str(p) for p in (source.parent / "__pycache__").glob(f"{source.stem}.*.pyc"))
-    return [str(source), *cached]
-
-
 class GradingExecute(SandboxedExecute):
     """nbgrader's execution step for the practice notebook: the sandbox, with no answer inside it.
 
-    As :class:`~mwm.practice.sandbox.SandboxedExecute` (``MWM_STUDENT`` = the submission's id),
-    and besides: the kernel gets each problem's public view for that student's numbers
-    (statement, given numbers, the form of each answer; :func:`~mwm.practice.notebook.public_view`)
-    in ``MWM_PRACTICE_VIEW``, and sees :func:`answer_code_files` empty, so no expected value
-    can be computed or read by the student's code while it is graded.
+    As :class:`~mwm_grader.sandbox.SandboxedExecute` (``MWM_STUDENT`` = the submission's id),
+    and besides: the kernel gets that student's grading view (:func:`mwm_grader.views.grading_view`:
+    each problem's statement, given numbers and the form of each answer, no expected value) in
+    ``MWM_PRACTICE_VIEW``. The code that computes answers (this package) is not on the
+    sandboxed kernel's path, so no expected value can be computed or read by the student's
+    code while it is graded.
     """
 
     def create_kernel_manager(self):
-        """The sandboxed kernel manager, with the student's public view and the answer code hidden."""
+        """The sandboxed kernel manager, with the student's grading view."""
         import json
+
+        from .views import grading_view
 
         km = super().create_kernel_manager()
         student = ((getattr(self, "resources", None) or {}).get("nbgrader") or {}).get("student")
-        views = {p.number: public_view(p) for p in expected_problems(student).values()}
+        view = grading_view(student, list(expected_problems(student).values()))
         if hasattr(km, "sandbox_env"):
-            km.sandbox_env = {**km.sandbox_env, VIEW_ENV: json.dumps(views, separators=(",", ":"))}
-            km.hidden_files = [*km.hidden_files, *answer_code_files()]
+            km.sandbox_env = {**km.sandbox_env, VIEW_ENV: json.dumps(view, separators=(",", ":"))}
         return km
 
 
@@ -356,7 +349,7 @@ class JudgeAnswers(NbGraderPreprocessor):
             except Exception as exc:  # an answer record no check could read: the part is not right
                 right, lines = False, [f"Problem {problem.number} ({parts[0].letter}): unreadable answer "
                                        f"record ({type(exc).__name__})."]
-            # the verdict for the class report (mwm.practice.report), written by the teacher's process
+            # the verdict for the class report (mwm_grader.report), written by the teacher's process
             # over whatever the submitted cell carried
             cell.setdefault("metadata", NotebookNode())[JUDGED] = {
                 "part": m.group(1), "right": bool(right), "blank": not records and label not in parts_restored,

@@ -2,14 +2,14 @@
 
 Usage (from the project root; ``make key`` and ``make keys`` run these):
 
-    .venv/bin/python scripts/answer_keys.py alice                 # alice's answers, one per line
-    .venv/bin/python scripts/answer_keys.py --roster roster.csv                  # keys/keys.html
-    .venv/bin/python scripts/answer_keys.py --roster roster.csv --out keys/keys.csv
+    mwm-answer-keys alice                 # alice's answers, one per line
+    mwm-answer-keys --roster roster.csv                  # keys/keys.html
+    mwm-answer-keys --roster roster.csv --out keys/keys.csv
 
-Every student's numbers are derived from their student id (``mwm.practice.variants``), the
+Every student's numbers are derived from their student id (``mwm_grader.variants``), the
 same id nbgrader files their submission under; every answer is computed by ``mwm``, exactly as
 the grader computes it. A roster is a CSV file with one student per row, read by
-:func:`mwm.practice.roster.read_roster_entries`: the ids from the column headed ``student_id``
+:func:`mwm_grader.roster.read_roster_entries`: the ids from the column headed ``student_id``
 (the ``grades.csv`` that ``nbgrader export`` writes can be used as it is), ``Student ID``,
 ``student``, ``username``, ``user`` or ``id``, or else from the first column; every id
 lower-cased and checked, a bad or repeated one refused with its row named. Keys go to ``keys/``
@@ -26,12 +26,13 @@ import html
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
-from scripts import make_exercises as mk  # noqa: E402
+from . import COURSE_ROOT  # noqa: E402
 
-from mwm.practice.ids import normalize_student_id  # noqa: E402
-from mwm.practice.roster import RosterError, read_roster  # noqa: E402,F401  (read_roster: the hub reads rosters here)
+ROOT = COURSE_ROOT
+from mwm_grader import make_exercises as mk  # noqa: E402
+
+from mwm_practice.ids import normalize_student_id  # noqa: E402
+from mwm_grader.roster import RosterError, read_roster  # noqa: E402,F401  (read_roster: the hub reads rosters here)
 
 #: Where keys go unless --out says otherwise: a folder git ignores (a key in the repository is a key published).
 KEYS_FOLDER = ROOT / "keys"
@@ -39,8 +40,8 @@ KEYS_FOLDER = ROOT / "keys"
 
 def problems_for(student: str | None):
     """The sixteen problems built with ``student``'s numbers (None: the website's numbers)."""
-    from mwm.practice import problems
-    from mwm.practice.variants import numbers_for
+    from mwm_grader import problems
+    from mwm_grader.variants import numbers_for
 
     built, missing = problems.build_all(numbers_for(student))
     if missing:
@@ -52,7 +53,7 @@ def plain(answer) -> str:
     """An answer as plain text (no TeX): 0.7616, (0.1, 0.2), “hot”, n_chunks(10, 3) = 4."""
     import numpy as np
 
-    from mwm.practice.problems import fmt
+    from mwm_grader.problems import fmt
 
     e = answer.expected
     if answer.kind == "number":

@@ -1,7 +1,7 @@
 """Every student's own numbers for the sixteen practice problems, derived from their student id.
 
 ``numbers_for(student_id)`` gives all sixteen problems' numbers, in exactly the form of
-:data:`mwm.practice.problems.NUMBERS` (the website's numbers, which self-learners and the
+:data:`mwm_grader.problems.NUMBERS` (the website's numbers, which self-learners and the
 empty id get). Problem N's numbers come from ``variant_N(rng_for(student_id, N))``, so the
 problems are independent of one another, and the same id gives the same numbers on every
 machine and in every process.
@@ -88,7 +88,7 @@ def numbers_for(student_id: str | None) -> dict[int, dict]:
         return copy.deepcopy(NUMBERS)
     if not isinstance(student_id, str):
         raise TypeError(f"student_id must be a str or None, got {type(student_id).__name__}")
-    key = student_id.strip().lower()  # ids are read without regard to case (mwm.practice.ids)
+    key = student_id.strip().lower()  # ids are read without regard to case (mwm_practice.ids)
     return {number: VARIANTS[number](rng_for(key, number)) for number in range(1, 17)}
 
 

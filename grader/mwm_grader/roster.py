@@ -2,7 +2,7 @@
 
 A roster is a CSV file with one student per row. :func:`read_roster_entries` reads it as a
 spreadsheet saves it (Excel's "CSV UTF-8" with its byte-order mark, commas, semicolons or tabs)
-and applies the course's one id rule (:func:`mwm.practice.ids.normalize_student_id`) to every
+and applies the course's one id rule (:func:`mwm_practice.ids.normalize_student_id`) to every
 row: an id is lower-cased as JupyterHub logs users in, and an id the course cannot use, a
 repeated id, an empty file or a file that is not UTF-8 is refused with a message that names the
 row. Nothing is dropped without a word.
@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ids import normalize_student_id
+from mwm_practice.ids import normalize_student_id
 
 __all__ = ["RosterError", "RosterEntry", "read_roster_entries", "read_roster", "ID_HEADERS"]
 

@@ -3,7 +3,7 @@
 nbgrader files a submission in the exchange as ``<id>+<assignment>+<time>+<random>`` and as folders
 named after the id, and JupyterHub uses the id as the user name, lower-cased: :func:`check_student_id`
 admits only ids all of them can carry, and ids are read without regard to case (a student's
-numbers are those of the lower-cased id, :func:`mwm.practice.variants.numbers_for`), so a roster's
+numbers are those of the lower-cased id, :func:`mwm_grader.variants.numbers_for`), so a roster's
 "Mary.Jones" and the hub's "mary.jones" are one student. :func:`normalize_student_id` is what a
 roster row, a ``make key`` argument or a hub login goes through.
 """

@@ -1,26 +1,34 @@
 """What the practice notebook runs in the student's kernel: the id, the problems, the hand-in.
 
-The notebook's first code cell makes one :class:`Practice`; it finds the student id the
-numbers are made for (:func:`student_id`) and says which. Each problem's first code cell,
-``given = practice.problem(N)``, shows the problem with that id's numbers and returns them.
-Each part ends with a locked cell, ``practice.hand_in("pNN-x", name=value, ...)``, which
+The notebook's first code cell makes one :class:`Practice`, which finds the student id
+(:func:`student_id`) and the **view** of the problems made for it, and says which. A view is
+data the teacher's tools write (``mwm_grader.views``): each problem's statement, its given
+numbers and the form of its answers, and, for the parts this kernel may check, the expected
+value and the recognised slips. This package never builds a problem: the code that computes
+answers is on the teacher's side only, so a student's kernel cannot compute anyone's key.
+
+Where the view comes from, first found first:
+
+* ``Practice(view=...)``: a teacher trying a student's numbers with the teacher's tools;
+* ``MWM_PRACTICE_VIEW`` (:data:`VIEW_ENV`): set by the grader while a notebook is graded (no
+  expected value at all), or by a teacher's command;
+* :data:`VIEW_FILE` written by the student's set-up beside their nbgrader config (the
+  student's own numbers; each problem's first part checkable here);
+* ``Practice(self_study=True)``, or no view for the id: the website's numbers
+  (:data:`WEBSITE_VIEW`, shipped with this package; every part checkable, as the website's
+  worked solutions show them anyway).
+
+Each problem's first code cell, ``given = practice.problem(N)``, shows the problem and returns
+its numbers. Each part ends with a locked cell, ``practice.hand_in("pNN-x", name=value, ...)``, which
 
 * hands the answers out of the kernel as data: one display output of the MIME type
   :data:`MIME_ANSWER` holding the part and every answer, encoded as plain JSON
   (:func:`encode`). When the work is graded, the teacher's process reads that output and
-  decides the part (:mod:`mwm.practice.judge`); nothing in the kernel awards points;
-* checks the form of every answer at once (a number, two numbers, one of the listed
-  words) and, for each problem's first part, its value, and says so in one line per answer:
-  ``h1: right``, ``h2: a number; its value is checked when your work is graded``.
-
-In self-study (``Practice(self_study=True)``, the notebook offered on the website) the
-numbers are the website's and every part's value is checked here, with the expected value
-shown when an answer is off: the website's worked solutions show it anyway.
-
-While a notebook is graded, the grader gives the kernel each problem's statement, given
-numbers and the form of its answers (:func:`public_view`, in ``MWM_PRACTICE_VIEW``) and
-covers the code that computes answers (:mod:`mwm.practice.problems`) in the sandbox: then no
-expected value exists in the kernel, and the hand-in cells check only the form.
+  decides the part; nothing in the kernel awards points;
+* checks the form of every answer at once (a number, two numbers, one of the listed words)
+  and, where the view allows, its value, and says so in one line per answer: ``h1: right``,
+  ``h2: a number; its value is checked when your work is graded``. A wrong value that matches
+  a recognised slip gets the slip's hint (never the expected value, outside self-study).
 """
 from __future__ import annotations
 
@@ -33,13 +41,20 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from mwm import grading
+from . import checks
 
-__all__ = ["MIME_ANSWER", "MIME_STUDENT", "VIEW_ENV", "Practice", "student_id", "encode", "decode", "given_names",
-           "public_view"]
+__all__ = ["MIME_ANSWER", "MIME_STUDENT", "VIEW_ENV", "VIEW_FILE", "VIEW_FORMAT", "WEBSITE_VIEW", "Practice",
+           "student_id", "encode", "decode", "given_names", "check_view", "website_view", "find_view",
+           "check_answer", "matches", "named_slip"]
 
-#: The environment variable through which the grader hands the kernel the problems' public view.
+#: The environment variable through which the grader (or a teacher's command) hands the kernel a view.
 VIEW_ENV = "MWM_PRACTICE_VIEW"
+#: The file name of a student's own view, written by the student's set-up beside their nbgrader config.
+VIEW_FILE = "mwm-practice-view.json"
+#: The view of the website's numbers, a data file of this package (written by ``make exercises``).
+WEBSITE_VIEW = "website_view.json"
+#: The format number every view carries.
+VIEW_FORMAT = 1
 
 #: The MIME type of a handed-in answer (a display output of a hand-in cell).
 MIME_ANSWER = "application/vnd.mwm.answer+json"
@@ -131,7 +146,7 @@ def encode(value):
 
     Returns:
         dict: JSON-serialisable; :func:`decode` turns it back into a value the checks of
-        :mod:`mwm.grading` accept.
+        :mod:`mwm_practice.checks` accept.
     """
     if value is None:
         return {"none": True}
@@ -202,7 +217,7 @@ def given_names(given_code: str) -> list[str]:
     """The variables a problem's ``given`` code sets, in the order it sets them.
 
     Args:
-        given_code: Python source (assignments only), as :class:`~mwm.practice.problems.Problem` holds it.
+        given_code: Python source (assignments only), as :class:`~mwm_grader.problems.Problem` holds it.
 
     Returns:
         list of names.
@@ -220,46 +235,24 @@ def given_names(given_code: str) -> list[str]:
     return names
 
 
-def problem_markdown(problem) -> str:
-    """A problem as the notebook shows it: what it trains, the statement, the parts with their points."""
-    parts = "\n".join(f"**({p.letter})** {p.question} *[{p.points} point{'s' if p.points != 1 else ''}]*\n"
-                      for p in problem.parts)
-    return f"*{problem.level.capitalize()}: {problem.practises}.*\n\n{problem.statement}\n\n{parts}"
-
-
-def public_view(problem) -> dict:
-    """What a student's kernel may know of a built problem while it is graded: no expected value.
-
-    Args:
-        problem: a :class:`~mwm.practice.problems.Problem` built with the student's numbers.
-
-    Returns:
-        dict (JSON-serialisable): number, title, the statement as Markdown, the given code, and
-        per part its letter, points and answers (name, kind, the form asked for, precision,
-        options, the shape of a list, and for a function its argument count and the arguments
-        it is tried on).
-    """
-    parts = []
-    for part in problem.parts:
-        answers = []
-        for a in part.answers:
-            answers.append({"name": a.name, "kind": a.kind, "what": a.what, "decimals": a.decimals, "sig": a.sig,
-                            "options": list(a.options), "n_args": a.n_args,
-                            "shape": list(np.shape(a.expected)) if a.kind == "vector" else None,
-                            "case_args": [list(args) for args, _want in a.cases] if a.kind == "function" else []})
-        parts.append({"letter": part.letter, "points": part.points, "answers": answers})
-    return {"number": problem.number, "slug": problem.slug, "title": problem.title,
-            "markdown": problem_markdown(problem), "given": problem.given, "parts": parts}
-
-
 def _view_answer(data: dict) -> SimpleNamespace:
-    """An answer of a public view, shaped like :class:`~mwm.practice.problems.Answer` for the form checks."""
+    """An answer of a view, shaped like the teacher's answers for :func:`check_answer`.
+
+    ``expected``, the cases' results (``case_wants``) and ``slips`` are present only where the
+    view lets this kernel check the value.
+    """
     shape = data.get("shape")
+    checked = "expected" in data
+    expected = data.get("expected")
+    if data["kind"] == "vector":
+        expected = np.asarray(expected, dtype=float) if checked else (np.zeros(shape) if shape is not None else None)
+    wants = data.get("case_wants") or [None] * len(data.get("case_args") or ())
     return SimpleNamespace(
         name=data["name"], kind=data["kind"], what=data.get("what", ""), decimals=data.get("decimals"),
         sig=data.get("sig"), options=tuple(data.get("options") or ()), n_args=data.get("n_args"),
-        expected=np.zeros(shape) if shape is not None else None,
-        cases=tuple((tuple(args), None) for args in data.get("case_args") or ()))
+        expected=expected, checked=checked,
+        cases=tuple((tuple(args), want) for args, want in zip(data.get("case_args") or (), wants)),
+        slips=tuple(SimpleNamespace(key=s["key"], hint=s["hint"], value=s["value"]) for s in data.get("slips") or ()))
 
 
 def _view_problem(data: dict) -> SimpleNamespace:
@@ -267,6 +260,75 @@ def _view_problem(data: dict) -> SimpleNamespace:
              for p in data["parts"]]
     return SimpleNamespace(number=data["number"], slug=data["slug"], title=data["title"], markdown=data["markdown"],
                            given=data["given"], parts=parts)
+
+
+def check_view(view) -> dict:
+    """``view`` checked to be a view of the problems (:data:`VIEW_FORMAT`), as a dict.
+
+    Args:
+        view: a dict, or JSON text of one.
+
+    Returns:
+        the dict: ``{"format", "id", "checked", "problems": {"1": {...}, ...}}``.
+
+    Raises:
+        ValueError: not JSON, not a dict, another format, or without problems.
+    """
+    if isinstance(view, (str, bytes)):
+        try:
+            view = json.loads(view)
+        except ValueError as exc:
+            raise ValueError(f"view is not JSON: {exc}") from None
+    if not isinstance(view, dict) or view.get("format") != VIEW_FORMAT or not isinstance(view.get("problems"), dict):
+        raise ValueError(f"view should be a dict of format {VIEW_FORMAT} with its problems, as the teacher's "
+                         f"tools write it; got {str(view)[:80]!r}")
+    return view
+
+
+def website_view() -> dict:
+    """The website's numbers, every part's value checkable (the self-study view the course ships)."""
+    from importlib.resources import files
+
+    return check_view(files("mwm_practice").joinpath(WEBSITE_VIEW).read_text(encoding="utf-8"))
+
+
+def _first_parts_only(view: dict) -> dict:
+    """``view`` with the checks of every part but each problem's first removed (as a student's own view has them)."""
+    problems = {}
+    for key, problem in view["problems"].items():
+        parts = [problem["parts"][0], *[{**q, "answers": [{k: v for k, v in a.items()
+                                                             if k not in ("expected", "case_wants", "slips")}
+                                                            for a in q["answers"]]}
+                                         for q in problem["parts"][1:]]]
+        problems[key] = {**problem, "parts": parts}
+    return {**view, "checked": "first" if view.get("checked") != "none" else "none", "problems": problems}
+
+
+def find_view(student: str, environ=None):
+    """The view the teacher's set-up wrote for ``student``, and the file it was read from; (None, None) if none.
+
+    Looked for as :data:`VIEW_FILE` where a student's nbgrader config is looked for (the working
+    folder, three folders above it, ``JUPYTER_CONFIG_DIR``); a file for another id is passed over.
+    """
+    from pathlib import Path
+
+    from .ids import normalize_student_id
+
+    env = os.environ if environ is None else environ
+    here = Path.cwd()
+    places = [here, *list(here.parents)[:3]]
+    if env.get("JUPYTER_CONFIG_DIR"):
+        places.append(Path(env["JUPYTER_CONFIG_DIR"]))
+    wanted = normalize_student_id(student)
+    for folder in places:
+        path = folder / VIEW_FILE
+        try:
+            view = check_view(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if isinstance(view.get("id"), str) and normalize_student_id(view["id"]) == wanted:
+            return view, path
+    return None, None
 
 
 # --------------------------------------------------------------------------------------
@@ -277,36 +339,44 @@ class Practice:
 
     Args:
         self_study: True for the website's notebook: the website's numbers, and every part's
-            value checked here. False (nbgrader's release): the numbers of the student id
-            (:func:`student_id`), and only each problem's first part checked here.
-        student: an id to use instead of the one :func:`student_id` finds (for teachers
-            trying a student's numbers).
+            value checked here (a wrong value's message shows the expected one).
+        student: an id to use instead of the one :func:`student_id` finds; its view is looked
+            for as :func:`find_view` does.
         show: print which id is used (and record it for the grader).
+        view: a view (dict or JSON text, as ``mwm_grader.views`` makes it) to use as it is.
 
     Raises:
         TypeError: ``student`` is not a string.
+        ValueError: ``view`` (or ``MWM_PRACTICE_VIEW``) is not a view.
     """
 
-    def __init__(self, *, self_study: bool = False, student: str | None = None, show: bool = True):
+    def __init__(self, *, self_study: bool = False, student: str | None = None, show: bool = True, view=None):
         if student is not None and not isinstance(student, str):
             raise TypeError(f"student should be a string (a student id), got {type(student).__name__}")
         self.self_study = bool(self_study)
+        self.note = ""
         if self.self_study:
-            self.id, self.source = None, "self-study"
-        elif student is not None:
-            self.id, self.source = (student.strip() or None), "the student argument"
+            view, self.source = website_view(), "self-study"
+        elif view is not None:
+            view, self.source = check_view(view), "the view argument"
+        elif student is None and os.environ.get(VIEW_ENV) is not None:
+            view, self.source = check_view(os.environ[VIEW_ENV]), VIEW_ENV
         else:
-            self.id, self.source = student_id()
-        self._built: dict[int, object] = {}
-        view = os.environ.get(VIEW_ENV) if not self.self_study and student is None else None
-        self.grading = view is not None
-        if self.grading:  # being graded: the grader's view of the problems, no expected value
-            self.numbers = None
-            self._built = {int(k): _view_problem(v) for k, v in json.loads(view).items()}
-        else:
-            from .variants import numbers_for
-
-            self.numbers = numbers_for(self.id)
+            wanted, self.source = (student.strip() or None, "the student argument") if student is not None else student_id()
+            found, path = find_view(wanted) if wanted else (None, None)
+            if found is not None:
+                view, self.source = found, f"{self.source}; numbers from {path}"
+            else:
+                view = _first_parts_only(website_view())  # as a graded notebook checks: each first part
+                if wanted:
+                    self.note = (f"No numbers were made for the student id {wanted!r} here (no {VIEW_FILE} for it "
+                                 f"beside your nbgrader config), so these are the website's numbers. Your teacher's "
+                                 f"set-up gives you your own; work is graded on the numbers of the id you submit under.")
+        self.view = view
+        self.id = view.get("id") if isinstance(view.get("id"), str) else None
+        self.checked = view.get("checked", "none")
+        self.grading = self.checked == "none"
+        self._built = {int(k): _view_problem(v) for k, v in view["problems"].items()}
         if show:
             self._show_id()
 
@@ -314,6 +384,8 @@ class Practice:
         if self.self_study:
             line = ("Self-study: the numbers are the website's, and every answer's value is checked "
                     "right here.")
+        elif self.note:
+            line = self.note
         elif self.id is None:
             line = (f"No student id ({self.source}): the numbers are the website's. In a graded course the "
                     "numbers are those of the id you submit under.")
@@ -323,18 +395,13 @@ class Practice:
         _display({MIME_STUDENT: {"id": self.id, "source": self.source, "self_study": self.self_study},
                   "text/plain": line})
 
-    def build(self, number: int):
-        """Problem ``number`` (1-16) built with this notebook's numbers (a :class:`~mwm.practice.problems.Problem`)."""
+    def build(self, number: int) -> SimpleNamespace:
+        """Problem ``number`` (1-16) of this notebook's view: number, title, markdown, given code, parts."""
         if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or not 1 <= number <= 16:
             raise ValueError(f"number should be a problem number from 1 to 16, got {number!r}")
-        number = int(number)
-        if number not in self._built:
-            if self.grading:
-                raise ValueError(f"problem {number} is not in this notebook's problems")
-            from . import problems
-
-            self._built[number] = problems.build(number, self.numbers)
-        return self._built[number]
+        if int(number) not in self._built:
+            raise ValueError(f"problem {number} is not in this notebook's problems")
+        return self._built[int(number)]
 
     def problem(self, number: int) -> SimpleNamespace:
         """Show problem ``number`` with this notebook's numbers and return them.
@@ -350,11 +417,10 @@ class Practice:
             ValueError: ``number`` is not a problem number.
         """
         problem = self.build(number)
-        markdown = problem.markdown if self.grading else problem_markdown(problem)
-        _display({"text/markdown": markdown,
+        _display({"text/markdown": problem.markdown,
                   "text/plain": f"Problem {problem.number}. {problem.title} (run in Jupyter to see the statement)"})
         namespace = {"np": np}
-        exec(problem.given, namespace)  # the given numbers: assignments written by problems.py
+        exec(problem.given, namespace)  # the given numbers: assignments written by the teacher's tools
         return SimpleNamespace(**{name: namespace[name] for name in given_names(problem.given)})
 
     def _part(self, part_id: str):
@@ -378,7 +444,7 @@ class Practice:
 
         Raises:
             ValueError: ``part_id`` names no part, or an answer's name is missing or unknown.
-            mwm.grading.AnswerError: an answer has the wrong form (or, where checked here, value).
+            mwm_practice.checks.AnswerError: an answer has the wrong form (or, where checked here, value).
         """
         problem, part = self._part(part_id)
         wanted = [a.name for a in part.answers]
@@ -392,38 +458,82 @@ class Practice:
             else:
                 record["answers"][a.name] = encode(value)
         _display({MIME_ANSWER: record, "text/plain": f"[handed in: {', '.join(wanted)}]"})
-        value_here = not self.grading and (self.self_study or part is problem.parts[0])
         lines = []
         for a in part.answers:
             # a graded course's notebook says right or not right, never the value (self-study shows it:
             # the website shows the worked solutions anyway)
             try:
-                check_answer(a, answers[a.name], with_value=value_here, reveal=self.self_study,
+                check_answer(a, answers[a.name], with_value=a.checked, reveal=self.self_study,
                              all_cases=self.self_study)
-            except grading.AnswerError as exc:
-                hint = _mistake_hint(problem, part, a, answers[a.name]) if value_here else None
+            except checks.AnswerError as exc:
+                hint = _mistake_hint(a, answers[a.name]) if a.checked else None
                 if hint is None:
                     raise
-                raise grading.AnswerError(f"{exc}. {hint}") from None
-            lines.append(f"{a.name}: right" if value_here
+                raise checks.AnswerError(f"{exc}. {hint}") from None
+            lines.append(f"{a.name}: right" if a.checked
                          else f"{a.name}: {a.what}; its value is checked when your work is graded")
         print("\n".join(lines))
 
 
-def _mistake_hint(problem, part, answer, value) -> str | None:
-    """The hint of the mistakes catalogue's slip that a wrong answer matches (:mod:`mwm.practice.mistakes`), or None."""
-    from . import mistakes
-
+def _mistake_hint(answer, value) -> str | None:
+    """The hint of the view's slip that a wrong answer in the student's kernel matches (:func:`named_slip`), or None."""
     if answer.kind == "function":
         try:
             value = [value(*args) for args, _want in answer.cases]
         except Exception:  # noqa: BLE001 - the student's function failed: no slip to name
             return None
     try:
-        slip = mistakes.named_mistake(problem, part, answer, value)
+        slip = named_slip(answer, value, answer.slips)
     except Exception:  # noqa: BLE001 - a value no check can read names no slip
         return None
     return None if slip is None else slip.hint
+
+
+def matches(answer, value, target) -> bool:
+    """True when ``value`` passes ``answer``'s check (form, tolerance) with ``target`` as the expected value.
+
+    Args:
+        answer: an answer (its kind, precision and options are used), the teacher's or a view's.
+        value: a value as handed in (decoded), or for a function answer the list of results of
+            its calls on ``answer.cases``' arguments.
+        target: the value to compare with (for a function: the list of results to compare with).
+    """
+    if answer.kind == "function":
+        if not isinstance(value, list) or not isinstance(target, list) or len(value) != len(target):
+            return False
+        try:
+            for got, want in zip(value, target):
+                if answer.decimals is None and answer.sig is None:
+                    checks.check_integer(answer.name, got, want, reveal=False)
+                else:
+                    checks.check_number(answer.name, got, want, decimals=answer.decimals, sig=answer.sig,
+                                        reveal=False)
+        except (checks.AnswerError, TypeError, ValueError):
+            return False
+        return True
+    try:
+        check_answer(answer, value, with_value=True, reveal=False, expected=target)
+    except (checks.AnswerError, TypeError, ValueError):
+        return False
+    return True
+
+
+def named_slip(answer, value, slips):
+    """The first of ``slips`` whose value ``value`` matches, or None (no match, or ``value`` is right).
+
+    Args:
+        answer: the answer being checked (with its expected value, or its cases' results).
+        value: the student's value, decoded (for a function answer: the list of its calls' results).
+        slips: objects with ``hint`` and ``value`` (a view's, or the teacher's mistakes catalogue's
+            usable entries), in the order they are tried.
+    """
+    right = [want for _args, want in answer.cases] if answer.kind == "function" else answer.expected
+    if matches(answer, value, right):
+        return None
+    for slip in slips:
+        if matches(answer, value, slip.value if hasattr(slip, "value") else slip[1]):
+            return slip
+    return None
 
 
 def _calls(function, cases) -> list:
@@ -432,7 +542,7 @@ def _calls(function, cases) -> list:
     for args, _want in cases:
         entry = {"args": [encode(a) for a in args]}
         if not callable(function):
-            entry["error"] = f"not a function: {grading._kind(function)}"
+            entry["error"] = f"not a function: {checks._kind(function)}"
         else:
             try:
                 entry["result"] = encode(function(*args))
@@ -442,37 +552,41 @@ def _calls(function, cases) -> list:
     return calls
 
 
-def check_answer(answer, value, *, with_value: bool, reveal: bool = True, all_cases: bool = True) -> None:
-    """Check one answer's form (and, with ``with_value``, its value) with :mod:`mwm.grading`.
+def check_answer(answer, value, *, with_value: bool, reveal: bool = True, all_cases: bool = True,
+                 expected=None) -> None:
+    """Check one answer's form (and, with ``with_value``, its value) with :mod:`mwm_practice.checks`.
 
     Args:
-        answer: the :class:`~mwm.practice.problems.Answer` (kind, expected, precision).
+        answer: an answer (kind, expected value, precision, options, cases): a view's, or the
+            teacher's ``mwm_grader.problems.Answer``.
         value: the student's value (for a function: the function itself).
-        with_value: also compare with ``answer.expected``.
+        with_value: also compare with the expected value.
         reveal: let a wrong value's message show the expected value.
         all_cases: for a function, try every case (else only the first, the one the
             student's notebook shows).
+        expected: compare with this instead of ``answer.expected`` (not for functions).
 
     Raises:
-        mwm.grading.AnswerError: one line saying what is wrong.
+        mwm_practice.checks.AnswerError: one line saying what is wrong.
+        ValueError: an answer kind this course does not have.
     """
     __tracebackhide__ = True
     a = answer
-    exp = a.expected if with_value else None
+    exp = (a.expected if expected is None else expected) if with_value else None
     if a.kind == "number":
-        grading.check_number(a.name, value, exp, decimals=a.decimals, sig=a.sig, reveal=reveal)
+        checks.check_number(a.name, value, exp, decimals=a.decimals, sig=a.sig, reveal=reveal)
     elif a.kind == "vector":
-        grading.check_vector(a.name, value, exp, shape=None if with_value else np.shape(a.expected),
-                             decimals=a.decimals, sig=a.sig, reveal=reveal)
+        checks.check_vector(a.name, value, exp, shape=None if with_value else np.shape(a.expected),
+                            decimals=a.decimals, sig=a.sig, reveal=reveal)
     elif a.kind == "integer":
-        grading.check_integer(a.name, value, exp, reveal=reveal)
+        checks.check_integer(a.name, value, exp, reveal=reveal)
     elif a.kind == "choice":
-        grading.check_choice(a.name, value, a.options, exp, reveal=reveal)
+        checks.check_choice(a.name, value, a.options, exp, reveal=reveal)
     elif a.kind == "bool":
-        grading.check_bool(a.name, value, exp, reveal=reveal)
+        checks.check_bool(a.name, value, exp, reveal=reveal)
     elif a.kind == "function":
         cases = (a.cases if all_cases else a.cases[:1]) if with_value else ()
-        grading.check_function(a.name, value, cases, decimals=a.decimals, sig=a.sig, n_args=a.n_args, reveal=reveal)
+        checks.check_function(a.name, value, cases, decimals=a.decimals, sig=a.sig, n_args=a.n_args, reveal=reveal)
     else:
         raise ValueError(f"unknown answer kind {a.kind!r}")
 

@@ -1,0 +1,170 @@
+"""The problems as a student's kernel is given them: views, plain data the teacher's side writes.
+
+A student's kernel (``mwm_practice``) never builds a problem: it reads a *view*, a JSON object
+
+    {"format": 1, "id": "alice" | null, "checked": "none" | "first" | "all",
+     "problems": {"1": {"number", "slug", "title", "markdown", "given",
+                        "parts": [{"letter", "points",
+                                   "answers": [{"name", "kind", "what", "decimals", "sig", "options",
+                                                "n_args", "shape", "case_args",
+                                                ... and where checked: "expected", "case_wants", "slips"}]}]},
+                  ...}}
+
+``checked`` says which parts carry their expected values and the mistakes catalogue's usable
+slips (:func:`mwm_grader.mistakes.usable`: hint and value, never a worked answer):
+
+* ``"none"``, the grading view (:func:`grading_view`): what the sandboxed kernel gets while a
+  submission is graded; no expected value anywhere in it;
+* ``"first"``, a student's own view (:func:`student_view`), written by the student's set-up
+  (:func:`write_student_view`, ``mwm-student``): each problem's first part is checked in the
+  kernel, as a visible check is;
+* ``"all"``, the website's view (:func:`website_view`): the website's numbers, whose worked
+  solutions the website shows anyway; shipped inside ``mwm_practice`` and kept current by
+  ``make exercises``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from mwm_practice.notebook import VIEW_FILE, VIEW_FORMAT, check_view
+
+from . import mistakes, problems
+from .variants import numbers_for
+
+__all__ = ["CHECKED", "problem_markdown", "problem_view", "view_of", "grading_view", "student_view", "website_view",
+           "view_json", "write_student_view"]
+
+#: The kinds of view, by which parts carry their expected values.
+CHECKED = ("none", "first", "all")
+
+
+def _plain(x):
+    """A value as JSON data: arrays and tuples as lists, numpy scalars as Python numbers."""
+    if isinstance(x, np.ndarray):
+        return _plain(x.tolist())
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, np.bool_):
+        return bool(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    return x
+
+
+def problem_markdown(problem) -> str:
+    """A problem as the notebook shows it: what it trains, the statement, the parts with their points."""
+    parts = "\n".join(f"**({p.letter})** {p.question} *[{p.points} point{'s' if p.points != 1 else ''}]*\n"
+                      for p in problem.parts)
+    return f"*{problem.level.capitalize()}: {problem.practises}.*\n\n{problem.statement}\n\n{parts}"
+
+
+def problem_view(problem, *, checked_parts=()) -> dict:
+    """One built problem as a view holds it.
+
+    Args:
+        problem: a :class:`~mwm_grader.problems.Problem` built with a student's numbers.
+        checked_parts: the letters of the parts whose answers carry their expected value, their
+            function cases' results and their usable slips.
+
+    Returns:
+        dict (JSON-serialisable): number, slug, title, the statement as Markdown, the given code,
+        and per part its letter, points and answers (name, kind, the form asked for, precision,
+        options, the shape of a list, for a function its argument count and the arguments it is
+        tried on; and for a checked part ``expected``, ``case_wants`` and ``slips``).
+    """
+    parts = []
+    for part in problem.parts:
+        checked = part.letter in checked_parts
+        usable = mistakes.usable(problem, part) if checked else {}
+        answers = []
+        for a in part.answers:
+            entry = {"name": a.name, "kind": a.kind, "what": a.what, "decimals": a.decimals, "sig": a.sig,
+                     "options": list(a.options), "n_args": a.n_args,
+                     "shape": list(np.shape(a.expected)) if a.kind == "vector" else None,
+                     "case_args": [_plain(list(args)) for args, _want in a.cases] if a.kind == "function" else []}
+            if checked:
+                entry["expected"] = None if a.kind == "function" else _plain(a.expected)
+                entry["case_wants"] = [_plain(want) for _args, want in a.cases] if a.kind == "function" else []
+                entry["slips"] = [{"key": m.key, "hint": m.hint, "value": _plain(m.values[a.name])}
+                                  for m in usable.get(a.name, [])]
+            answers.append(entry)
+        parts.append({"letter": part.letter, "points": part.points, "answers": answers})
+    return {"number": problem.number, "slug": problem.slug, "title": problem.title,
+            "markdown": problem_markdown(problem), "given": problem.given, "parts": parts}
+
+
+def view_of(built, student: str | None, checked: str) -> dict:
+    """The view of built problems.
+
+    Args:
+        built: the :class:`~mwm_grader.problems.Problem` s, built with ``student``'s numbers.
+        student: the id the numbers were made for (None: the website's).
+        checked: one of :data:`CHECKED`.
+
+    Raises:
+        ValueError: ``checked`` is not one of :data:`CHECKED`.
+    """
+    if checked not in CHECKED:
+        raise ValueError(f"checked should be one of {CHECKED}, got {checked!r}")
+    views = {}
+    for p in sorted(built, key=lambda p: p.number):
+        letters = [q.letter for q in p.parts] if checked == "all" else [p.parts[0].letter] if checked == "first" else []
+        views[str(p.number)] = problem_view(p, checked_parts=letters)
+    return check_view({"format": VIEW_FORMAT, "id": student, "checked": checked, "problems": views})
+
+
+def _built(student: str | None) -> list:
+    built, missing = problems.build_all(numbers_for(student))
+    if missing:
+        raise RuntimeError(f"problems missing from the library: {missing}")
+    return built
+
+
+def grading_view(student: str | None, built=None) -> dict:
+    """What the sandboxed kernel gets while ``student``'s submission is graded: no expected value."""
+    return view_of(built if built is not None else _built(student), student, "none")
+
+
+def student_view(student: str) -> dict:
+    """A student's own view: their numbers, each problem's first part checkable in their kernel.
+
+    Raises:
+        ValueError: ``student`` is not a student id (:func:`mwm_practice.ids.check_student_id`).
+    """
+    from mwm_practice.ids import check_student_id, normalize_student_id
+
+    check_student_id(student)
+    return view_of(_built(student), normalize_student_id(student), "first")
+
+
+def website_view() -> dict:
+    """The website's numbers, every part checkable: the view ``Practice(self_study=True)`` reads."""
+    return view_of(_built(None), None, "all")
+
+
+def view_json(view: dict) -> str:
+    """A view as the text written to a file: sorted keys, one line per problem, a final newline."""
+    lines = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}"
+                       for k, v in view["problems"].items())
+    head = {k: v for k, v in view.items() if k != "problems"}
+    return "{" + json.dumps(head, sort_keys=True, ensure_ascii=False)[1:-1] + ', "problems": {\n' + lines + "\n}}\n"
+
+
+def write_student_view(student: str, folder: Path) -> tuple[Path, bool]:
+    """Write ``student``'s view as ``folder``/:data:`~mwm_practice.notebook.VIEW_FILE`.
+
+    Returns:
+        (the file, whether its content changed).
+    """
+    path = Path(folder) / VIEW_FILE
+    text = view_json(student_view(student))
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    if old != text:
+        path.write_text(text, encoding="utf-8")
+    return path, old != text
