@@ -176,19 +176,20 @@ student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)  ## that student's JupyterL
 	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
 # Grade every collected submission of the practice assignment in exercises/, WORKERS autograde
-# processes at once (default: the cores; more than one needs a PostgreSQL gradebook: make
-# gradebook-db, or MWM_GRADEBOOK_URL), only shard SHARD=k/n of the class if given; FORCE=1
-# regrades everyone, RETRY_FAILED=1 gives students skipped after 3 failures new attempts, and
+# processes at once on this machine (default: the cores; more than one needs a PostgreSQL gradebook:
+# make gradebook-db, or MWM_GRADEBOOK_URL; with it, the students go through a job queue in that
+# database, and the same command on other machines takes students from it too); FEEDBACK=1 also
+# writes each student's feedback; FORCE=1 regrades everyone, RETRY_FAILED=1 gives students skipped after 3 failures new attempts, and
 # GRADE_ARGS passes any other option on. The plain command it runs is in README.md, "Grading a large class".
 WORKERS ?=
-SHARD ?= 1/1
+FEEDBACK ?=
 FORCE ?=
 RETRY_FAILED ?=
 GRADE_ARGS ?=
 ASSIGNMENT ?= practice
-grade: $(STAMP)  ## teacher: grade every collected submission [ASSIGNMENT= WORKERS= SHARD=k/n FORCE=1 RETRY_FAILED=1] (mwm-grade)
+grade: $(STAMP)  ## teacher: grade every collected submission [ASSIGNMENT= WORKERS= FEEDBACK=1 FORCE=1 RETRY_FAILED=1] (mwm-grade)
 	cd exercises && PATH=$(CURDIR)/$(BIN):$$PATH mwm-grade "$(ASSIGNMENT)" \
-	  $(if $(WORKERS),--workers $(WORKERS)) --shard $(SHARD) $(if $(FORCE),--force) $(if $(RETRY_FAILED),--retry-failed) $(GRADE_ARGS)
+	  $(if $(WORKERS),--workers $(WORKERS)) $(if $(FEEDBACK),--feedback) $(if $(FORCE),--force) $(if $(RETRY_FAILED),--retry-failed) $(GRADE_ARGS)
 
 # After grading: the class report (grader/mwm_grader/class_report.py), one offline HTML page from the gradebook and the
 # judged notebooks of exercises/: scores, each part's share right, named mistakes, blank parts, students

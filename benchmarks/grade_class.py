@@ -25,9 +25,9 @@ machine the wall clock waits for other work, the CPU time does not. The scores a
 at most 3 s per student for the whole problem set on a 2-core machine. This is a
 measurement, not a test.
 
-``--parallel`` grades 200 students (``--students``) with ``grader/mwm_grader/grade_parallel.py``, the
-teacher's parallel command (one ``nbgrader autograde --student`` process per student), with 1
-and then 2 workers, each into a fresh database of a scratch PostgreSQL server
+``--parallel`` grades 200 students (``--students``) with ``mwm-grade``
+(``grader/mwm_grader/grade_parallel.py``: one ``nbgrader autograde --student`` process per
+student, taken from the job queue of ``grader/mwm_grader/queue.py``), with 1 and then 2 workers, each into a fresh database of a scratch PostgreSQL server
 (``grader/mwm_grader/postgres.py``, which needs Debian's ``postgresql``), and prints seconds
 per student (wall and CPU), the speed-up (goal: at least 1.7x with 2 workers on 2 cores) and a
 projection of the wall time for 1,000 and 10,000 students on 16 cores from the measured

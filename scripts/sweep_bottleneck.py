@@ -1,7 +1,7 @@
 """Chapter 14's controls: five translators, three seeds, three learning rates, graded on the test set.
 
 Usage (from the project root):
-    .venv/bin/python scripts/sweep_bottleneck.py [--workers N] [--out PATH]
+    .venv/bin/python -m scripts.sweep_bottleneck [--workers N] [--out PATH]
 
 Every run uses ``scripts/train_translator.py``'s recipe (30 epochs over the 6,000 training pairs,
 batches of 64, Adam with a cosine-decaying learning rate, the gradient clipped at length 1, one
@@ -40,12 +40,16 @@ import numpy as np
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from mwm.bleu import bleu_details, corpus_bleu  # noqa: E402
 from mwm.seq2seq import bleu_by_length, length_buckets, save_weights  # noqa: E402
 from mwm.translation_corpus import load_pairs  # noqa: E402
-from scripts import train_translator as recipe  # noqa: E402
+try:  # run as a module from the project root, so that it finds the recipe it shares
+    from scripts import train_translator as recipe  # noqa: E402
+except ModuleNotFoundError as missing:
+    if missing.name != "scripts":
+        raise
+    sys.exit("run it from the project root as a module: .venv/bin/python -m scripts.sweep_bottleneck ...")
 
 OUT = ROOT / "lib" / "mwm" / "data" / "bottleneck_sweep.json"
 #: arm -> (kind, reverse the English, two-way encoder)

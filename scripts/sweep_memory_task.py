@@ -1,7 +1,7 @@
 """Chapter 9's training result over learning rates: which models learn the memory task, at which rate.
 
 Usage (from the project root):
-    .venv/bin/python scripts/sweep_memory_task.py [--out PATH] [--workers N]
+    .venv/bin/python -m scripts.sweep_memory_task [--out PATH] [--workers N]
 
 ``scripts/train_memory_task.py`` trains its five models (the plain cell; the GRU and the LSTM
 with PyTorch's default start; the GRU and the LSTM with their lane started open, shift 2) at one
@@ -31,10 +31,14 @@ import numpy as np
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the scripts are imported as a package from the repository root
 
 from mwm_torch.memory_task import MODELS, SETUP  # noqa: E402
-from scripts.train_memory_task import train_one  # noqa: E402
+try:  # run as a module from the project root, so that it finds the recipe it shares
+    from scripts.train_memory_task import train_one  # noqa: E402
+except ModuleNotFoundError as missing:
+    if missing.name != "scripts":
+        raise
+    sys.exit("run it from the project root as a module: .venv/bin/python -m scripts.sweep_memory_task ...")
 
 SWEEP_FILE = ROOT / "lib" / "mwm" / "data" / "memory_task_rate_sweep.json"
 #: The learning rates, lengths, seeds and step budget swept.

@@ -1,7 +1,7 @@
 """Chapter 11's stacked layers on a trained model: one layer against two of the same size, on chapter 5's task.
 
 Usage (from the project root):
-    .venv/bin/python scripts/train_layers.py [--workers N] [--out PATH]
+    .venv/bin/python -m scripts.train_layers [--workers N] [--out PATH]
 
 Each run trains a character model on chapter 5's corpus with chapter 5's recipe
 (``scripts/train_char_lm.py``: strings of eight sentences, truncated backprop every 96 characters,
@@ -29,11 +29,15 @@ import numpy as np
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from mwm.charlm import HELDOUT_PATH, load_corpus  # noqa: E402
 from mwm_torch.charlm import StackedCharRNN  # noqa: E402
-from scripts.train_char_lm import BATCH, BPTT, CLIP, make_batch, cross_entropy_per_char  # noqa: E402
+try:  # run as a module from the project root, so that it finds the recipe it shares
+    from scripts.train_char_lm import BATCH, BPTT, CLIP, make_batch, cross_entropy_per_char  # noqa: E402
+except ModuleNotFoundError as missing:
+    if missing.name != "scripts":
+        raise
+    sys.exit("run it from the project root as a module: .venv/bin/python -m scripts.train_layers ...")
 
 OUT = ROOT / "lib" / "mwm" / "data" / "layers_results.json"
 ARMS = {"one layer, 48 units": (48, 1), "two layers, 32 units each": (32, 2)}

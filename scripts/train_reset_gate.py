@@ -25,14 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
-import sys
 from pathlib import Path
 
 import numpy as np
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from mwm.npz import save_npz  # noqa: E402
 from mwm_torch.reset_task import TASK, CourseGRU, orders  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 from mwm import LSTMState, init_lstm, lane_keep, lstm_backward, lstm_forward, lstm_step, sigmoid
 from mwm.dynamics import scalar_chain
 from mwm.memory_lab import lab_accuracy, lab_exact_accuracy, lab_gates, lab_run, lab_sentences
-from mwm.widgets.ch09_lstm import tank_run
+from mwm.lstm import tank_run
 
 
 def test_tiny_step_and_full_step():

@@ -426,7 +426,7 @@ def test_gru_lane_gradient_with_z_0_1_is_0_9_to_the_10():
 
 
 def test_blend_dial_word_push_and_shut_reset_draft():
-    from mwm.widgets.ch10_gru import CANDIDATE, OLD_STATE, WORD_PUSH, dial_step
+    from mwm.gru import CANDIDATE, OLD_STATE, WORD_PUSH, dial_step
     np.testing.assert_allclose(WORD_PUSH, [-1.2236, 0.8931], atol=5e-5)
     np.testing.assert_allclose(dial_step(0.25, 1.0)[0], CANDIDATE, atol=1e-15)
     np.testing.assert_allclose(dial_step(0.25, 0.0)[0], [-0.8407, 0.7129], atol=5e-5)
@@ -437,7 +437,7 @@ def test_blend_dial_word_push_and_shut_reset_draft():
 
 def _ten_steps_as_a_gru(z, r):
     """The ten-steps panel's GRU as ordinary weights: gates held by their shifts, W_h = I, push b_h."""
-    from mwm.widgets.ch10_gru import CANDIDATE_W, WORD_PUSH
+    from mwm.gru import CANDIDATE_W, WORD_PUSH
     w = {key: np.zeros((2, 2)) for key in ("W_z", "W_r")}
     w.update(U_z=np.zeros((2, 1)), U_r=np.zeros((2, 1)), U_h=np.zeros((2, 1)), W_h=CANDIDATE_W.copy(), b_h=WORD_PUSH.copy(),
              b_z=np.full(2, np.log(z / (1 - z))), b_r=np.full(2, 800.0 if r == 1 else np.log(r / (1 - r))))
@@ -446,7 +446,7 @@ def _ten_steps_as_a_gru(z, r):
 
 @pytest.mark.parametrize("z,r", [(0.1, 1.0), (0.1, 0.5), (0.5, 1.0), (0.3, 0.25)])
 def test_ten_steps_jacobian_equals_gru_backward_and_central_differences(z, r):
-    from mwm.widgets.ch10_gru import OLD_STATE, ten_steps, ten_steps_jacobian
+    from mwm.gru import OLD_STATE, ten_steps, ten_steps_jacobian
     J = ten_steps_jacobian(z, r)
     assert J.shape == (11, 2, 2)
     np.testing.assert_array_equal(J[0], np.eye(2))
@@ -468,7 +468,7 @@ def test_ten_steps_jacobian_equals_gru_backward_and_central_differences(z, r):
 
 
 def test_ten_steps_numbers_of_chapter_10():
-    from mwm.widgets.ch10_gru import OLD_STATE, WORD_PUSH, ten_steps, ten_steps_jacobian
+    from mwm.gru import OLD_STATE, WORD_PUSH, ten_steps, ten_steps_jacobian
     # the whole dh10/dh0 at z = 0.1, r = 1 is more than the lane's 0.3487: the draft reads the note
     J = ten_steps_jacobian(0.1, 1.0)[-1]
     np.testing.assert_allclose(np.diag(J), [0.5941, 0.5519], atol=5e-5)

@@ -10,11 +10,13 @@ the whole class with 2 workers into a database of a throwaway PostgreSQL server
 (grader/mwm_grader/postgres.py: its own data folder and port, stopped at the end): every part's
 grade must be what the answers earn, in both, so the two runs agree wherever both graded.
 
-Then a worker is killed: the command runs with 2 workers on 5 of those students and a broken
-submission, and is SIGKILLed (its whole process group) while a student's autograde has
-started writing its ``autograded/`` folder. A rerun grades that student again and no one who
-was done; the gradebook holds one submission per student with the grades the answers earn; the
-broken submission is reported and, after its attempts, skipped.
+Then two machines share the job queue (grader/mwm_grader/queue.py): two commands, one per view
+of a shared course folder, grade 5 of those students and a broken submission into one database;
+one is SIGKILLed (its whole process group) while a student's autograde has started writing its
+``autograded/`` folder. The other takes that student back from the queue and grades them, and no
+one who was done; nobody is graded twice at once (procrastinate's events); the gradebook holds
+one submission per student with the grades the answers earn; the broken submission is retried,
+then parked, and a later run skips it.
 
 Skipped with a message where the sandbox (bubblewrap) or PostgreSQL's server programs are
 missing, except under MWM_REQUIRE_SANDBOX=1 / MWM_REQUIRE_POSTGRES=1 (CI's .ci/run), where
@@ -178,7 +180,7 @@ def serial(classroom, tmp_path_factory):
     """The students of SERIAL graded by the command with one worker into the default SQLite gradebook: _grades of them."""
     course = _copy(classroom, tmp_path_factory.mktemp("serial") / "course", keep=set(SERIAL))
     out = _run(course, "--workers", "1")
-    assert f"graded {len(SERIAL)}, failed 0" in out and "; 1 worker(s);" in out, out
+    assert f"graded {len(SERIAL)}, failed 0" in out and "; 1 worker(s) here;" in out, out
     return _grades(f"sqlite:///{course / 'gradebook.db'}", SERIAL)
 
 
@@ -200,55 +202,107 @@ def _record_rows(url: str) -> dict:
     return gp.Record(url, COURSE_ID, "practice").rows()
 
 
-def test_a_killed_run_is_finished_by_a_rerun_without_grading_anyone_twice(server, classroom, tmp_path):
-    course = _copy(classroom, tmp_path / "course", keep=KILL_CLASS)
-    _place(course, BROKEN, '{"cells": [ this is not a notebook')
-    url = server.create_database("killed")
+def test_two_machines_grade_one_class_through_the_queue_and_one_dies_mid_student(server, classroom, tmp_path):
+    """Two ``mwm-grade`` processes (two machines: two views of one shared course folder, one database).
+
+    Machine A is SIGKILLed (its whole process group, as a machine going down) while one of its
+    students is being graded. Machine B takes that student back from the queue once A's heartbeat
+    is three beats old and grades them; the unreadable submission is retried, then parked. Every
+    score is what the answers earn (as the serial run gives), nobody is graded twice at once,
+    the killed student is graded once more (2 attempts), everyone else once.
+    """
+    shared = _copy(classroom, tmp_path / "shared" / "course", keep=KILL_CLASS)
+    _place(shared, BROKEN, '{"cells": [ this is not a notebook')
+    view_b = tmp_path / "machine-b-mount"
+    view_b.symlink_to(shared, target_is_directory=True)
+    url = server.create_database("machines")
     env = _env(MWM_GRADEBOOK_URL=url)
-    run = subprocess.Popen([*COMMAND, "--workers", "2"], cwd=course, env=env, start_new_session=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    args = ["--workers", "1", "--heartbeat", "1", "--max-attempts", "2"]
+    a = subprocess.Popen([*COMMAND, *args], cwd=shared, env=env, start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    b = subprocess.Popen([*COMMAND, *args], cwd=view_b, env=env, start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
     try:
-        while True:  # until 2 students are done and another's autograde has begun writing its results
-            assert run.poll() is None, "the command ended before it could be killed"
-            assert time.monotonic() < deadline, "no student was graded in 10 minutes"
+        while True:  # until A is grading someone and has begun writing their results
+            assert a.poll() is None, "machine A ended before it could be killed"
+            assert time.monotonic() < deadline, "machine A graded no one in 10 minutes"
             rows = _record_rows(url) if _has_record(url) else {}
-            done = [s for s, r in rows.items() if r["state"] == "done"]
-            started = [s for s, r in rows.items()
-                       if r["state"] == "running" and (course / "autograded" / s / "practice").is_dir()]
-            if len(done) >= 2 and started:
+            mine = [s for s, r in rows.items() if r["state"] == "running" and r["host"].endswith(f" pid {a.pid}")
+                    and (shared / "autograded" / s / "practice").is_dir()]
+            if mine and any(r["state"] == "done" for r in rows.values()):
                 break
             time.sleep(0.2)
-        os.killpg(run.pid, signal.SIGKILL)
+        os.killpg(a.pid, signal.SIGKILL)
         killed_at = time.time()
     finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-        run.wait()
-    rows = _record_rows(url)
-    done = {s: r for s, r in rows.items() if r["state"] == "done"}
-    killed = [s for s, r in rows.items() if r["state"] == "running"]
-    assert len(done) >= 2 and killed, rows
-    mtimes = {s: (course / "autograded" / s / "practice" / "practice.ipynb").stat().st_mtime_ns for s in done}
-
-    # the killed student's attempt counts: 2 attempts let it be graded again
-    out = _run(course, "--workers", "2", "--max-attempts", "2", env=env, expect=1)
+        if a.poll() is None:
+            os.killpg(a.pid, signal.SIGKILL)
+        a.wait()
+    (killed,) = mine
+    out, err = b.communicate(timeout=900)
+    assert b.returncode == 1, out[-3000:] + err[-3000:]   # 1: the broken submission is parked
     assert f"FAILED {BROKEN}" in out, out
     rows = _record_rows(url)
-    for s in done:  # not graded again
-        assert rows[s]["finished"] == done[s]["finished"], s
-        assert (course / "autograded" / s / "practice" / "practice.ipynb").stat().st_mtime_ns == mtimes[s], s
-    for s in killed:  # graded again, once, to the end
-        assert rows[s]["state"] == "done" and rows[s]["attempts"] == 2 and rows[s]["finished"] > killed_at, rows[s]
-    assert {s: r["state"] for s, r in rows.items()} == {**{s: "done" for s in KILL_CLASS}, BROKEN: "failed"}
+    assert {s: r["state"] for s, r in rows.items()} == {**{s: "done" for s in KILL_CLASS}, BROKEN: "failed"}, rows
+    assert rows[killed]["attempts"] == 2 and rows[killed]["finished"] > killed_at, rows[killed]
+    assert rows[killed]["host"].endswith(f" pid {b.pid}"), rows[killed]
+    assert all(rows[s]["attempts"] == 1 for s in KILL_CLASS if s != killed), rows
+    assert rows[BROKEN]["attempts"] == 2, rows[BROKEN]          # retried once, then parked
     assert _grades(url, KILL_CLASS) == {s: classroom["grades"][s] for s in KILL_CLASS}
     assert _submissions_per_student(url) == {s: 1 for s in KILL_CLASS} | _broken_submission(url)
+    jobs = _queue_jobs(url)
+    assert jobs[BROKEN] == ["failed"] and jobs[killed] == ["succeeded"], jobs   # one job each: retried in place
+    overlaps = _overlapping_runs(url)
+    assert not overlaps, overlaps
+    assert {s for s, states in jobs.items() if states != ["succeeded"]} == {BROKEN}, jobs
 
-    # with one attempt allowed, the broken submission has used it: a rerun skips it, says so, grades nobody
-    attempts = rows[BROKEN]["attempts"]
-    out = _run(course, "--workers", "2", "--max-attempts", "1", env=env, expect=1)
+    # a later run with one attempt allowed skips the parked submission, says so, grades nobody
+    out = _run(shared, "--workers", "1", "--heartbeat", "1", "--max-attempts", "1", env=env, expect=1)
     assert f"SKIPPED {BROKEN}" in out and f"graded 0, failed 0, graded before (left alone) {len(KILL_CLASS)}" in out
-    assert _record_rows(url)[BROKEN]["attempts"] == attempts >= 1
+    assert _record_rows(url)[BROKEN]["attempts"] == 2
+
+
+def _queue_jobs(url: str) -> dict:
+    """Student -> the statuses of their autograde jobs in procrastinate's table, oldest first."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT lock, status FROM procrastinate_jobs WHERE task_name = 'mwm.autograde' "
+                                    "ORDER BY id")).all()
+    engine.dispose()
+    out: dict = {}
+    for lock, status in rows:
+        out.setdefault(lock.rsplit("/", 1)[-1], []).append(status)
+    return out
+
+
+def _overlapping_runs(url: str) -> list:
+    """Pairs of one student's job runs (from a 'started' event to the next event of that job) that overlap in time."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        events = conn.execute(sa.text(
+            "SELECT j.lock, e.job_id, e.type, e.at FROM procrastinate_events e JOIN procrastinate_jobs j "
+            "ON j.id = e.job_id WHERE j.task_name = 'mwm.autograde' ORDER BY e.at, e.id")).all()
+    engine.dispose()
+    runs: dict = {}
+    open_runs: dict = {}
+    for lock, job, kind, at in events:
+        if kind == "started":
+            open_runs[job] = (lock, at)
+        elif job in open_runs:
+            lock0, start = open_runs.pop(job)
+            runs.setdefault(lock0, []).append((start, at))
+    for lock, start in open_runs.values():
+        runs.setdefault(lock, []).append((start, start))
+    found = []
+    for lock, spans in runs.items():
+        spans.sort()
+        found += [(lock, x, y) for x, y in zip(spans, spans[1:]) if y[0] < x[1]]
+    return found
 
 
 def _has_record(url: str) -> bool:
@@ -272,8 +326,7 @@ def test_bad_arguments_are_named(tmp_path):
     (course / "source" / "practice").mkdir(parents=True)
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
     cases = {("--workers", "0"): "--workers must be at least 1",
-             ("--shard", "3/2"): "--shard must be k/n",
-             ("--shard", "two"): "--shard must be k/n",
+             ("--heartbeat", "0"): "--heartbeat must be a number of seconds above 0",
              ("--workers", "2"): "--workers 2 needs a database server",
              ("--max-attempts", "0"): "--max-attempts must be at least 1"}
     done = subprocess.run([COMMAND[0], "practise"], cwd=course, env=_env(), capture_output=True, text=True)
@@ -288,19 +341,21 @@ def test_bad_arguments_are_named(tmp_path):
     assert done.returncode == 0 and "no submissions of practice" in done.stdout and "(1 worker(s))" in done.stdout
 
 
-def test_shards_split_a_class_into_disjoint_parts_that_cover_it():
-    students = [f"s{i:04d}" for i in range(1000)] + CORRECT + list(PARTIAL) + BLANK + ATTACKERS
-    for n in (1, 2, 5):
-        shards = [{s for s in students if gp.in_shard(s, (k, n))} for k in range(1, n + 1)]
-        assert sum(map(len, shards)) == len(students) and set().union(*shards) == set(students)
-        assert min(map(len, shards)) > len(students) / n * 0.8  # roughly even
-    assert gp.parse_shard("2/5") == (2, 5)
+def test_a_gradebook_url_becomes_the_queues_address_and_each_student_has_one_lock():
+    from mwm_grader import queue
+
+    assert queue.conninfo("postgresql+psycopg://t:pw@db.example.org:5433/grades") == \
+        "postgresql://t:pw@db.example.org:5433/grades"
+    with pytest.raises(ValueError, match="needs a PostgreSQL gradebook"):
+        queue.conninfo("sqlite:///gradebook.db")
+    locks = {queue.student_lock(COURSE_ID, "practice", s) for s in ["alice", "bob", "alice"]}
+    assert locks == {f"{COURSE_ID}/practice/alice", f"{COURSE_ID}/practice/bob"}
 
 
 def test_the_readme_shows_the_commands():
     readme = (ROOT / "README.md").read_text()
     for command in ("make grade WORKERS=8", "mwm-grade practice --workers 8",
-                    "export MWM_GRADEBOOK_URL=postgresql+psycopg://", "make grade WORKERS=8 SHARD=2/3",
+                    "export MWM_GRADEBOOK_URL=postgresql+psycopg://", "make grade FEEDBACK=1",
                     "--retry-failed", "--max-attempts"):
         assert command in readme, f"the README no longer shows {command!r}"
     for extra, assignment in (([], "practice"), (["ASSIGNMENT=practise"], "practise")):  # make passes the name on

@@ -7,8 +7,8 @@
 * A student's kernel works with the teacher's package impossible to import (as in a hub's
   student image, which installs only ``lib/``): the self-study notebook's problems, checks and
   hints, from data alone.
-* Every teacher command is a console script with ``--help``; no module of ``grader/``, ``hub/``
-  or ``benchmarks/`` edits ``sys.path``; ``make help`` lists every target with one line.
+* Every teacher command is a console script with ``--help``; no module of ``lib/``, ``grader/``,
+  ``hub/``, ``scripts/`` or ``benchmarks/`` edits ``sys.path``; ``make help`` lists every target with one line.
 """
 import ast
 import re
@@ -117,7 +117,7 @@ def test_every_teacher_command_is_a_console_script_with_help(name, capsys):
 
 def test_no_module_edits_sys_path():
     places = [*GRADER.rglob("*.py"), *(ROOT / "hub").rglob("*.py"), *(ROOT / "benchmarks").rglob("*.py"),
-              *LIB.rglob("*.py")]
+              *LIB.rglob("*.py"), *(ROOT / "scripts").rglob("*.py")]
     editing = [str(p.relative_to(ROOT)) for p in places if "sys.path.insert" in p.read_text(encoding="utf-8")]
     assert not editing, editing
 

@@ -321,7 +321,7 @@ def test_both_ways_heat_maps_have_a_colour_key():
 def test_blend_dial_vectors_of_the_panel():
     import numpy as np
     from mwm.gru import blend
-    from mwm.widgets.ch10_gru import CANDIDATE, OLD_STATE
+    from mwm.gru import CANDIDATE, OLD_STATE
     np.testing.assert_allclose(OLD_STATE, [0.8, -0.2])
     np.testing.assert_allclose(CANDIDATE, [-0.4, 0.6])
     np.testing.assert_allclose(blend(OLD_STATE, CANDIDATE, 0.25), [0.5, 0.0], atol=1e-15)
@@ -333,12 +333,12 @@ def test_blend_dial_vectors_of_the_panel():
 
 def test_ten_steps_with_z_0_1_keep_0_9_to_the_10():
     import numpy as np
-    from mwm.widgets.ch10_gru import ten_steps
+    from mwm.gru import ten_steps
     notes, share = ten_steps(z=0.1, r=0.0)
     assert share == pytest.approx(0.9 ** 10) == pytest.approx(0.3487, abs=5e-5)
     assert len(notes) == 11
     # with r = 0 the candidate is fixed, so the state is the previous state plus 1 - 0.9^t of the way to it
-    from mwm.widgets.ch10_gru import OLD_STATE, WORD_PUSH
+    from mwm.gru import OLD_STATE, WORD_PUSH
     target = np.tanh(WORD_PUSH)
     for t, note in enumerate(notes):
         np.testing.assert_allclose(note, target + 0.9 ** t * (OLD_STATE - target), atol=1e-14)
@@ -377,7 +377,7 @@ def test_tank_names_the_candidate_c_tilde():
 
 
 def test_tank_preactivations_go_through_lstm_step():
-    from mwm.widgets.ch09_lstm import gates_from_preactivations
+    from mwm.lstm import gates_from_preactivations
     gates = gates_from_preactivations(2.0, 0.0, 1.0, 1.0)
     assert gates == pytest.approx({"f": 0.8807970779778823, "i": 0.5, "c_tilde": 0.7615941559557649, "o": 0.7310585786300049})
 

@@ -1,39 +1,41 @@
-"""Grade every collected submission of an assignment with several nbgrader processes at once.
+"""Grade every collected submission of an assignment: on one machine or many, through a kept job queue.
 
-Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n] [SHARD=k/n]``::
+Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n]``::
 
-    mwm-grade practice [--workers N] [--shard K/N] [--force]
-                                                  [--max-attempts 3] [--retry-failed]
+    mwm-grade practice [--workers N] [--force] [--max-attempts 3] [--retry-failed] [--feedback]
 
 Each student is graded by nbgrader's own command, ``nbgrader autograde <assignment> --student
 <id> --force``, in a process of its own (forked from a process that has imported nbgrader once,
-which saves about 3 s of CPU per student); ``--workers`` of them run at the same time (default:
-the machine's cores, or 1 with the SQLite gradebook). A progress bar shows the students done out of the total, the failures
-and the time left; a summary follows.
+which saves about 3 s of CPU per student). A progress bar shows the students done out of the
+total and the failures; a summary follows.
 
 The gradebook is the course's ``CourseDirectory.db_url`` (``exercises/nbgrader_config.py``
 takes it from ``MWM_GRADEBOOK_URL``; nbgrader's default is the SQLite file ``gradebook.db``).
-SQLite allows one writer, so more than one worker needs a database server: PostgreSQL,
-``postgresql+psycopg://user@host/dbname``. Before any worker starts, this command creates the
-gradebook's tables (nbgrader's, at its newest revision) or migrates an older gradebook (nbgrader's
-``dbutil.upgrade``, what ``nbgrader db upgrade`` runs), adds the assignment from ``source/`` if
-the gradebook lacks it, and adds every student: nbgrader would otherwise create them from several processes at
-once, which races.
+Before grading, this command creates the gradebook's tables (nbgrader's, at its newest
+revision) or migrates an older gradebook (nbgrader's ``dbutil.upgrade``, what ``nbgrader db
+upgrade`` runs), adds the assignment from ``source/`` if the gradebook lacks it, and adds every
+student: nbgrader would otherwise create them from several processes at once, which races.
+
+* **With PostgreSQL** (``postgresql+psycopg://user@host/dbname``) students are graded through a
+  job queue kept in the same database (procrastinate; :mod:`mwm_grader.queue`): this command
+  queues every student not yet graded (unless a job already waits or runs for them), then works
+  on the queue with ``--workers`` jobs at once (default: the machine's cores) until no student
+  of the assignment waits or is being graded anywhere. Run the same command on every machine
+  that shares the course folder and the database: each takes the next student, so the
+  slowest machine does not set the finish. A student is never graded twice at once; a machine
+  that dies (its worker silent for three ``--heartbeat`` periods, 10 s each) loses its student
+  back to the queue, and another machine grades them.
+* **With SQLite** (one writer) the students are graded one after another, here.
 
 What has been graded is recorded in a table of the same database, ``mwm_autograde`` (one row
 per course, assignment and student: state, attempts, when, where). A student is marked
 ``running`` before their autograde starts, and ``done`` only after it exits with status 0.
 A rerun grades every student not marked ``done`` (with nbgrader's ``--force``, so a half-written
 ``autograded/`` folder left by a killed worker is replaced) and leaves the others alone
-(``--force`` here regrades everyone). nbgrader keeps one submission per student and
-assignment, so a student graded twice is still counted once. An autograde that exits with an
-error, or whose process dies, marks the student ``failed`` and is listed in the summary; every
-start counts as an attempt, and a student who has used ``--max-attempts`` attempts (3) is
-skipped and listed until the command runs with ``--retry-failed``.
-
-Several machines that share the course folder and the database each run the command with
-``--shard k/n`` (k = 1..n): a student belongs to shard ``crc32(id) mod n + 1``, a split that does
-not depend on which other students have submitted. Run each shard on one machine at a time.
+(``--force`` here regrades everyone). An autograde that exits with an error, or whose process
+dies, marks the student ``failed``; every start counts as an attempt, a failure is retried while
+attempts are left, and a student who has used ``--max-attempts`` attempts (3) is parked: skipped
+and listed until the command runs with ``--retry-failed``.
 
 A student who submits again after being graded (``nbgrader collect --update`` replaces their
 folder) is graded again: the record keeps a fingerprint of the submission it graded.
@@ -45,8 +47,8 @@ one line each, and in ``autograde-logs/<assignment>/grading-notes.csv``, to send
 A gradebook on PostgreSQL is remembered in ``.gradebook-url`` in the course folder, which the
 course's config reads when ``MWM_GRADEBOOK_URL`` is unset.
 
-Exit status: 0 when every student of the shard is graded, 1 when some failed or were skipped
-after too many attempts, 2 for bad arguments, 3 when the gradebook cannot be reached.
+Exit status: 0 when every student is graded, 1 when some failed or were skipped after too many
+attempts, 2 for bad arguments, 3 when the gradebook cannot be reached.
 """
 from __future__ import annotations
 
@@ -59,8 +61,6 @@ import socket
 import sys
 import threading
 import time
-import zlib
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,6 +72,9 @@ ROOT = COURSE_ROOT
 TABLE = "mwm_autograde"
 #: Where each student's autograde output is kept, in the course folder.
 LOG_FOLDER = "autograde-logs"
+#: Longest wall time, in seconds, one nbgrader command for one student may take before it is killed
+#: (and counted as a failed attempt): far above a graded kernel's own time limit.
+STUDENT_TIMEOUT = 1800
 
 
 class UsageError(ValueError):
@@ -83,34 +86,18 @@ class GradebookError(RuntimeError):
 
 
 def _database_errors():
+    import psycopg
     import sqlalchemy.exc
+    from procrastinate.exceptions import ConnectorException
 
-    return (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.ProgrammingError)
+    return (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.ProgrammingError,
+            psycopg.OperationalError, ConnectorException)
 
 
 def _first_line(exc) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    source = getattr(exc, "orig", None) or (exc.__cause__ if type(exc).__name__ == "ConnectorException" else None) or exc
+    text = str(source).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """Read ``--shard`` ("k/n", 1 <= k <= n).
-
-    Returns:
-        (k, n) as ints.
-    Raises:
-        UsageError: the text is not of that form.
-    """
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text or "")
-    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
-        raise UsageError(f"--shard must be k/n with 1 <= k <= n (e.g. 2/5), got {text!r}")
-    return int(m.group(1)), int(m.group(2))
-
-
-def in_shard(student: str, shard: tuple[int, int]) -> bool:
-    """Whether ``student`` (an id) belongs to ``shard`` = (k, n): ``crc32(id) mod n == k - 1``."""
-    k, n = shard
-    return zlib.crc32(student.encode()) % n == k - 1
 
 
 def check_workers(workers: int, db_url: str) -> None:
@@ -210,8 +197,10 @@ class Record:
                 conn.execute(sa.insert(t).values(**self.key, student=student, **{"attempts": 0, **values}))
 
     def start(self, student: str, attempts: int, submission: str | None = None) -> None:
-        """Mark ``student`` running, on its ``attempts``-th attempt (int, from 1), grading ``submission`` (a fingerprint)."""
-        self._write(student, state="running", attempts=attempts, host=socket.gethostname(),
+        """Mark ``student`` running, on its ``attempts``-th attempt (int, from 1), grading ``submission`` (a fingerprint).
+
+        ``host`` records where: the machine's name and the grading process's id."""
+        self._write(student, state="running", attempts=attempts, host=f"{socket.gethostname()} pid {os.getpid()}",
                     started=time.time(), finished=None, seconds=None, message=None, submission=submission)
 
     def finish(self, student: str, ok: bool, seconds: float, message: str = "") -> None:
@@ -336,34 +325,46 @@ def _nbgrader_child(course: str, argv: list, log_path: str, env: dict, cpu_pipe)
                           for f in ("ru_utime", "ru_stime")))
 
 
-def autograde_one(course: Path, assignment: str, student: str, db_url: str, env: dict) -> Outcome:
-    """Run ``nbgrader autograde <assignment> --student <student> --force`` in ``course``, in a process of its own.
+def nbgrader_one(course: Path, argv: list, log_name: str, env: dict) -> Outcome:
+    """Run the ``nbgrader`` command line ``argv`` in ``course``, in a process of its own.
 
     The process is nbgrader's own command line (``nbgrader.apps.nbgraderapp.main``, what the
     ``nbgrader`` command runs), forked from a server process that has imported nbgrader once
     (multiprocessing's "forkserver"): a fresh ``nbgrader`` command spends about 3 s of CPU on
-    imports alone. Its output goes to ``course/autograde-logs/<assignment>/<student>.log``.
-    Returns an Outcome; a process that exits non-zero or dies (killed by a signal) is not ok.
+    imports alone. Its output goes to ``course/autograde-logs/<assignment>/<log_name>.log``
+    (the assignment is ``argv[1]``). Returns an Outcome (its ``student`` is ``log_name``); a
+    process that exits non-zero or dies (killed by a signal) is not ok.
     """
-    logs = course / LOG_FOLDER / assignment
+    logs = Path(course) / LOG_FOLDER / argv[1]
     logs.mkdir(parents=True, exist_ok=True)
-    log = logs / f"{student}.log"
-    argv = ["autograde", assignment, "--student", student, "--force", f"--CourseDirectory.db_url={db_url}"]
+    log = logs / f"{log_name}.log"
     start = time.perf_counter()
     receive, send = _context().Pipe(duplex=False)
-    process = _context().Process(target=_nbgrader_child, args=(str(course), argv, str(log), env, send),
-                                 name=f"autograde-{student}")
+    process = _context().Process(target=_nbgrader_child, args=(str(course), list(argv), str(log), env, send),
+                                 name=f"nbgrader-{log_name}")
     process.start()
     send.close()
-    process.join()
+    process.join(timeout=STUDENT_TIMEOUT)
+    if process.is_alive():   # nbgrader itself hung (a kernel's own limits are the sandbox's): stop it
+        process.kill()
+        process.join()
     status = process.exitcode
     seconds = time.perf_counter() - start
     cpu = receive.recv() if receive.poll() else 0.0
     receive.close()
     if status == 0:
-        return Outcome(student, True, seconds, cpu_seconds=cpu)
+        return Outcome(log_name, True, seconds, cpu_seconds=cpu)
     why = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
-    return Outcome(student, False, seconds, f"{why}: {cause(log)}", cpu)
+    return Outcome(log_name, False, seconds, f"{why}: {cause(log)}", cpu)
+
+
+def autograde_one(course: Path, assignment: str, student: str, db_url: str, env: dict) -> Outcome:
+    """Run ``nbgrader autograde <assignment> --student <student> --force`` in ``course`` (:func:`nbgrader_one`).
+
+    Its output goes to ``course/autograde-logs/<assignment>/<student>.log``.
+    """
+    argv = ["autograde", assignment, "--student", student, "--force", f"--CourseDirectory.db_url={db_url}"]
+    return nbgrader_one(course, argv, student, env)
 
 
 _EXCEPTION = re.compile(r"^\s*((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Missing\w*)"
@@ -430,38 +431,40 @@ def plan(students, rows: dict, force: bool, max_attempts: int, fingerprints: dic
     return p
 
 
-def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1), force=False, max_attempts=3,
-          retry_failed=False, db_url=None, progress=True, out=sys.stdout) -> dict:
-    """Grade the submissions of ``assignment`` in ``course`` with ``workers`` autograde processes.
+def grade(course: Path, assignment: str, workers: int | None = None, force=False, max_attempts=3,
+          retry_failed=False, db_url=None, progress=True, out=None, heartbeat: float = 10.0,
+          feedback: bool = False) -> dict:
+    """Grade the submissions of ``assignment`` in ``course``: with PostgreSQL through the job queue, else one by one.
 
     Args:
         course: the course folder (holds nbgrader_config.py and submitted/).
         assignment: the assignment's id ("practice").
-        workers: autograde processes at once (>= 1; > 1 needs a PostgreSQL gradebook); None: the
-            machine's cores with PostgreSQL, 1 with SQLite.
-        shard: (k, n): grade only the students of shard k of n (see in_shard).
+        workers: autograde processes at once on this machine (>= 1; > 1 needs a PostgreSQL
+            gradebook); None: the machine's cores with PostgreSQL, 1 with SQLite.
         force: regrade students already recorded done.
-        max_attempts: attempts (int >= 1) after which a failing student is skipped.
-        retry_failed: give the skipped students new attempts.
+        max_attempts: attempts (int >= 1) after which a failing student is parked.
+        retry_failed: give the parked students new attempts.
         db_url: the gradebook's SQLAlchemy URL; default the course's (MWM_GRADEBOOK_URL or gradebook.db).
         progress: show a tqdm progress bar (on stderr).
         out: where the summary is written.
+        heartbeat: seconds between a worker's heartbeats (PostgreSQL); a worker silent for three
+            loses its student to the queue.
+        feedback: also generate each graded student's feedback (a job of its own).
     Returns:
         dict: "graded", "failed" (id -> message), "done_before", "gave_up" (lists of ids),
-        "seconds" (wall, float), "cpu_seconds" (of the autograde processes, float).
+        "seconds" (wall, float), "cpu_seconds" (of this machine's autograde processes, float).
     Raises:
-        UsageError: bad workers, shard, max_attempts, or no such course folder.
+        UsageError: bad workers, max_attempts, heartbeat, or no such course folder or assignment.
+        GradebookError: the gradebook cannot be reached.
     """
-    from tqdm import tqdm
-
+    out = out or sys.stdout   # looked up now: a stream saved at import may be closed since
     course = Path(course).resolve()
     if not (course / "nbgrader_config.py").is_file():
         raise UsageError(f"--course: {course} holds no nbgrader_config.py (run the command from the course folder)")
     if max_attempts < 1:
         raise UsageError(f"--max-attempts must be at least 1, got {max_attempts}")
-    k, n = shard
-    if not 1 <= k <= n:
-        raise UsageError(f"--shard must be k/n with 1 <= k <= n, got {k}/{n}")
+    if not heartbeat > 0:
+        raise UsageError(f"--heartbeat must be a number of seconds above 0, got {heartbeat}")
     assignments = sorted(p.name for p in (course / "source").iterdir() if p.is_dir()) \
         if (course / "source").is_dir() else []
     if assignment not in assignments:
@@ -472,26 +475,32 @@ def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1
                                                            if assignments else "")
         raise UsageError(f"no assignment {assignment!r} in {course / 'source'}.{hint}")
     db_url, course_id = course_settings(course, db_url)
+    queued = not db_url.startswith("sqlite")
     if workers is None:
-        workers = 1 if db_url.startswith("sqlite") else os.cpu_count() or 1
+        workers = os.cpu_count() or 1 if queued else 1
     check_workers(workers, db_url)
-    students = [s for s in submitted_students(course, assignment) if in_shard(s, shard)]
-    where = f"shard {k}/{n}: " if n > 1 else ""
+    students = submitted_students(course, assignment)
     if not students:
-        print(f"{where}no submissions of {assignment} in {course / 'submitted'} ({workers} worker(s)): nothing to "
+        print(f"no submissions of {assignment} in {course / 'submitted'} ({workers} worker(s)): nothing to "
               "grade (nbgrader collect puts them there)", file=out, flush=True)
         return dict(graded=[], failed={}, done_before=[], gave_up=[], seconds=0.0, cpu_seconds=0.0, resubmitted=[],
                     notes={}, notes_file=None)
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    app = None
     try:
         prepare_gradebook(course, db_url, course_id, assignment, students)
         record = Record(db_url, course_id, assignment)
+        if queued:
+            from . import queue
+
+            app = queue.make_app(db_url, course, course_id)
+            queue.ensure_schema(app, db_url)
         rows = record.rows()
     except _database_errors() as exc:
         raise GradebookError(f"cannot reach the gradebook at {_safe(db_url)}: {_first_line(exc)}. Is its server "
                              "running (`make gradebook-db`, or the system's PostgreSQL), and is the database name "
                              "right? (README, 'Grading a large class')") from None
-    if not db_url.startswith("sqlite"):
+    if queued:
         remember_gradebook(course, db_url)
     if retry_failed:
         record.reset_attempts([s for s in students if s in rows and rows[s]["state"] != "done"])
@@ -499,60 +508,97 @@ def grade(course: Path, assignment: str, workers: int | None = None, shard=(1, 1
     fingerprints = {s: submission_fingerprint(course, assignment, s) for s in students}
     p = plan(students, rows, force, max_attempts, fingerprints)
     again = f" ({len(p.resubmitted)} submitted again since graded)" if p.resubmitted else ""
-    print(f"{where}{len(students)} submissions of {assignment}: {len(p.todo)} to grade{again}, {len(p.done)} "
-          f"graded before, {len(p.gave_up)} skipped after {max_attempts} failed attempts; {workers} worker(s); "
-          f"gradebook {_safe(db_url)}", file=out, flush=True)
-    failed, graded, cpu = {}, [], 0.0
-    start = time.perf_counter()
-    def first_try(s):
-        row = rows.get(s, {})
-        return row.get("state") == "done" or (row.get("submission") or fingerprints[s]) != fingerprints[s]
-
-    attempts = {s: (0 if first_try(s) else rows.get(s, {}).get("attempts", 0)) + 1 for s in p.todo}
-
-    stopping = threading.Event()
-
-    def one(student):
-        record.start(student, attempts[student], fingerprints[student])
-        outcome = autograde_one(course, assignment, student, db_url, env)
-        if not stopping.is_set():  # an interrupted student stays "running": the next run grades them
-            record.finish(student, outcome.ok, outcome.seconds, outcome.message)
-        return outcome
-
-    pool = ThreadPoolExecutor(max_workers=workers)
-    database_errors = _database_errors()
+    print(f"{len(students)} submissions of {assignment}: {len(p.todo)} to grade{again}, {len(p.done)} "
+          f"graded before, {len(p.gave_up)} skipped after {max_attempts} failed attempts; {workers} worker(s) here; "
+          f"gradebook {_safe(db_url)}" + (", job queue on it" if queued else ""), file=out, flush=True)
+    start_wall, start = time.time(), time.perf_counter()
     try:
-        with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar:
-            bar.set_postfix(failed=0)
-            for future in as_completed([pool.submit(one, s) for s in p.todo]):
-                o = future.result()
-                cpu += o.cpu_seconds
-                if o.ok:
-                    graded.append(o.student)
-                else:
-                    failed[o.student] = o.message
-                    bar.set_postfix(failed=len(failed))
-                bar.update()
+        if queued:
+            cpu = _grade_through_queue(app, record, course_id, assignment, p, fingerprints, workers, max_attempts,
+                                       heartbeat, feedback, progress)
+        else:
+            cpu = _grade_one_by_one(course, assignment, record, rows, p, fingerprints, db_url, env, progress)
     except KeyboardInterrupt:
-        # Ctrl-C reaches the students' processes too (the same process group); start no one else
-        stopping.set()
-        pool.shutdown(wait=True, cancel_futures=True)
         print("interrupted: run the command again to grade the students not done", file=out, flush=True)
         raise
-    except database_errors as exc:
-        stopping.set()
-        pool.shutdown(wait=True, cancel_futures=True)
+    except _database_errors() as exc:
         raise GradebookError(f"the gradebook at {_safe(db_url)} stopped answering during the run ({_first_line(exc)}); "
-                             f"{len(graded)} students were graded and recorded. Run the command again once the "
+                             "the students graded so far are recorded. Run the command again once the "
                              "database is back: it grades the students not done, and nobody twice") from None
-    pool.shutdown(wait=True)
-    seconds = time.perf_counter() - start
-    result = dict(graded=sorted(graded), failed=failed, done_before=p.done, gave_up=p.gave_up,
-                  seconds=seconds, cpu_seconds=cpu, resubmitted=p.resubmitted,
+    rows = record.rows()
+    finished = {s: rows[s] for s in p.todo if s in rows and (rows[s].get("finished") or 0) >= start_wall - 1}
+    graded = sorted(s for s, r in finished.items() if r["state"] == "done")
+    failed = {s: r.get("message") or "failed" for s, r in finished.items() if r["state"] == "failed"}
+    result = dict(graded=graded, failed=failed, done_before=p.done, gave_up=p.gave_up,
+                  seconds=time.perf_counter() - start, cpu_seconds=cpu, resubmitted=p.resubmitted,
                   notes=grading_notes(course, assignment, students))
     result["notes_file"] = write_notes_file(course, assignment, result)
     summarize(result, max_attempts, out)
     return result
+
+
+def _grade_one_by_one(course, assignment, record, rows, p, fingerprints, db_url, env, progress) -> float:
+    """An SQLite gradebook (one writer): the students of ``p.todo`` graded in turn, here. Returns CPU seconds."""
+    from tqdm import tqdm
+
+    cpu, failed = 0.0, 0
+
+    def first_try(s):
+        row = rows.get(s, {})
+        return row.get("state") == "done" or (row.get("submission") or fingerprints[s]) != fingerprints[s]
+
+    with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar:
+        bar.set_postfix(failed=0)
+        for s in p.todo:
+            attempts = (0 if first_try(s) else rows.get(s, {}).get("attempts", 0)) + 1
+            record.start(s, attempts, fingerprints[s])
+            outcome = autograde_one(course, assignment, s, db_url, env)
+            record.finish(s, outcome.ok, outcome.seconds, outcome.message)
+            cpu += outcome.cpu_seconds
+            failed += not outcome.ok
+            bar.set_postfix(failed=failed)
+            bar.update()
+    return cpu
+
+
+def _grade_through_queue(app, record, course_id, assignment, p, fingerprints, workers, max_attempts, heartbeat,
+                         feedback, progress) -> float:
+    """The students of ``p.todo`` queued (unless already waiting or running), then worked on with the other machines.
+
+    Returns the CPU seconds of the autograde processes this machine ran."""
+    from tqdm import tqdm
+
+    from . import queue
+
+    with app.open():
+        waiting = queue.pending(app, course_id, assignment)
+        for s in p.todo:
+            if s not in waiting:
+                queue.defer_autograde(app, course_id, assignment, s, fingerprints[s], max_attempts, feedback)
+    stop = threading.Event()
+    started = time.time()
+
+    def watch(bar):
+        while not stop.wait(0.5):
+            try:
+                rows = record.rows()
+            except _database_errors():   # the run itself says so
+                continue
+            done = [s for s in p.todo if (rows.get(s, {}).get("finished") or 0) >= started
+                    and rows[s]["state"] in ("done", "failed")]
+            bar.set_postfix(failed=sum(rows[s]["state"] == "failed" for s in done))
+            bar.n = len(done)
+            bar.refresh()
+
+    with tqdm(total=len(p.todo), unit="student", disable=not progress or not p.todo, file=sys.stderr) as bar:
+        watcher = threading.Thread(target=watch, args=(bar,), daemon=True)
+        watcher.start()
+        try:
+            queue.work(app, p.todo, course_id, assignment, workers, heartbeat)
+        finally:
+            stop.set()
+            watcher.join(timeout=5)
+    return app.mwm_cpu_seconds
 
 
 def remember_gradebook(course: Path, db_url: str) -> None:
@@ -605,10 +651,13 @@ def _safe(db_url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", db_url)
 
 
-def summarize(result: dict, max_attempts: int, out=sys.stdout) -> None:
+def summarize(result: dict, max_attempts: int, out=None) -> None:
     """Print what a run did (the dict :func:`grade` returns) to ``out``."""
+    out = out or sys.stdout   # looked up now: a stream saved at import may be closed since
     n = len(result["graded"]) + len(result["failed"])
-    per = f"; {result['seconds'] / n:.2f} s per student (wall), {result['cpu_seconds'] / n:.2f} CPU s" if n else ""
+    per = f"; {result['seconds'] / n:.2f} s per student (wall)" if n else ""
+    if n and result["cpu_seconds"]:
+        per += f", {result['cpu_seconds'] / n:.2f} CPU s"
     print(f"graded {len(result['graded'])}, failed {len(result['failed'])}, graded before (left alone) "
           f"{len(result['done_before'])}, skipped {len(result['gave_up'])}; {result['seconds']:.1f} s{per}",
           file=out)
@@ -631,17 +680,23 @@ def main(argv=None) -> int:
     ap.add_argument("assignment", help="the assignment's id, e.g. practice")
     ap.add_argument("--course", default=".", help="the course folder (default: the current folder)")
     ap.add_argument("--workers", type=int,
-                    help="autograde processes at once (default: the machine's cores; 1 with an SQLite gradebook)")
-    ap.add_argument("--shard", default="1/1", help="k/n: grade only shard k of n (several machines)")
+                    help="autograde processes at once on this machine (default: the machine's cores; 1 with an "
+                         "SQLite gradebook)")
     ap.add_argument("--force", action="store_true", help="regrade students already graded")
     ap.add_argument("--max-attempts", type=int, default=3, help="skip a student after this many failures (3)")
     ap.add_argument("--retry-failed", action="store_true", help="give skipped students new attempts")
     ap.add_argument("--db-url", help="the gradebook (default: MWM_GRADEBOOK_URL, else the course's gradebook.db)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--heartbeat", type=float, default=10.0,
+                    help="seconds between this machine's heartbeats; a machine silent for three loses its "
+                         "students to the others (10)")
+    ap.add_argument("--feedback", action="store_true",
+                    help="also generate each graded student's feedback (nbgrader generate_feedback), as a job")
     args = ap.parse_args(argv)
     try:
-        result = grade(Path(args.course), args.assignment, args.workers, parse_shard(args.shard), args.force,
-                       args.max_attempts, args.retry_failed, args.db_url, progress=not args.no_progress)
+        result = grade(Path(args.course), args.assignment, args.workers, args.force, args.max_attempts,
+                       args.retry_failed, args.db_url, progress=not args.no_progress, heartbeat=args.heartbeat,
+                       feedback=args.feedback)
     except UsageError as e:
         print(f"grade_parallel: {e}", file=sys.stderr)
         return 2

@@ -76,13 +76,14 @@ def url_for(folder: Path, user: str) -> str:
     return f"postgresql+psycopg://{user}@/{DBNAME}?host={folder / 'data'}"
 
 
-def start(course: Path = COURSE, out=sys.stdout) -> str:
+def start(course: Path = COURSE, out=None) -> str:
     """Create (first time) and start the course's PostgreSQL gradebook; returns its URL.
 
     Raises:
         RuntimeError: PostgreSQL's programs are missing, or initdb, pg_ctl or createdb failed
             (with their output).
     """
+    out = out or sys.stdout   # looked up now: a stream saved at import may be closed since
     why = why_no_postgres()
     if why:
         raise RuntimeError(why)
@@ -129,8 +130,9 @@ def write_url(path: Path, url: str) -> None:
         f.write(url + "\n")
 
 
-def stop(course: Path = COURSE, out=sys.stdout) -> None:
+def stop(course: Path = COURSE, out=None) -> None:
     """Stop the course's gradebook server (its data and address stay)."""
+    out = out or sys.stdout   # looked up now: a stream saved at import may be closed since
     bin_ = postgres_bin()
     data = cluster_folder(course) / "data"
     if bin_ is None or not (data / "PG_VERSION").exists():
@@ -142,8 +144,9 @@ def stop(course: Path = COURSE, out=sys.stdout) -> None:
     print("gradebook: stopped" if done.returncode == 0 else "gradebook: it was not running", file=out)
 
 
-def status(course: Path = COURSE, out=sys.stdout) -> bool:
+def status(course: Path = COURSE, out=None) -> bool:
     """Say whether the course's gradebook server runs; returns True if it does."""
+    out = out or sys.stdout   # looked up now: a stream saved at import may be closed since
     bin_ = postgres_bin()
     data = cluster_folder(course) / "data"
     if bin_ is None or not (data / "PG_VERSION").exists():

@@ -28,12 +28,13 @@ from mwm_grader import make_exercises as mk  # noqa: E402
 from mwm_grader.roster import RosterError, read_roster_entries  # noqa: E402
 
 
-def import_roster(roster: Path, course: Path = ROOT / "exercises", out=sys.stdout) -> int:
+def import_roster(roster: Path, course: Path = ROOT / "exercises", out=None) -> int:
     """Add or update every student of ``roster`` in ``course``'s gradebook; returns how many.
 
     Raises:
         RosterError: as :func:`~mwm_grader.roster.read_roster_entries`.
     """
+    out = out or sys.stdout   # looked up now: a stream saved at import may be closed since
     from nbgrader.api import Gradebook
     from nbgrader.coursedir import CourseDirectory
 

@@ -370,3 +370,75 @@ def reset_placement_gap(W, r, h_prev):
         raise ValueError("r must lie in [0, 1]")
     h_prev = as_array(h_prev, "h_prev", shape=r.shape)
     return r * (h_prev @ W.T) - (r * h_prev) @ W.T
+
+
+# --------------------------------------------------------------------------------------
+# Chapter 10's two-number GRU: the blend dial and ten steps its "Try" panels draw
+# (mwm.widgets.ch10_gru). The previous state and the candidate are chosen so that the blend
+# passes through the chapter's two points, (0.5, 0) at z = 0.25 and (0.2, 0.2) at z = 0.5; the
+# candidate is a real GRU candidate tanh(W (r * h_prev) + p) with W the identity and the
+# input's part p fixed so that at r = 1 it is exactly CANDIDATE.
+# --------------------------------------------------------------------------------------
+#: The previous hidden state h_{t-1} of the blend-dial panel.
+OLD_STATE = np.array([0.8, -0.2])
+#: The candidate h~ at r = 1.
+CANDIDATE = np.array([-0.4, 0.6])
+#: The candidate's recurrent matrix (reads r * h_prev).
+CANDIDATE_W = np.eye(2)
+#: The input's part U x + b of the candidate's pre-activation, chosen so that
+#: gru_candidate(OLD_STATE, 1, CANDIDATE_W, WORD_PUSH) == CANDIDATE.
+WORD_PUSH = np.arctanh(CANDIDATE) - OLD_STATE
+
+
+def dial_step(z: float = 0.25, r: float = 1.0, h_prev=OLD_STATE):
+    """One step of the panel's GRU with the gates held at ``z`` and ``r``.
+
+    Returns:
+        (candidate, new state): arrays (2,). At r = 1 the candidate is :data:`CANDIDATE`.
+
+    Raises:
+        ValueError: if z or r is outside [0, 1].
+    """
+    candidate = gru_candidate(h_prev, r, CANDIDATE_W, WORD_PUSH)
+    return candidate, blend(h_prev, candidate, z)
+
+
+def ten_steps(z: float = 0.1, r: float = 1.0, steps: int = 10):
+    """Run the panel's GRU for ``steps`` steps from :data:`OLD_STATE`, gates held at z and r.
+
+    The same word is read at every step, so the candidate changes only through the state.
+
+    Returns:
+        (states, share): states is an array (steps + 1, 2) from the previous state on; share is
+        ``(1 - z) ** steps``, how much of the starting state rides straight through
+        (0.9^10 = 0.3487 for z = 0.1).
+    """
+    states = [OLD_STATE.copy()]
+    for _ in range(steps):
+        states.append(dial_step(z, r, states[-1])[1])
+    return np.array(states), (1.0 - z) ** steps
+
+
+def ten_steps_jacobian(z: float = 0.1, r: float = 1.0, steps: int = 10):
+    """The whole derivative ``dh_t / dh_0`` of the ten-steps GRU, for t = 0 .. ``steps``.
+
+    One step maps ``h`` to ``(1 - z) h + z tanh(W (r h) + p)``, so its Jacobian is
+    ``(1 - z) I + z r diag(1 - candidate^2) W``: the direct lane ``1 - z`` plus a route
+    through the candidate. The product of these along the path of :func:`ten_steps` is
+    ``dh_t/dh_0`` (chain rule, chapter 6). With ``W`` the identity it is diagonal.
+
+    Returns:
+        array (steps + 1, 2, 2): entry t is ``dh_t / dh_0`` (entry 0 the identity). For
+        z = 0.1, r = 1 the last is about diag(0.5941, 0.5519); for r = 0 it is
+        0.9^10 = 0.3487 times the identity, the lane alone.
+
+    Raises:
+        ValueError: if z or r is outside [0, 1].
+    """
+    states, _ = ten_steps(z, r, steps)
+    jacobians = [np.eye(2)]
+    for h in states[:-1]:
+        candidate = dial_step(z, r, h)[0]
+        step = (1.0 - z) * np.eye(2) + z * r * np.diag(1.0 - candidate ** 2) @ CANDIDATE_W
+        jacobians.append(step @ jacobians[-1])
+    return np.array(jacobians)

@@ -313,3 +313,70 @@ def lstm_weights_to_stacked(weights):
     """
     w, _, _ = _check_lstm_weights(weights)
     return to_stacked(w, LSTM_BLOCKS)
+
+
+# --------------------------------------------------------------------------------------
+# Chapter 9's one-number cell: the tank its "Try" panel draws (mwm.widgets.ch09_lstm)
+# --------------------------------------------------------------------------------------
+def _unit(value, name):
+    value = as_scalar(value, name)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value}")
+    return value
+
+
+def gates_from_preactivations(a_f, a_i, a_c, a_o) -> dict:
+    """The three gates and the candidate of a one-unit LSTM whose pre-activations are given (chapter 9's full step).
+
+    Runs :func:`mwm.lstm.lstm_step` with all weights 0 and the biases set to the pre-activations, so
+    ``f = sigmoid(a_f)``, ``i = sigmoid(a_i)``, ``c_tilde = tanh(a_c)``, ``o = sigmoid(a_o)``.
+
+    Returns:
+        dict with keys "f", "i", "c_tilde", "o" (floats; c_tilde in (-1, 1), the others in (0, 1)).
+        Example: pre-activations 2, 0, 1, 1 give f = 0.8808, i = 0.5, c_tilde = 0.7616, o = 0.7311.
+
+    Raises:
+        ValueError: if a pre-activation is not a finite number.
+    """
+    pre = {"f": as_scalar(a_f, "a_f"), "i": as_scalar(a_i, "a_i"),
+           "c": as_scalar(a_c, "a_c"), "o": as_scalar(a_o, "a_o")}   # "c": mwm.lstm's block for the candidate
+    weights = {}
+    for j in LSTM_BLOCKS:
+        weights[f"W_{j}"] = np.zeros((1, 1))
+        weights[f"U_{j}"] = np.zeros((1, 1))
+        weights[f"b_{j}"] = np.array([pre[j]])
+    _, cache = lstm_step(LSTMState(np.zeros(1), np.zeros(1)), np.zeros(1), weights)
+    return {"f": float(cache["f"][0]), "i": float(cache["i"][0]), "c_tilde": float(cache["c_tilde"][0]),
+            "o": float(cache["o"][0])}
+
+
+
+
+def tank_run(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1):
+    """Run the one-number cell-state update ``steps`` times with the gates held fixed (chapter 9).
+
+    Args:
+        c_prev: the starting level c_0 (any finite number).
+        f, i, o: forget, input and output gates, each in [0, 1].
+        c_tilde: the candidate c~, in [-1, 1].
+        steps: how many steps, >= 1.
+
+    Returns:
+        (levels, states): arrays (steps + 1,) with c_0..c_steps and (steps,) with
+        h_1..h_steps, where ``c_t = f c_{t-1} + i c_tilde`` and ``h_t = o tanh(c_t)``.
+
+    Raises:
+        ValueError: for a gate outside its range or steps < 1, naming it.
+    """
+    c = as_scalar(c_prev, "c_prev")
+    f, i, o = _unit(f, "f"), _unit(i, "i"), _unit(o, "o")
+    c_tilde = as_scalar(c_tilde, "c_tilde")
+    if not -1.0 <= c_tilde <= 1.0:
+        raise ValueError(f"c_tilde must lie in [-1, 1], got {c_tilde}")
+    steps = positive_int(steps, "steps")
+    levels, states = [c], []
+    for _ in range(steps):
+        c = f * c + i * c_tilde
+        levels.append(c)
+        states.append(o * np.tanh(c))
+    return np.array(levels), np.array(states)

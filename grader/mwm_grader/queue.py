@@ -1,0 +1,219 @@
+"""Grading a class through a kept job queue: procrastinate, on the class's PostgreSQL gradebook.
+
+One job per student (task ``mwm.autograde``): nbgrader's own ``autograde <assignment> --student
+<id> --force`` in a process of its own (:func:`mwm_grader.grade_parallel.autograde_one`), then the
+completion record (:class:`mwm_grader.grade_parallel.Record`). Jobs live in procrastinate's tables
+in the gradebook's database, so any machine that shares the course folder and the database and
+runs ``mwm-grade`` (or ``make grade``) takes the next student:
+
+* **a student is never graded twice at once**: every job of one student carries the same
+  procrastinate ``lock`` (jobs with one lock run one after another), and the same
+  ``queueing_lock`` (a student waits in the queue at most once);
+* **a worker that dies loses its student**: each worker writes a heartbeat (``heartbeat``
+  seconds); a job whose worker has been silent for three heartbeats goes back to the queue
+  (:func:`requeue_stalled`, run by every waiting ``mwm-grade``), and its student is graded again,
+  the killed attempt counted;
+* **a failure is retried, then parked**: an autograde that fails is retried (procrastinate's
+  :class:`~procrastinate.RetryStrategy`, on :class:`Retry`) until the student has used
+  ``max_attempts`` attempts, counted in the completion record across runs; then the job fails
+  (:class:`Parked`) and the student stays ``failed`` until ``--retry-failed``;
+* **a rerun is idempotent**: a job whose student was graded, on the same submission, after the
+  job was queued does nothing;
+* feedback is a job too (task ``mwm.feedback``: ``nbgrader generate_feedback --student``),
+  queued after a student's autograde succeeds when ``mwm-grade --feedback`` asked for it.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["QUEUE", "Retry", "Parked", "conninfo", "make_app", "student_lock", "ensure_schema", "pending",
+           "defer_autograde", "requeue_stalled", "work"]
+
+#: The queue every grading job goes to.
+QUEUE = "mwm-grading"
+#: PostgreSQL advisory lock held while procrastinate's tables are created (any fixed number).
+SCHEMA_LOCK = 0x6D776D17
+
+
+class Retry(RuntimeError):
+    """An autograde failed and the student has attempts left: procrastinate retries the job."""
+
+
+class Parked(RuntimeError):
+    """An autograde failed on the student's last attempt: the job fails and is not retried."""
+
+
+def conninfo(db_url: str) -> str:
+    """The libpq address of a gradebook's SQLAlchemy URL (``postgresql+psycopg://...`` -> ``postgresql://...``).
+
+    Raises:
+        ValueError: ``db_url`` is not a PostgreSQL URL (the queue needs PostgreSQL).
+    """
+    scheme, sep, rest = db_url.partition("://")
+    if not sep or scheme.split("+")[0] not in ("postgresql", "postgres"):
+        raise ValueError(f"the job queue needs a PostgreSQL gradebook, got {scheme or db_url!r}")
+    return f"postgresql://{rest}"
+
+
+def student_lock(course_id: str, assignment: str, student: str) -> str:
+    """The procrastinate lock (and queueing lock) of one student's jobs: ``course/assignment/student``."""
+    return f"{course_id}/{assignment}/{student}"
+
+
+def make_app(db_url: str, course: Path, course_id: str):
+    """A procrastinate App on the gradebook's database, with the grading tasks of ``course``.
+
+    Args:
+        db_url: the gradebook's SQLAlchemy URL (PostgreSQL).
+        course: this machine's view of the course folder (jobs name no path, so machines may
+            mount the shared folder in different places).
+        course_id: nbgrader's ``CourseDirectory.course_id``.
+
+    Returns:
+        procrastinate.App (not opened); ``app.mwm_cpu_seconds`` adds up the CPU seconds of the
+        autograde processes its workers run in this process.
+    """
+    import logging
+
+    import procrastinate
+
+    from . import grade_parallel as gp
+
+    # the queue's own log (tracebacks of a database that went away, retries) stays out of the
+    # teacher's terminal: what happened to each student is in the completion record, the summary
+    # and autograde-logs/
+    for name in ("procrastinate", "psycopg.pool", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo(db_url), min_size=1, max_size=4,
+                                                                  timeout=10))
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    records: dict[str, gp.Record] = {}
+
+    def record(assignment: str) -> gp.Record:
+        if assignment not in records:
+            records[assignment] = gp.Record(db_url, course_id, assignment)
+        return records[assignment]
+
+    @app.task(name="mwm.autograde", queue=QUEUE, retry=procrastinate.RetryStrategy(retry_exceptions={Retry}))
+    async def autograde(assignment: str, student: str, fingerprint: str, max_attempts: int, since: float,
+                        feedback: bool = False) -> str:
+        rec = record(assignment)
+        row = (await asyncio.to_thread(rec.rows)).get(student)
+        if (row and row["state"] == "done" and row.get("submission") == fingerprint
+                and (row.get("finished") or 0) >= since):
+            return "graded since this job was queued"
+        first = not row or row["state"] == "done" or (row.get("submission") or fingerprint) != fingerprint
+        attempts = 1 if first else row["attempts"] + 1
+        if attempts > max_attempts:
+            await asyncio.to_thread(rec.finish, student, False, 0.0, f"no attempt left of {max_attempts}")
+            raise Parked(f"{student}: no attempt left of {max_attempts}")
+        await asyncio.to_thread(rec.start, student, attempts, fingerprint)
+        outcome = await asyncio.to_thread(gp.autograde_one, course, assignment, student, db_url, env)
+        app.mwm_cpu_seconds += outcome.cpu_seconds
+        await asyncio.to_thread(rec.finish, student, outcome.ok, outcome.seconds, outcome.message)
+        if not outcome.ok:
+            raise (Retry if attempts < max_attempts else Parked)(f"{student}: {outcome.message}")
+        if feedback:
+            await feedback_task.configure(lock=student_lock(course_id, assignment, student) + "/feedback").defer_async(
+                assignment=assignment, student=student)
+        return f"graded on attempt {attempts}"
+
+    @app.task(name="mwm.feedback", queue=QUEUE)
+    async def feedback_task(assignment: str, student: str) -> str:
+        argv = ["generate_feedback", assignment, "--student", student, "--force", f"--CourseDirectory.db_url={db_url}"]
+        outcome = await asyncio.to_thread(gp.nbgrader_one, course, argv, f"{student}-feedback", env)
+        if not outcome.ok:
+            raise RuntimeError(f"{student}: feedback: {outcome.message}")
+        return "feedback written"
+
+    app.mwm_autograde = autograde
+    app.mwm_cpu_seconds = 0.0   # of the autograde processes this process ran
+    return app
+
+
+def ensure_schema(app, db_url: str) -> None:
+    """Create procrastinate's tables in the gradebook's database if they are missing (under an advisory lock)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
+            try:
+                if "procrastinate_jobs" not in sa.inspect(conn).get_table_names():
+                    with app.open():
+                        app.schema_manager.apply_schema()
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+    finally:
+        engine.dispose()
+
+
+def pending(app, course_id: str, assignment: str) -> dict[str, str]:
+    """Student id -> "todo" or "doing", for each student of ``assignment`` with an autograde job waiting or running."""
+    prefix = student_lock(course_id, assignment, "")
+    found = {}
+    for status in ("doing", "todo"):
+        for job in app.job_manager.list_jobs(queue=QUEUE, status=status, task="mwm.autograde"):
+            if job.lock and job.lock.startswith(prefix) and job.lock[len(prefix):] not in found:
+                found[job.lock[len(prefix):]] = status
+    return found
+
+
+def defer_autograde(app, course_id: str, assignment: str, student: str, fingerprint: str, max_attempts: int,
+                    feedback: bool = False) -> bool:
+    """Queue one student's autograde; False if one is already waiting for them (their queueing lock)."""
+    import procrastinate
+
+    lock = student_lock(course_id, assignment, student)
+    try:
+        app.mwm_autograde.configure(lock=lock, queueing_lock=lock).defer(
+            assignment=assignment, student=student, fingerprint=fingerprint, max_attempts=max_attempts,
+            since=time.time(), feedback=feedback)
+    except procrastinate.exceptions.AlreadyEnqueued:
+        return False
+    return True
+
+
+def requeue_stalled(app, heartbeat: float) -> list[int]:
+    """Put back in the queue every grading job whose worker has sent no heartbeat for three ``heartbeat`` s; their ids."""
+    async def run():
+        async with app.open_async():
+            jobs = await app.job_manager.get_stalled_jobs(queue=QUEUE, seconds_since_heartbeat=3 * heartbeat)
+            done = []
+            for job in jobs:
+                try:
+                    await app.job_manager.retry_job(job)
+                    done.append(job.id)
+                except Exception:  # noqa: BLE001 - another machine put it back first
+                    pass
+            return done
+
+    return asyncio.run(run())
+
+
+def work(app, students, course_id: str, assignment: str, concurrency: int, heartbeat: float = 10.0,
+         poll: float = 0.5) -> None:
+    """Work on the queue until no job of ``students`` waits or runs anywhere.
+
+    Runs a procrastinate worker (``concurrency`` jobs at once) while jobs wait; while only other
+    machines' jobs run, waits and puts back the jobs of workers that stopped sending heartbeats.
+    """
+    students = set(students)
+    while True:
+        with app.open():
+            left = {s: state for s, state in pending(app, course_id, assignment).items() if s in students}
+        if not left:
+            return
+        if "todo" in left.values():
+            app.run_worker(queues=[QUEUE], concurrency=concurrency, wait=False, listen_notify=False,
+                           install_signal_handlers=False, update_heartbeat_interval=heartbeat,
+                           stalled_worker_timeout=3 * heartbeat, fetch_job_polling_interval=poll,
+                           delete_jobs="never")
+            continue
+        if not requeue_stalled(app, heartbeat):
+            time.sleep(poll)
