@@ -217,7 +217,7 @@ def test_two_machines_grade_one_class_through_the_queue_and_one_dies_mid_student
     view_b.symlink_to(shared, target_is_directory=True)
     url = server.create_database("machines")
     env = _env(MWM_GRADEBOOK_URL=url)
-    args = ["--workers", "1", "--heartbeat", "1", "--max-attempts", "2"]
+    args = ["--workers", "1", "--heartbeat", "1", "--max-attempts", "2", "--feedback"]
     a = subprocess.Popen([*COMMAND, *args], cwd=shared, env=env, start_new_session=True,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     b = subprocess.Popen([*COMMAND, *args], cwd=view_b, env=env, start_new_session=True,
@@ -256,6 +256,13 @@ def test_two_machines_grade_one_class_through_the_queue_and_one_dies_mid_student
     overlaps = _overlapping_runs(url)
     assert not overlaps, overlaps
     assert {s for s, states in jobs.items() if states != ["succeeded"]} == {BROKEN}, jobs
+    # feedback is a job of its own, queued once a student is graded: one page each, none for the parked one
+    feedback = _queue_jobs(url, "mwm.feedback")
+    assert feedback == {f"{s}/feedback": ["succeeded"] for s in KILL_CLASS}, feedback
+    for s in KILL_CLASS:
+        page = shared / "feedback" / s / "practice" / "practice.html"
+        assert page.is_file() and page.stat().st_mtime > rows[s]["finished"] - 1, s
+    assert not (shared / "feedback" / BROKEN).exists()
 
     # a later run with one attempt allowed skips the parked submission, says so, grades nobody
     out = _run(shared, "--workers", "1", "--heartbeat", "1", "--max-attempts", "1", env=env, expect=1)
@@ -263,18 +270,18 @@ def test_two_machines_grade_one_class_through_the_queue_and_one_dies_mid_student
     assert _record_rows(url)[BROKEN]["attempts"] == 2
 
 
-def _queue_jobs(url: str) -> dict:
-    """Student -> the statuses of their autograde jobs in procrastinate's table, oldest first."""
+def _queue_jobs(url: str, task: str = "mwm.autograde") -> dict:
+    """The last part of each job's lock (the student; ``<student>/feedback``) -> the statuses of its ``task`` jobs, oldest first."""
     import sqlalchemy as sa
 
     engine = sa.create_engine(url)
     with engine.connect() as conn:
-        rows = conn.execute(sa.text("SELECT lock, status FROM procrastinate_jobs WHERE task_name = 'mwm.autograde' "
-                                    "ORDER BY id")).all()
+        rows = conn.execute(sa.text("SELECT lock, status FROM procrastinate_jobs WHERE task_name = :task ORDER BY id"),
+                            {"task": task}).all()
     engine.dispose()
     out: dict = {}
     for lock, status in rows:
-        out.setdefault(lock.rsplit("/", 1)[-1], []).append(status)
+        out.setdefault(lock.split("/", 2)[-1], []).append(status)
     return out
 
 
