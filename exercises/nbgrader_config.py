@@ -169,3 +169,8 @@ if os.environ.get("MWM_GRADEBOOK_WAL", "1") != "0":
                 dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
         sqlalchemy._mwm_gradebook_wal = True
+
+# How `mwm-grade` (make grade) grades, when its command line does not say: `mwm-grade --help-all`
+# lists these settings, e.g.
+# c.GradeSettings.heartbeat = 10.0     # seconds; a machine silent for three loses its students
+# c.GradeSettings.max_attempts = 3     # then a failing student is parked

@@ -373,6 +373,31 @@ def test_kills_and_exits_are_reported(nbdir):
 
 
 @needs_sandbox
+def test_the_teachers_package_is_covered_wherever_it_is_installed(nbdir, tmp_path, monkeypatch):
+    """Installed inside a folder the kernel may read (as a plain `pip install ./grader` into its Python
+    would put it), the teacher's package is covered by an empty folder: its files cannot be read."""
+    from mwm_grader import sandbox as sb
+
+    shown = tmp_path / "site-packages"
+    (shown / "mwm_grader").mkdir(parents=True)
+    (shown / "mwm_grader" / "problems.py").write_text("KEY = 42\n")
+    (shown / "other.txt").write_text("visible\n")
+    os.chmod(tmp_path, 0o755)
+    for folder in (shown, shown / "mwm_grader"):
+        os.chmod(folder, 0o755)
+    for f in (shown / "mwm_grader" / "problems.py", shown / "other.txt"):
+        os.chmod(f, 0o644)
+    c = Config()
+    c.SandboxedKernelManager.extra_read_only = [str(shown)]
+    probe = (f"import os\nprint(open({str(shown / 'other.txt')!r}).read().strip(), "
+             f"sorted(os.listdir({str(shown / 'mwm_grader')!r})))")
+    nb = run(nbdir, [probe], config=c)
+    assert text(nb.cells[0]).split() == ["visible", "['problems.py']"], text(nb.cells[0])   # uncovered: readable
+    monkeypatch.setattr(sb, "TEACHER_PACKAGE", str(shown / "mwm_grader"))
+    nb = run(nbdir, [probe], config=c)
+    assert text(nb.cells[0]).split() == ["visible", "[]"], text(nb.cells[0])   # covered: an empty folder
+
+
 def test_refuses_to_show_the_repository(nbdir):
     """The repository root, or a folder around it, is never bound: a clear error instead."""
     with pytest.raises(SandboxRefused, match="exercises|.git"):

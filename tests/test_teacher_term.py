@@ -249,3 +249,32 @@ def test_an_unanswered_function_part_says_it_is_no_function_yet_not_that_a_call_
     assert _judge_function(answer, unanswered) == "n_chunks is not a function: None (no answer yet)"
     raised = {"calls": [{"args": [encode(10), encode(3)], "error": "ZeroDivisionError: division by zero"}]}
     assert _judge_function(answer, raised) == "n_chunks(10, 3) raised ZeroDivisionError: division by zero"
+
+
+def test_a_views_given_numbers_are_read_never_run(tmp_path, monkeypatch):
+    """The given cells of every problem, under several ids, read as running them would; anything else is refused unrun."""
+    import numpy as np
+
+    from mwm_practice.notebook import given_values
+
+    for student in (None, "alice", "x7", "Mary.Jones"):
+        for problem in problems.build_all(numbers_for(student))[0]:
+            ran = {"np": np}
+            exec(problem.given, ran)   # the teacher's own code, here only to compare
+            read = given_values(problem.given)
+            assert list(read) == [n for n in ran if n != "np" and not n.startswith("__")], problem.number
+            for name, value in read.items():
+                assert type(value) is type(ran[name]) and np.array_equal(np.asarray(value, dtype=object),
+                                                                          np.asarray(ran[name], dtype=object)), name
+    marker = tmp_path / "ran"
+    for code in (f"x = __import__('os').system('touch {marker}')", f"x = open({str(marker)!r}, 'w')",
+                 "import os", "x = np.array([1.0], dtype=object)", "x = y = 1.0", "x.y = 1.0"):
+        with pytest.raises(ValueError, match="given code should"):
+            given_values(code)
+    assert not marker.exists()
+    planted = student_view("alice")
+    planted["problems"]["1"]["given"] = f"w = __import__('os').system('touch {marker}')"
+    practice = Practice(view=planted, show=False)
+    with pytest.raises(ValueError, match="given code should"):
+        practice.problem(1)
+    assert not marker.exists()

@@ -3,6 +3,7 @@
 Usage, from the course folder (``exercises/``), or ``make grade [WORKERS=n]``::
 
     mwm-grade practice [--workers N] [--force] [--max-attempts 3] [--retry-failed] [--feedback]
+    mwm-grade --help-all     # the options, and the settings nbgrader_config.py can give (c.GradeSettings)
 
 Each student is graded by nbgrader's own command, ``nbgrader autograde <assignment> --student
 <id> --force``, in a process of its own (forked from a process that has imported nbgrader once,
@@ -120,6 +121,33 @@ def submitted_students(course: Path, assignment: str) -> list[str]:
     if not folder.is_dir():
         return []
     return sorted(p.name for p in folder.iterdir() if (p / assignment).is_dir())
+
+
+def _grade_settings_class():
+    from traitlets import Bool, Float, Integer
+    from traitlets.config import Configurable
+
+    class GradeSettings(Configurable):
+        """How ``mwm-grade`` grades: set in the course's ``nbgrader_config.py`` (``c.GradeSettings.heartbeat = 5``);
+        an option on the command line wins."""
+
+        workers = Integer(None, allow_none=True,
+                          help="Autograde processes at once on this machine (None: the machine's cores with "
+                               "PostgreSQL, 1 with SQLite).").tag(config=True)
+        max_attempts = Integer(3, help="Attempts after which a failing student is parked.").tag(config=True)
+        heartbeat = Float(10.0, help="Seconds between a machine's heartbeats; a machine silent for three loses "
+                                     "its students to the others.").tag(config=True)
+        feedback = Bool(False, help="Also generate each graded student's feedback, as a job of its own.").tag(config=True)
+
+    return GradeSettings
+
+
+def grade_settings(course: Path):
+    """The course's :class:`GradeSettings` (traitlets), read from ``course/nbgrader_config.py`` (defaults without one)."""
+    from mwm_grader import make_exercises as mk
+
+    config = mk.course_config(course) if (Path(course) / "nbgrader_config.py").is_file() else None
+    return _grade_settings_class()(config=config)
 
 
 def course_settings(course: Path, db_url: str | None = None) -> tuple[str, str]:
@@ -676,27 +704,41 @@ def summarize(result: dict, max_attempts: int, out=None) -> None:
 
 def main(argv=None) -> int:
     """The command line (see the module's docstring); returns the exit status."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog="--workers, --max-attempts, --heartbeat and --feedback can also be set in the course's "
+                                        "nbgrader_config.py (c.GradeSettings.<name>); --help-all shows how.")
     ap.add_argument("assignment", help="the assignment's id, e.g. practice")
     ap.add_argument("--course", default=".", help="the course folder (default: the current folder)")
+    ap.add_argument("--db-url", help="the gradebook (default: MWM_GRADEBOOK_URL, else the course's gradebook.db)")
+    ap.add_argument("--force", action="store_true", help="regrade students already graded")
+    ap.add_argument("--retry-failed", action="store_true", help="give skipped students new attempts")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--workers", type=int,
                     help="autograde processes at once on this machine (default: the machine's cores; 1 with an "
                          "SQLite gradebook)")
-    ap.add_argument("--force", action="store_true", help="regrade students already graded")
-    ap.add_argument("--max-attempts", type=int, default=3, help="skip a student after this many failures (3)")
-    ap.add_argument("--retry-failed", action="store_true", help="give skipped students new attempts")
-    ap.add_argument("--db-url", help="the gradebook (default: MWM_GRADEBOOK_URL, else the course's gradebook.db)")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ap.add_argument("--heartbeat", type=float, default=10.0,
+    ap.add_argument("--max-attempts", type=int, help="skip a student after this many failures (3)")
+    ap.add_argument("--heartbeat", type=float,
                     help="seconds between this machine's heartbeats; a machine silent for three loses its "
                          "students to the others (10)")
-    ap.add_argument("--feedback", action="store_true",
+    ap.add_argument("--feedback", action="store_const", const=True,
                     help="also generate each graded student's feedback (nbgrader generate_feedback), as a job")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--help-all" in argv:
+        print(ap.format_help())
+        print("Settings of the course's nbgrader_config.py (an option above wins):\n")
+        print(_grade_settings_class().class_config_section())
+        return 0
     args = ap.parse_args(argv)
+    settings = grade_settings(Path(args.course))
+
+    def chosen(name):
+        value = getattr(args, name)
+        return getattr(settings, name) if value is None else value
+
     try:
-        result = grade(Path(args.course), args.assignment, args.workers, args.force, args.max_attempts,
-                       args.retry_failed, args.db_url, progress=not args.no_progress, heartbeat=args.heartbeat,
-                       feedback=args.feedback)
+        result = grade(Path(args.course), args.assignment, chosen("workers"), args.force, chosen("max_attempts"),
+                       args.retry_failed, args.db_url, progress=not args.no_progress, heartbeat=chosen("heartbeat"),
+                       feedback=chosen("feedback"))
     except UsageError as e:
         print(f"grade_parallel: {e}", file=sys.stderr)
         return 2

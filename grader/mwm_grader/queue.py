@@ -7,8 +7,9 @@ in the gradebook's database, so any machine that shares the course folder and th
 runs ``mwm-grade`` (or ``make grade``) takes the next student:
 
 * **a student is never graded twice at once**: every job of one student carries the same
-  procrastinate ``lock`` (jobs with one lock run one after another), and the same
-  ``queueing_lock`` (a student waits in the queue at most once);
+  procrastinate ``lock`` (jobs with one lock run one after another); a student is queued only
+  if no job of theirs waits or runs, and a job whose student another job graded after it was
+  queued (both times from the database's clock) does nothing;
 * **a worker that dies loses its student**: each worker writes a heartbeat (``heartbeat``
   seconds); a job whose worker has been silent for three heartbeats goes back to the queue
   (:func:`requeue_stalled`, run by every waiting ``mwm-grade``), and its student is graded again,
@@ -17,8 +18,7 @@ runs ``mwm-grade`` (or ``make grade``) takes the next student:
   :class:`~procrastinate.RetryStrategy`, on :class:`Retry`) until the student has used
   ``max_attempts`` attempts, counted in the completion record across runs; then the job fails
   (:class:`Parked`) and the student stays ``failed`` until ``--retry-failed``;
-* **a rerun is idempotent**: a job whose student was graded, on the same submission, after the
-  job was queued does nothing;
+* **a rerun is idempotent**: students graded on their present submission are not queued again;
 * feedback is a job too (task ``mwm.feedback``: ``nbgrader generate_feedback --student``),
   queued after a student's autograde succeeds when ``mwm-grade --feedback`` asked for it.
 """
@@ -60,7 +60,7 @@ def conninfo(db_url: str) -> str:
 
 
 def student_lock(course_id: str, assignment: str, student: str) -> str:
-    """The procrastinate lock (and queueing lock) of one student's jobs: ``course/assignment/student``."""
+    """The procrastinate lock of one student's autograde jobs: ``course/assignment/student``."""
     return f"{course_id}/{assignment}/{student}"
 
 
@@ -98,13 +98,14 @@ def make_app(db_url: str, course: Path, course_id: str):
             records[assignment] = gp.Record(db_url, course_id, assignment)
         return records[assignment]
 
-    @app.task(name="mwm.autograde", queue=QUEUE, retry=procrastinate.RetryStrategy(retry_exceptions={Retry}))
-    async def autograde(assignment: str, student: str, fingerprint: str, max_attempts: int, since: float,
+    @app.task(name="mwm.autograde", queue=QUEUE, pass_context=True,
+              retry=procrastinate.RetryStrategy(retry_exceptions={Retry}))
+    async def autograde(context, assignment: str, student: str, fingerprint: str, max_attempts: int,
                         feedback: bool = False) -> str:
         rec = record(assignment)
         row = (await asyncio.to_thread(rec.rows)).get(student)
         if (row and row["state"] == "done" and row.get("submission") == fingerprint
-                and (row.get("finished") or 0) >= since):
+                and await _graded_since_queued(app, context.job)):
             return "graded since this job was queued"
         first = not row or row["state"] == "done" or (row.get("submission") or fingerprint) != fingerprint
         attempts = 1 if first else row["attempts"] + 1
@@ -133,6 +134,23 @@ def make_app(db_url: str, course: Path, course_id: str):
     app.mwm_autograde = autograde
     app.mwm_cpu_seconds = 0.0   # of the autograde processes this process ran
     return app
+
+
+#: Whether another autograde job of the same student succeeded after this job was queued (both
+#: times from the database's clock, so machines' clocks need not agree).
+_GRADED_SINCE = """
+SELECT EXISTS (
+    SELECT 1 FROM procrastinate_jobs other JOIN procrastinate_events done ON done.job_id = other.id
+     WHERE other.lock = %(lock)s AND other.task_name = 'mwm.autograde' AND other.id <> %(job_id)s
+       AND done.type = 'succeeded'
+       AND done.at > (SELECT min(at) FROM procrastinate_events WHERE job_id = %(job_id)s AND type = 'deferred')
+) AS graded
+"""
+
+
+async def _graded_since_queued(app, job) -> bool:
+    row = await app.connector.execute_query_one_async(query=_GRADED_SINCE, lock=job.lock, job_id=job.id)
+    return bool(row["graded"])
 
 
 def ensure_schema(app, db_url: str) -> None:
@@ -165,18 +183,15 @@ def pending(app, course_id: str, assignment: str) -> dict[str, str]:
 
 
 def defer_autograde(app, course_id: str, assignment: str, student: str, fingerprint: str, max_attempts: int,
-                    feedback: bool = False) -> bool:
-    """Queue one student's autograde; False if one is already waiting for them (their queueing lock)."""
-    import procrastinate
+                    feedback: bool = False) -> None:
+    """Queue one student's autograde, under their lock (their jobs run one after another, never two at once).
 
+    Two machines that plan at the same moment may both queue a student: the later job then finds
+    the student graded since it was queued, and does nothing.
+    """
     lock = student_lock(course_id, assignment, student)
-    try:
-        app.mwm_autograde.configure(lock=lock, queueing_lock=lock).defer(
-            assignment=assignment, student=student, fingerprint=fingerprint, max_attempts=max_attempts,
-            since=time.time(), feedback=feedback)
-    except procrastinate.exceptions.AlreadyEnqueued:
-        return False
-    return True
+    app.mwm_autograde.configure(lock=lock).defer(assignment=assignment, student=student, fingerprint=fingerprint,
+                                                 max_attempts=max_attempts, feedback=feedback)
 
 
 def requeue_stalled(app, heartbeat: float) -> list[int]:

@@ -112,6 +112,10 @@ def _python_prefixes(python: str) -> tuple[str, str]:
     return _PREFIX_CACHE[python]
 
 
+#: The teacher's package (this module's folder): never readable by a sandboxed kernel.
+TEACHER_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
 def _is_within(path: str, folder: str) -> bool:
     """Whether ``path`` is ``folder`` or lies below it (both absolute, normalised)."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
@@ -828,6 +832,13 @@ class SandboxedKernelManager(AsyncKernelManager):
         # a folder bound inside another bound folder must come after it
         for path, how in sorted(binds, key=lambda b: b[0].count("/")):
             args += parents(path) + [how, path, path]
+        # The teacher's package is not on a student's path where it is installed as the course
+        # installs it (editable, from grader/, which is never shown). Installed into the kernel's
+        # own environment instead (a plain `pip install ./grader`), it would be inside a shown
+        # folder: an empty folder covers it, so nothing of it can be read or imported.
+        teacher = os.path.realpath(TEACHER_PACKAGE)
+        if any(_is_within(teacher, r) for r in [*ro, cwd, "/usr"]):
+            args += ["--tmpfs", teacher]
             made.add(path)
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
         env = {

@@ -64,13 +64,51 @@ def problem_markdown(problem) -> str:
     return f"*{problem.level.capitalize()}: {problem.practises}.*\n\n{problem.statement}\n\n{parts}"
 
 
-def problem_view(problem, *, checked_parts=()) -> dict:
+def _scalars(x) -> list:
+    """Every number and string inside ``x`` (nested lists, tuples, arrays, dicts), flattened."""
+    if isinstance(x, dict):
+        return [v for item in x.values() for v in _scalars(item)]
+    if isinstance(x, np.ndarray):
+        return _scalars(x.tolist())
+    if isinstance(x, (list, tuple)):
+        return [v for item in x for v in _scalars(item)]
+    if isinstance(x, (bool, np.bool_)) or x is None:
+        return []
+    return [x]
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a.strip().lower() == b.strip().lower()
+    try:
+        return abs(float(a) - float(b)) <= 5e-4 + 1e-3 * abs(float(b))
+    except (TypeError, ValueError):
+        return False
+
+
+def _all_same(a, b) -> bool:
+    """True when ``a`` and ``b`` hold the same numbers and words, in order (within the answers' tolerance)."""
+    x, y = _scalars(a), _scalars(b)
+    return len(x) == len(y) and all(_same(u, v) for u, v in zip(x, y))
+
+
+def _gives_away(value, later: list) -> bool:
+    """True when a number or string of ``value`` is one of ``later`` (a later part's answers, flattened)."""
+    return any(_same(v, w) for v in _scalars(value) for w in later)
+
+
+def problem_view(problem, *, checked_parts=(), guarded: bool = False) -> dict:
     """One built problem as a view holds it.
 
     Args:
         problem: a :class:`~mwm_grader.problems.Problem` built with a student's numbers.
         checked_parts: the letters of the parts whose answers carry their expected value, their
             function cases' results and their usable slips.
+        guarded: the view is a student's own (the parts after the checked ones are graded
+            later): a slip is left out when any number or word of its value is also an answer of
+            an unchecked part of the problem; a function is checked on one case, as the student's
+            kernel checks it: the first whose result is no such answer (the others' results are
+            null).
 
     Returns:
         dict (JSON-serialisable): number, slug, title, the statement as Markdown, the given code,
@@ -78,6 +116,8 @@ def problem_view(problem, *, checked_parts=()) -> dict:
         options, the shape of a list, for a function its argument count and the arguments it is
         tried on; and for a checked part ``expected``, ``case_wants`` and ``slips``).
     """
+    later = [v for q in problem.parts if q.letter not in checked_parts for a in q.answers
+             for v in _scalars([w for _x, w in a.cases] if a.kind == "function" else a.expected)] if guarded else []
     parts = []
     for part in problem.parts:
         checked = part.letter in checked_parts
@@ -88,11 +128,24 @@ def problem_view(problem, *, checked_parts=()) -> dict:
                      "options": list(a.options), "n_args": a.n_args,
                      "shape": list(np.shape(a.expected)) if a.kind == "vector" else None,
                      "case_args": [_plain(list(args)) for args, _want in a.cases] if a.kind == "function" else []}
-            if checked:
+            wants = [_plain(want) for _args, want in a.cases] if a.kind == "function" else []
+            if guarded and wants:   # one case checked: the first whose result is no later part's answer
+                keep = next((k for k, want in enumerate(wants) if not _gives_away(want, later)), None)
+                wants = [None] * len(wants) if keep is None else [None] * keep + [wants[keep]]
+            # the part's own answer is what its check confirms (the student computes it anyway); a
+            # function's case results are other numbers, which must not be a later answer
+            if checked and not (a.kind == "function" and all(w is None for w in wants)):
                 entry["expected"] = None if a.kind == "function" else _plain(a.expected)
-                entry["case_wants"] = [_plain(want) for _args, want in a.cases] if a.kind == "function" else []
-                entry["slips"] = [{"key": m.key, "hint": m.hint, "value": _plain(m.values[a.name])}
-                                  for m in usable.get(a.name, [])]
+                entry["case_wants"] = wants
+                slips = [(m, _plain(m.values[a.name])) for m in usable.get(a.name, [])]
+                if a.kind == "function":   # on the cases the view gives results of; there two slips may
+                    known = [k for k, w in enumerate(wants) if w is not None]   # agree, or one be right: not told apart
+                    slips = [(m, [value[k] for k in known]) for m, value in slips]
+                    right = [wants[k] for k in known]
+                    slips = [(m, value) for m, value in slips if not _all_same(value, right)
+                             and not any(o is not m and _all_same(value, other) for o, other in slips)]
+                entry["slips"] = [{"key": m.key, "hint": m.hint, "value": value} for m, value in slips
+                                  if not _gives_away(value, later)]
             answers.append(entry)
         parts.append({"letter": part.letter, "points": part.points, "answers": answers})
     return {"number": problem.number, "slug": problem.slug, "title": problem.title,
@@ -115,7 +168,7 @@ def view_of(built, student: str | None, checked: str) -> dict:
     views = {}
     for p in sorted(built, key=lambda p: p.number):
         letters = [q.letter for q in p.parts] if checked == "all" else [p.parts[0].letter] if checked == "first" else []
-        views[str(p.number)] = problem_view(p, checked_parts=letters)
+        views[str(p.number)] = problem_view(p, checked_parts=letters, guarded=checked == "first")
     return check_view({"format": VIEW_FORMAT, "id": student, "checked": checked, "problems": views})
 
 

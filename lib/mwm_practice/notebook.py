@@ -32,6 +32,7 @@ its numbers. Each part ends with a locked cell, ``practice.hand_in("pNN-x", name
 """
 from __future__ import annotations
 
+import ast
 import getpass
 import json
 import math
@@ -44,7 +45,7 @@ import numpy as np
 from . import checks
 
 __all__ = ["MIME_ANSWER", "MIME_STUDENT", "VIEW_ENV", "VIEW_FILE", "VIEW_FORMAT", "WEBSITE_VIEW", "Practice",
-           "student_id", "encode", "decode", "given_names", "check_view", "website_view", "find_view",
+           "student_id", "encode", "decode", "given_names", "given_values", "check_view", "website_view", "find_view",
            "check_answer", "matches", "named_slip"]
 
 #: The environment variable through which the grader (or a teacher's command) hands the kernel a view.
@@ -235,6 +236,44 @@ def given_names(given_code: str) -> list[str]:
     return names
 
 
+def _literal(node):
+    """The value of an expression of a given cell: a literal, or ``np.array(<literal>)``; nothing runs."""
+    if (isinstance(node, ast.Call) and ast.unparse(node.func) == "np.array" and len(node.args) == 1
+            and not node.keywords):
+        return np.array(ast.literal_eval(node.args[0]))
+    return ast.literal_eval(node)
+
+
+def given_values(given_code: str) -> dict:
+    """The variables a problem's ``given`` code sets, read without running it: name -> value.
+
+    Args:
+        given_code: assignments of literals (numbers, strings, lists, tuples, dicts) or of
+            ``np.array(<literal>)``, one per line, as the teacher's tools write them.
+
+    Returns:
+        dict, in the order the code sets them.
+
+    Raises:
+        ValueError: the code does anything else (a view is data; nothing in it runs).
+    """
+    values = {}
+    for node in ast.parse(given_code).body:
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            raise ValueError(f"given code should only assign values, found {ast.unparse(node)[:60]!r}")
+        target, value = node.targets[0], node.value
+        names = target.elts if isinstance(target, ast.Tuple) else [target]
+        items = value.elts if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) else [value]
+        if len(names) != len(items) or not all(isinstance(n, ast.Name) for n in names):
+            raise ValueError(f"given code should assign names one value each, found {ast.unparse(node)[:60]!r}")
+        for name, item in zip(names, items):
+            try:
+                values[name.id] = _literal(item)
+            except (ValueError, TypeError, SyntaxError):
+                raise ValueError(f"given code should only assign values, found {ast.unparse(item)[:60]!r}") from None
+    return values
+
+
 def _view_answer(data: dict) -> SimpleNamespace:
     """An answer of a view, shaped like the teacher's answers for :func:`check_answer`.
 
@@ -246,12 +285,14 @@ def _view_answer(data: dict) -> SimpleNamespace:
     expected = data.get("expected")
     if data["kind"] == "vector":
         expected = np.asarray(expected, dtype=float) if checked else (np.zeros(shape) if shape is not None else None)
-    wants = data.get("case_wants") or [None] * len(data.get("case_args") or ())
+    args = data.get("case_args") or []
+    wants = list(data.get("case_wants") or [])
+    wants += [None] * (len(args) - len(wants))   # a case whose result this kernel does not check: None
     return SimpleNamespace(
         name=data["name"], kind=data["kind"], what=data.get("what", ""), decimals=data.get("decimals"),
         sig=data.get("sig"), options=tuple(data.get("options") or ()), n_args=data.get("n_args"),
         expected=expected, checked=checked,
-        cases=tuple((tuple(args), want) for args, want in zip(data.get("case_args") or (), wants)),
+        cases=tuple((tuple(a), want) for a, want in zip(args, wants)),
         slips=tuple(SimpleNamespace(key=s["key"], hint=s["hint"], value=s["value"]) for s in data.get("slips") or ()))
 
 
@@ -307,8 +348,9 @@ def _first_parts_only(view: dict) -> dict:
 def find_view(student: str, environ=None):
     """The view the teacher's set-up wrote for ``student``, and the file it was read from; (None, None) if none.
 
-    Looked for as :data:`VIEW_FILE` where a student's nbgrader config is looked for (the working
-    folder, three folders above it, ``JUPYTER_CONFIG_DIR``); a file for another id is passed over.
+    Looked for as :data:`VIEW_FILE` where a student's nbgrader config is looked for
+    (``JUPYTER_CONFIG_DIR`` first, then the working folder and three folders above it); a file
+    for another id is passed over. The file is data: its given numbers are read, never run.
     """
     from pathlib import Path
 
@@ -317,8 +359,8 @@ def find_view(student: str, environ=None):
     env = os.environ if environ is None else environ
     here = Path.cwd()
     places = [here, *list(here.parents)[:3]]
-    if env.get("JUPYTER_CONFIG_DIR"):
-        places.append(Path(env["JUPYTER_CONFIG_DIR"]))
+    if env.get("JUPYTER_CONFIG_DIR"):   # first: where the hub writes it, in the student's own config folder
+        places.insert(0, Path(env["JUPYTER_CONFIG_DIR"]))
     wanted = normalize_student_id(student)
     for folder in places:
         path = folder / VIEW_FILE
@@ -419,9 +461,7 @@ class Practice:
         problem = self.build(number)
         _display({"text/markdown": problem.markdown,
                   "text/plain": f"Problem {problem.number}. {problem.title} (run in Jupyter to see the statement)"})
-        namespace = {"np": np}
-        exec(problem.given, namespace)  # the given numbers: assignments written by the teacher's tools
-        return SimpleNamespace(**{name: namespace[name] for name in given_names(problem.given)})
+        return SimpleNamespace(**given_values(problem.given))
 
     def _part(self, part_id: str):
         try:
@@ -478,8 +518,8 @@ class Practice:
 def _mistake_hint(answer, value) -> str | None:
     """The hint of the view's slip that a wrong answer in the student's kernel matches (:func:`named_slip`), or None."""
     if answer.kind == "function":
-        try:
-            value = [value(*args) for args, _want in answer.cases]
+        try:   # on the cases whose results the view gives
+            value = [value(*args) for args, want in answer.cases if want is not None]
         except Exception:  # noqa: BLE001 - the student's function failed: no slip to name
             return None
     try:
@@ -522,12 +562,15 @@ def named_slip(answer, value, slips):
     """The first of ``slips`` whose value ``value`` matches, or None (no match, or ``value`` is right).
 
     Args:
-        answer: the answer being checked (with its expected value, or its cases' results).
-        value: the student's value, decoded (for a function answer: the list of its calls' results).
+        answer: the answer being checked (with its expected value, or its cases' results; a case
+            whose result is None is not compared).
+        value: the student's value, decoded (for a function answer: the list of its calls'
+            results on the cases whose results are known).
         slips: objects with ``hint`` and ``value`` (a view's, or the teacher's mistakes catalogue's
             usable entries), in the order they are tried.
     """
-    right = [want for _args, want in answer.cases] if answer.kind == "function" else answer.expected
+    right = ([want for _args, want in answer.cases if want is not None] if answer.kind == "function"
+             else answer.expected)
     if matches(answer, value, right):
         return None
     for slip in slips:
@@ -562,8 +605,8 @@ def check_answer(answer, value, *, with_value: bool, reveal: bool = True, all_ca
         value: the student's value (for a function: the function itself).
         with_value: also compare with the expected value.
         reveal: let a wrong value's message show the expected value.
-        all_cases: for a function, try every case (else only the first, the one the
-            student's notebook shows).
+        all_cases: for a function, try every case whose result is known (else only the first
+            of them).
         expected: compare with this instead of ``answer.expected`` (not for functions).
 
     Raises:
@@ -585,7 +628,8 @@ def check_answer(answer, value, *, with_value: bool, reveal: bool = True, all_ca
     elif a.kind == "bool":
         checks.check_bool(a.name, value, exp, reveal=reveal)
     elif a.kind == "function":
-        cases = (a.cases if all_cases else a.cases[:1]) if with_value else ()
+        known = [c for c in a.cases if c[1] is not None]   # a view may leave a case's result out
+        cases = (known if all_cases else known[:1]) if with_value else ()
         checks.check_function(a.name, value, cases, decimals=a.decimals, sig=a.sig, n_args=a.n_args, reveal=reveal)
     else:
         raise ValueError(f"unknown answer kind {a.kind!r}")
