@@ -278,3 +278,13 @@ def test_a_views_given_numbers_are_read_never_run(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="given code should"):
         practice.problem(1)
     assert not marker.exists()
+
+
+def test_a_notebook_worked_without_a_view_of_its_own_says_so_in_the_feedback():
+    """No view for the id when it ran (the website's numbers, id None): the note says so, not "the id None"."""
+    from mwm_grader.judge import JudgeAnswers
+
+    note = JudgeAnswers._id_note("alice", {"id": None, "source": "your user name", "self_study": False})
+    assert "the website's numbers" in note and "None" not in note and "'alice'" in note, note
+    assert "worked under the id 'bob' but submitted by 'alice'" in JudgeAnswers._id_note("alice", {"id": "bob"})
+    assert JudgeAnswers._id_note("alice", {"id": "alice"}) == ""

@@ -376,6 +376,9 @@ class JudgeAnswers(NbGraderPreprocessor):
         if worked.get("self_study"):
             return (f"This notebook was worked in self-study (the website's numbers); it was graded on the "
                     f"numbers of {student!r}, the id it was submitted under.")
+        if worked.get("id") is None:
+            return (f"This notebook was worked on the website's numbers (no numbers of your own were found when it "
+                    f"ran); it was graded on the numbers of {student!r}, the id it was submitted under.")
         if worked.get("id") != student:
             return (f"This notebook was worked under the id {worked.get('id')!r} but submitted by {student!r}: "
                     f"it was graded on the numbers of {student!r}.")
