@@ -346,16 +346,22 @@ def test_bad_arguments_are_named(tmp_path):
     # without --workers, an SQLite gradebook gets one worker
     done = subprocess.run(COMMAND, cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "no submissions of practice" in done.stdout and "(1 worker(s))" in done.stdout
-    # the settings of the course's nbgrader_config.py (traitlets): read, and a command-line option wins
-    shown = subprocess.run([COMMAND[0], "--help-all"], cwd=course, env=_env(), capture_output=True, text=True)
-    assert shown.returncode == 0 and "# c.GradeSettings.heartbeat = 10.0" in shown.stdout, shown.stdout[-2000:]
+
+
+def test_the_courses_config_gives_the_commands_settings_and_an_option_wins(tmp_path, capsys, monkeypatch):
+    """``c.GradeSettings`` in the course's nbgrader_config.py (traitlets, nbgrader's way) is read; ``--help-all`` shows it."""
+    course = tmp_path / "course"
+    (course / "source" / "practice").mkdir(parents=True)
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    monkeypatch.delenv("MWM_GRADEBOOK_URL", raising=False)
+    assert gp.main(["--help-all"]) == 0
+    assert "# c.GradeSettings.heartbeat = 10.0" in capsys.readouterr().out
     config = course / "nbgrader_config.py"
     config.write_text(config.read_text() + "\nc.GradeSettings.workers = 2\n")
-    done = subprocess.run(COMMAND, cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and "--workers 2 needs a database server" in done.stderr, done.stderr[-2000:]
-    done = subprocess.run([*COMMAND, "--workers", "1"], cwd=course, env=_env(), capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0 and "(1 worker(s))" in done.stdout, done.stderr[-2000:]
+    assert gp.main(["practice", "--course", str(course), "--no-progress"]) == 2
+    assert "--workers 2 needs a database server" in capsys.readouterr().err
+    assert gp.main(["practice", "--course", str(course), "--no-progress", "--workers", "1"]) == 0
+    assert "(1 worker(s))" in capsys.readouterr().out
 
 
 def test_a_gradebook_url_becomes_the_queues_address_and_each_student_has_one_lock():
