@@ -97,7 +97,7 @@ $(SERVER_GUARD): labs/jupyter_server_config.d/mwm-guard.json $(STAMP)
 # --keep-going: list all of them before failing.
 # MWM_STATIC_PANELS=1: every "Try" panel also draws all its settings for the website.
 book: system-packages $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)  ## set up, then build the website into _build/html from the committed chapters (every panel drawn)
-	MWM_STATIC_PANELS=1 $(BIN)/python scripts/book_cache.py prepare
+	MWM_STATIC_PANELS=1 $(BIN)/python scripts/book/book_cache.py prepare
 	MWM_STATIC_PANELS=1 $(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "The site is in _build/html; open _build/html/index.html"
 

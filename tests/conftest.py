@@ -21,7 +21,7 @@ def build_site(out: Path) -> subprocess.CompletedProcess:
     """
     env = dict(os.environ, MWM_STATIC_PANELS="1")
     cache = out / "_build" / ".jupyter_cache"
-    prepared = subprocess.run([sys.executable, str(ROOT / "scripts" / "book_cache.py"), "prepare", "--cache", str(cache)],
+    prepared = subprocess.run([sys.executable, str(ROOT / "scripts" / "book" / "book_cache.py"), "prepare", "--cache", str(cache)],
                               capture_output=True, text=True, env=env, timeout=1500, cwd=ROOT)
     if prepared.returncode != 0:
         return prepared

@@ -1,8 +1,8 @@
-"""The book's execution cache (scripts/book_cache.py): emptied when what chapters run on changes."""
+"""The book's execution cache (scripts/book/book_cache.py): emptied when what chapters run on changes."""
 import nbformat
 import pytest
 
-from scripts import book_cache
+from scripts.book import book_cache
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def test_digest_follows_the_installed_packages(book):
 
 
 def test_coalesce_streams_merges_consecutive_prints_of_one_stream():
-    from scripts.execute_notebooks import coalesce_streams
+    from scripts.book.execute_notebooks import coalesce_streams
 
     out = [nbformat.v4.new_output("stream", name="stdout", text="a\n"),
            nbformat.v4.new_output("stream", name="stdout", text="b\n"),

@@ -99,7 +99,7 @@ def test_every_chapter_is_in_the_toc():
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem[:2])
 def test_main_prose_is_focused(chapter):
     """What a reader meets without opening a fold stays at or under LIMIT words."""
-    from scripts import prose_words as prose
+    from scripts.book import prose_words as prose
 
     n = prose.prose_words(chapter)
     assert n <= prose.LIMIT, f"{chapter.name}: {n} words of main prose (limit {prose.LIMIT}); fold or cut"
@@ -107,7 +107,7 @@ def test_main_prose_is_focused(chapter):
 
 def test_prose_counter_folds_maths_and_tags():
     """Folded blocks and display maths are not main prose; inline maths like word_{<t} is not a tag."""
-    from scripts.prose_words import main_prose
+    from scripts.book.prose_words import main_prose
 
     text = main_prose('One two <img src="a.svg" alt="x"> $p(\\text{word}_t\\mid\\text{word}_{<t})$ three.\n'
                       "```{dropdown} Answer\nhidden words here\n```\n$$\na>b\n$$\nfour five")

@@ -2,7 +2,7 @@
 import json
 import re
 
-from scripts import checks_page
+from scripts.book import checks_page
 from tests.chapter_cells import CHAPTERS as CHAPTER_DIR
 
 CHAPTERS = sorted(CHAPTER_DIR.glob("[0-9][0-9]-*.ipynb"))

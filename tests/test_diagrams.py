@@ -3,7 +3,7 @@
 Every diagram parses as XML, scales with the page (a viewBox, no fixed width or height),
 names itself for screen readers (<title> and <desc>), draws no text below 14 user units,
 sits on a light background (so it stays legible in dark mode) and stays small. The
-committed files are exactly what ``scripts/draw_figures.py`` draws, and every figure a
+committed files are exactly what ``scripts/book/draw_figures.py`` draws, and every figure a
 chapter or the intro points at exists.
 """
 import json
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import draw_figures
+from scripts.book import draw_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "chapters" / "figures"
@@ -83,7 +83,7 @@ def test_strokes_and_text_are_dark_on_the_light_background(path):
 def test_the_committed_diagrams_are_what_the_script_draws():
     drawn = draw_figures.draw_all()
     for name, svg in drawn.items():
-        assert (FIGURES / name).read_text(encoding="utf-8") == svg, f"run python scripts/draw_figures.py ({name})"
+        assert (FIGURES / name).read_text(encoding="utf-8") == svg, f"run python scripts/book/draw_figures.py ({name})"
     assert draw_figures.draw_all() == drawn, "the drawing is deterministic"
 
 

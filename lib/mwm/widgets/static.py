@@ -30,7 +30,7 @@ the website, and the panel says how to run it live.
 
 The book build turns this on by setting the environment variable ``MWM_STATIC_PANELS=1``
 (see the Makefile); the committed notebooks do not carry it. For a chapter committed
-executed, ``scripts/book_cache.py`` adds :func:`static_html` of the panel's builder to the
+executed, ``scripts/book/book_cache.py`` adds :func:`static_html` of the panel's builder to the
 panel's committed display, which is what the display would carry in a run.
 
 Drawing every setting is the slow part of the book build, so it is done cheaply: each

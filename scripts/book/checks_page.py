@@ -1,7 +1,7 @@
 """Write checks.md, the website's "How we checked" page: every script that builds a data file, every test file.
 
 Usage (from the project root):
-    .venv/bin/python scripts/checks_page.py [--check]
+    .venv/bin/python scripts/book/checks_page.py [--check]
 
 A reader of the website has no checkout, so the chapters link each script or test they name to
 this page, which says what each one does (the first line of its docstring), how it is run and
@@ -15,7 +15,7 @@ import ast
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "checks.md"
 #: The scripts that train a model or write a data file a chapter reads, in the order of the chapters.
 DATA_SCRIPTS = ("make_railway_sentences", "train_char_lm", "jacobian_norms_across_seeds", "sweep_start", "train_memory_task",
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     text = page()
     if args.check:
         if PAGE.read_text(encoding="utf-8") != text:
-            print("checks.md is out of date: run .venv/bin/python scripts/checks_page.py", file=sys.stderr)
+            print("checks.md is out of date: run .venv/bin/python scripts/book/checks_page.py", file=sys.stderr)
             return 1
         return 0
     PAGE.write_text(text, encoding="utf-8")

@@ -5,7 +5,7 @@ Main prose is the text of the markdown cells with folded blocks (```{dropdown}``
 is what ``wc -w`` counts (an inline formula or a number is a word too). The course
 keeps every chapter's main prose at or under ``LIMIT`` words (tests/test_chapters.py).
 
-Usage: ``python scripts/prose_words.py [chapters/NN-....ipynb ...]`` prints one line per
+Usage: ``python scripts/book/prose_words.py [chapters/NN-....ipynb ...]`` prints one line per
 chapter (all chapters when none is named): its main words and its folded words.
 """
 import json
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 LIMIT = 2000
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _FOLD = re.compile(r"^(`{3,}|:{3,})\{(dropdown|toggle)\}")
 
 

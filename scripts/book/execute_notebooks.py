@@ -1,7 +1,7 @@
 """Execute notebooks in place, deterministically, so they can be committed with outputs.
 
 Usage (from the project root, inside .venv):
-    python scripts/execute_notebooks.py chapters/*.ipynb
+    python scripts/book/execute_notebooks.py chapters/*.ipynb
 
 Each notebook runs top to bottom in a fresh kernel started in its own folder. Cells
 tagged ``hide-cell`` (pause-and-predict answers) are also marked collapsed for

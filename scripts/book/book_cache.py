@@ -5,7 +5,7 @@ jupyter-cache database, keyed on the chapter's code cells only. A change in the 
 ``lib/`` or in the pinned environment would therefore re-use outputs computed by the old
 code. This script closes that gap and fills the cache before the build:
 
-``python scripts/book_cache.py prepare [--cache DIR] [--workers N]``
+``python scripts/book/book_cache.py prepare [--cache DIR] [--workers N]``
     1. computes a digest of everything a chapter's outputs depend on besides its own
        code: every file under ``lib/`` (sources and data), ``requirements.txt``,
        ``_config.yml``, the ``MWM_STATIC_PANELS`` setting, the Python version and every
@@ -46,7 +46,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Files whose content every chapter's outputs may depend on (besides the chapter's code).
 INPUT_GLOBS = ("lib/**/*", "requirements.txt", "_config.yml")
 #: Environment variables that change what a chapter prints or displays.

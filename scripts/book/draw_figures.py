@@ -1,6 +1,6 @@
 """Draw the course's cell diagrams as small hand-laid SVG files in chapters/figures/.
 
-Usage (from the project root): ``python scripts/draw_figures.py`` rewrites
+Usage (from the project root): ``python scripts/book/draw_figures.py`` rewrites
 
 * ``unrolled-cell.svg``: the plain cell unrolled over three steps (chapter 3);
 * ``lstm-cell.svg``: one LSTM step (chapter 9);
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-FIGURES = Path(__file__).resolve().parents[1] / "chapters" / "figures"
+FIGURES = Path(__file__).resolve().parents[2] / "chapters" / "figures"
 
 SERIF = "'DejaVu Serif', 'Times New Roman', Times, serif"
 SANS = "'DejaVu Sans', Arial, Helvetica, sans-serif"
