@@ -242,14 +242,16 @@ class Record:
             self._write(student, attempts=0)
 
 
-def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str, students) -> None:
+def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str, students, queue_app=None) -> None:
     """Create and migrate the gradebook, and add the assignment and ``students``, before any worker starts.
 
     A new gradebook gets nbgrader's tables, stamped with nbgrader's newest alembic revision;
     an older one is migrated by ``nbgrader.dbutil.upgrade`` (what ``nbgrader db upgrade`` runs);
     one at the newest revision is left alone (:func:`mwm_grader.make_exercises.migrate_gradebook`). A gradebook without
     the assignment gets it from ``source/`` with nbgrader's ``generate_assignment`` into a scratch
-    folder (``release/`` is not touched). On PostgreSQL this runs under an advisory lock, so that machines started at the same moment do it in turn.
+    folder (``release/`` is not touched). With ``queue_app`` (a procrastinate App, :mod:`mwm_grader.queue`)
+    the job queue's tables are created too, if missing. On PostgreSQL this runs under an advisory lock, so that
+    machines started at the same moment do it in turn.
 
     Raises:
         RuntimeError: generate_assignment failed.
@@ -263,6 +265,10 @@ def prepare_gradebook(course: Path, db_url: str, course_id: str, assignment: str
             conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
             try:
                 _prepare(course, db_url, course_id, assignment, students)
+                if queue_app is not None:
+                    from . import queue
+
+                    queue.ensure_schema(queue_app, db_url)
             finally:
                 conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK})
         engine.dispose()
@@ -351,6 +357,11 @@ def _nbgrader_child(course: str, argv: list, log_path: str, env: dict, cpu_pipe)
     finally:
         cpu_pipe.send(sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
                           for f in ("ru_utime", "ru_stime")))
+
+
+def grading_env() -> dict:
+    """This process's environment with its interpreter's folder first on ``PATH`` (nbgrader runs alembic from there)."""
+    return dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
 
 
 def nbgrader_one(course: Path, argv: list, log_name: str, env: dict) -> Outcome:
@@ -513,16 +524,15 @@ def grade(course: Path, assignment: str, workers: int | None = None, force=False
               "grade (nbgrader collect puts them there)", file=out, flush=True)
         return dict(graded=[], failed={}, done_before=[], gave_up=[], seconds=0.0, cpu_seconds=0.0, resubmitted=[],
                     notes={}, notes_file=None)
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    env = grading_env()
     app = None
-    try:
-        prepare_gradebook(course, db_url, course_id, assignment, students)
-        record = Record(db_url, course_id, assignment)
-        if queued:
-            from . import queue
+    if queued:
+        from . import queue
 
-            app = queue.make_app(db_url, course, course_id)
-            queue.ensure_schema(app, db_url)
+        app = queue.make_app(db_url, course, course_id)
+    try:
+        prepare_gradebook(course, db_url, course_id, assignment, students, queue_app=app)
+        record = Record(db_url, course_id, assignment)
         rows = record.rows()
     except _database_errors() as exc:
         raise GradebookError(f"cannot reach the gradebook at {_safe(db_url)}: {_first_line(exc)}. Is its server "

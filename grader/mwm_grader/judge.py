@@ -32,10 +32,8 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from mwm_practice import checks
 
 from . import mistakes as _mistakes
-from . import problems as _problems
 from mwm_practice.notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_answer, decode
 from .sandbox import SandboxedExecute
-from .variants import numbers_for
 
 __all__ = ["RecordWorkedId", "RestoreDeletedCells", "GradingExecute", "JudgeAnswers", "write_notes", "NOTES", "name_by_id", "judge_part", "expected_problems",
            "PART_CELL", "JUDGED"]
@@ -61,12 +59,12 @@ def expected_problems(student: str | None) -> dict[str, object]:
         student: the submission's student id (None: the website's numbers).
 
     Returns:
-        dict of :class:`~mwm_grader.problems.Problem`, answers computed by ``mwm``.
+        dict of :class:`~mwm_grader.problems.Problem`, answers computed by ``mwm``
+        (:func:`mwm_grader.views.built_problems`).
     """
-    built, missing = _problems.build_all(numbers_for(student))
-    if missing:
-        raise RuntimeError(f"problems missing from the library: {missing}")
-    return {p.slug: p for p in built}
+    from .views import built_problems
+
+    return {p.slug: p for p in built_problems(student)}
 
 
 def _records(cell, part_id: str) -> list[dict]:

@@ -25,8 +25,6 @@ runs ``mwm-grade`` (or ``make grade``) takes the next student:
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import time
 from pathlib import Path
 
@@ -35,8 +33,6 @@ __all__ = ["QUEUE", "Retry", "Parked", "conninfo", "make_app", "student_lock", "
 
 #: The queue every grading job goes to.
 QUEUE = "mwm-grading"
-#: PostgreSQL advisory lock held while procrastinate's tables are created (any fixed number).
-SCHEMA_LOCK = 0x6D776D17
 
 
 class Retry(RuntimeError):
@@ -90,7 +86,7 @@ def make_app(db_url: str, course: Path, course_id: str):
         logging.getLogger(name).setLevel(logging.CRITICAL)
     app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo(db_url), min_size=1, max_size=4,
                                                                   timeout=10))
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    env = gp.grading_env()
     records: dict[str, gp.Record] = {}
 
     def record(assignment: str) -> gp.Record:
@@ -154,21 +150,21 @@ async def _graded_since_queued(app, job) -> bool:
 
 
 def ensure_schema(app, db_url: str) -> None:
-    """Create procrastinate's tables in the gradebook's database if they are missing (under an advisory lock)."""
+    """Create procrastinate's tables in the gradebook's database if they are missing.
+
+    Called by :func:`mwm_grader.grade_parallel.prepare_gradebook`, under its advisory lock, so
+    that machines started at the same moment do not create them twice.
+    """
     import sqlalchemy as sa
 
     engine = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
     try:
-        with engine.connect() as conn:
-            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
-            try:
-                if "procrastinate_jobs" not in sa.inspect(conn).get_table_names():
-                    with app.open():
-                        app.schema_manager.apply_schema()
-            finally:
-                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+        missing = "procrastinate_jobs" not in sa.inspect(engine).get_table_names()
     finally:
         engine.dispose()
+    if missing:
+        with app.open():
+            app.schema_manager.apply_schema()
 
 
 def pending(app, course_id: str, assignment: str) -> dict[str, str]:

@@ -33,7 +33,7 @@ from mwm_practice.notebook import VIEW_FILE, VIEW_FORMAT, check_view
 from . import mistakes, problems
 from .variants import numbers_for
 
-__all__ = ["CHECKED", "problem_markdown", "problem_view", "view_of", "grading_view", "student_view", "website_view",
+__all__ = ["CHECKED", "built_problems", "problem_markdown", "problem_view", "view_of", "grading_view", "student_view", "website_view",
            "view_json", "write_student_view"]
 
 #: The kinds of view, by which parts carry their expected values.
@@ -172,7 +172,12 @@ def view_of(built, student: str | None, checked: str) -> dict:
     return check_view({"format": VIEW_FORMAT, "id": student, "checked": checked, "problems": views})
 
 
-def _built(student: str | None) -> list:
+def built_problems(student: str | None) -> list:
+    """Every problem built with ``student``'s numbers (None: the website's), answers computed by ``mwm``.
+
+    Raises:
+        RuntimeError: a problem cannot be built (a part of ``mwm`` it needs is missing).
+    """
     built, missing = problems.build_all(numbers_for(student))
     if missing:
         raise RuntimeError(f"problems missing from the library: {missing}")
@@ -181,7 +186,7 @@ def _built(student: str | None) -> list:
 
 def grading_view(student: str | None, built=None) -> dict:
     """What the sandboxed kernel gets while ``student``'s submission is graded: no expected value."""
-    return view_of(built if built is not None else _built(student), student, "none")
+    return view_of(built if built is not None else built_problems(student), student, "none")
 
 
 def student_view(student: str) -> dict:
@@ -193,12 +198,12 @@ def student_view(student: str) -> dict:
     from mwm_practice.ids import check_student_id, normalize_student_id
 
     check_student_id(student)
-    return view_of(_built(student), normalize_student_id(student), "first")
+    return view_of(built_problems(student), normalize_student_id(student), "first")
 
 
 def website_view() -> dict:
     """The website's numbers, every part checkable: the view ``Practice(self_study=True)`` reads."""
-    return view_of(_built(None), None, "all")
+    return view_of(built_problems(None), None, "all")
 
 
 def view_json(view: dict) -> str:

@@ -215,25 +215,12 @@ def decode(data):
 
 
 def given_names(given_code: str) -> list[str]:
-    """The variables a problem's ``given`` code sets, in the order it sets them.
+    """The variables a problem's ``given`` code sets, in the order it sets them (:func:`given_values`' names).
 
-    Args:
-        given_code: Python source (assignments only), as :class:`~mwm_grader.problems.Problem` holds it.
-
-    Returns:
-        list of names.
+    Raises:
+        ValueError: as :func:`given_values`.
     """
-    import ast
-
-    names = []
-    for node in ast.parse(given_code).body:
-        if not isinstance(node, ast.Assign):
-            raise ValueError(f"given code should only assign numbers, found {type(node).__name__}")
-        for target in node.targets:
-            for t in (target.elts if isinstance(target, ast.Tuple) else [target]):
-                if isinstance(t, ast.Name) and t.id not in names:
-                    names.append(t.id)
-    return names
+    return list(given_values(given_code))
 
 
 def _literal(node):
@@ -417,7 +404,6 @@ class Practice:
         self.view = view
         self.id = view.get("id") if isinstance(view.get("id"), str) else None
         self.checked = view.get("checked", "none")
-        self.grading = self.checked == "none"
         self._built = {int(k): _view_problem(v) for k, v in view["problems"].items()}
         if show:
             self._show_id()
