@@ -125,7 +125,7 @@ test-notebooks-portable: $(STAMP)  ## re-run every chapter on portable numpy ker
 # The contributors' loop: everything but the book, browser, nbval, grading and the reruns of the
 # training scripts (tests marked `training`), in about 1.5 minutes on 2 cores. Its files need no
 # shared fixture, so single tests are handed out (--dist load): no worker waits at the end.
-test-fast: system-packages $(STAMP)  ## the unit tests and torch checks alone (no book, browser, nbval or grading), about 1.5 min
+test-fast: system-packages $(STAMP)  ## the unit, property and torch tests and the chapters' text checks (no book, browser, nbval or grading), about 1.5 min
 	$(BIN)/python -m pytest -n $(FAST_JOBS) --dist load -m "not training" --durations=15 tests lib --ignore=tests/test_book.py --ignore=tests/test_site.py --ignore=tests/test_exercises.py \
 	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
 	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py \
@@ -165,13 +165,13 @@ teacher-lab: $(STAMP) $(LAB_DEFAULTS) $(SERVER_GUARD)  ## teacher: JupyterLab in
 
 # A student's folder, students/<id>/ (git ignores it), with their nbgrader config: the course,
 # their id, the exchange (NBGRADER_EXCHANGE if set). Running it again changes nothing.
-student: $(STAMP)  ## a student's folder students/<id>/: nbgrader config and their numbers, STUDENT=id (mwm-student)
+student: $(STAMP)  ## teacher, or a student with a clone: a student's folder students/<id>/ with their nbgrader config and numbers, STUDENT=id (mwm-student)
 	@test -n "$(STUDENT)" || { echo "usage: make student STUDENT=<student id>"; exit 2; }
 	$(BIN)/mwm-student "$(STUDENT)"
 
 # ids are not case-sensitive (grader/mwm_grader/student_setup.py reads Carol.Smith as carol.smith, as the hub does)
 STUDENT_ID = $(shell printf '%s' '$(STUDENT)' | tr '[:upper:]' '[:lower:]')
-student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)  ## that student's JupyterLab in students/<id>/ (Assignments tab, Validate), STUDENT=id
+student-lab: student $(LAB_DEFAULTS) $(SERVER_GUARD)  ## student: their JupyterLab in students/<id>/ (Assignments tab, Validate), STUDENT=id
 	cd "students/$(STUDENT_ID)" && MWM_STUDENT="$(STUDENT_ID)" JUPYTER_CONFIG_DIR=$(CURDIR)/labs/student \
 	  PATH=$(CURDIR)/$(BIN):$$PATH jupyter lab $(LAB_ARGS)
 
