@@ -133,7 +133,7 @@ test-fast: system-packages $(STAMP)  ## the unit, property and torch tests and t
 	          --ignore=tests/test_solutions_every_id.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
-# the website's practice pages, all from the numbers in grader/mwm_grader/problems.py.
+# the website's practice pages, all from the numbers in grader/mwm_grader/problems/__init__.py.
 exercises: $(STAMP)  ## teacher: rebuild the practice problems, answer key, website view and pages (mwm-exercises)
 	$(BIN)/mwm-exercises
 

@@ -15,7 +15,7 @@ class). Every part is judged outside the student's kernel (``mwm_grader.judge``)
 graded alternately on the same class (``--parallel`` is described below):
 
 * ``sandbox``  the course's grading: each kernel in a bubblewrap sandbox (``mwm_grader.sandbox``);
-* ``off``      the same with ``MWM_SANDBOX=off`` (kernels unsandboxed), to show what the sandbox costs.
+* ``off``      the same with ``--SandboxedKernelManager.sandbox=False`` (kernels unsandboxed), to show what the sandbox costs.
 
 Before the sandbox and the judge, with hidden tests run in the student's kernel, the same
 class took 1.76 s per student on this 2-core machine (the figure the grading issue quotes).
@@ -100,16 +100,14 @@ def make_course(folder: Path, problems, n_students: int, seed: int = 0) -> dict:
 def grade(course: Path, mode: str) -> tuple[float, float]:
     """Run ``nbgrader autograde practice`` in ``course``; return (wall seconds, CPU seconds).
 
-    ``mode`` is "sandbox" (the course's grading) or "off" (``MWM_SANDBOX=off``).
+    ``mode`` is "sandbox" (the course's grading) or "off" (``--SandboxedKernelManager.sandbox=False``).
     """
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
-    env.pop("MWM_SANDBOX", None)
-    if mode == "off":
-        env["MWM_SANDBOX"] = "off"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "autograde", "practice",
-                             "--force", "--log-level=ERROR"], cwd=course, env=env, capture_output=True, text=True)
+                             "--force", "--log-level=ERROR",
+                             *(["--SandboxedKernelManager.sandbox=False"] if mode == "off" else [])], cwd=course, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:

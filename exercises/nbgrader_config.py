@@ -1,7 +1,7 @@
 """nbgrader configuration of the course's practice problems (nbgrader 0.9).
 
 This folder is an nbgrader course directory. source/practice/ holds the instructor
-version, generated from mwm_grader/problems.py by `make exercises` (which also runs nbgrader's
+version, generated from mwm_grader/problems/ by `make exercises` (which also runs nbgrader's
 generate_assignment and generate_solution); release/, submitted/, autograded/,
 feedback/, solution/ and gradebook.db are made by nbgrader's own commands, run from
 this folder (see the README, "For teachers").
@@ -110,7 +110,9 @@ c.Autograde.sanitize_preprocessors = [RecordWorkedId, ClearOutput, DeduplicateId
 #   given numbers; mwm_grader/views.py), while the teacher's package that computes answers
 #   (mwm_grader, in grader/) is not on its path and not in the sandbox: no expected value
 #   exists in the kernel. Without bubblewrap grading stops with a message
-#   saying how to install it (README, "For teachers").
+#   saying how to install it (README, "For teachers"). The sandbox's limits are settings of
+#   SandboxedKernelManager (`mwm-grade --help-all` lists them); to grade without it, knowingly
+#   (student code then runs with your rights): c.SandboxedKernelManager.sandbox = False
 # * JudgeAnswers reads each hand-in cell's answer record, computes the expected values with
 #   mwm from the submission's numbers, and replaces the cell's outputs with the verdict, which
 #   nbgrader's SaveAutoGrades turns into points (an error output: 0; otherwise full points).

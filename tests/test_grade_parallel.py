@@ -355,7 +355,9 @@ def test_the_courses_config_gives_the_commands_settings_and_an_option_wins(tmp_p
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
     monkeypatch.delenv("MWM_GRADEBOOK_URL", raising=False)
     assert gp.main(["--help-all"]) == 0
-    assert "# c.GradeSettings.heartbeat = 10.0" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "# c.GradeSettings.heartbeat = 10.0" in shown
+    assert "--SandboxedKernelManager.sandbox=<Bool>" in shown and "--SandboxedKernelManager.memory_limit=" in shown
     config = course / "nbgrader_config.py"
     config.write_text(config.read_text() + "\nc.GradeSettings.workers = 2\n")
     assert gp.main(["practice", "--course", str(course), "--no-progress"]) == 2

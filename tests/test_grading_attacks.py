@@ -520,8 +520,9 @@ def size(path):
         return f"{len(open(path, 'rb').read())} bytes"
     except OSError as e:
         return f"unreadable ({type(e).__name__})"
-print('problems.py:', size(os.path.join(course, 'grader', 'mwm_grader', 'problems.py')))
-for path in glob.glob(os.path.join(course, '**', 'problems*.py*'), recursive=True):
+print('problems:', size(os.path.join(course, 'grader', 'mwm_grader', 'problems', '__init__.py')))
+print('problem 1 text:', size(os.path.join(course, 'grader', 'mwm_grader', 'problems', 'p01.md.j2')))
+for path in glob.glob(os.path.join(course, '**', 'problems', '*'), recursive=True):
     print('found', os.path.basename(path), size(path))
 print('grading view given:', 'MWM_PRACTICE_VIEW' in os.environ)
 h3 = 0.5
@@ -712,7 +713,7 @@ def test_the_answer_key_code_is_empty_while_graded(graded):
     seen = text(cell(nb, "p01-c-answer"))
     assert "grading view given: True" in seen, seen
     assert "teacher package found: False" in seen, seen
-    assert "problems.py: unreadable" in seen, seen
+    assert "problems: unreadable" in seen and "problem 1 text: unreadable" in seen, seen
     assert not [ln for ln in seen.splitlines() if ln.startswith("found")], seen
 
 

@@ -17,7 +17,7 @@ Every score, in the Formgrader, the gradebook and each feedback page, must equal
 student's answers earn and what ``nbgrader autograde`` on the command line gives the same
 submissions.
 
-The hub gives every user's Lab a host of its own (``MWM_HUB_SUBDOMAIN_HOST``, here
+The hub gives every user's Lab a host of its own (``c.CourseHub.subdomain_host``, here
 ``http://localhost:<port>``, so the teacher's Lab is at ``http://teacher.localhost:<port>``),
 and bob's notebook carries every vector of :mod:`tests.hostile_content`: the teacher opens his
 submission in the Formgrader and his feedback page, and none of it runs (no mark, no file written,
@@ -100,22 +100,22 @@ def hub(tmp_path_factory):
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
     shutil.copytree(SOURCE.parent, course / "source" / "practice")
     bin_dir = Path(sys.executable).parent
-    env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), MWM_HUB_COURSE=str(course), MWM_HUB_STATE=str(state),
-               MWM_HUB_TRIAL_PASSWORD=PASSWORD, MWM_HUB_TEACHERS="teacher",
-               PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    for name in ("MWM_STUDENT", "JUPYTER_CONFIG_DIR", "MWM_HUB_ROSTER"):
+    env = dict(os.environ, NBGRADER_EXCHANGE=str(exchange), PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    for name in ("MWM_STUDENT", "JUPYTER_CONFIG_DIR"):
         env.pop(name, None)
     done = subprocess.run([str(bin_dir / "nbgrader"), "generate_assignment", "practice"], cwd=course, env=env,
                           capture_output=True, text=True, timeout=300)  # what `make exercises` does in exercises/
     assert done.returncode == 0, done.stdout + done.stderr
     port, hub_port, api_port = _free_ports(3)
-    env["MWM_HUB_SUBDOMAIN_HOST"] = f"http://localhost:{port}"  # each user's Lab at <user>.localhost
+    settings = [f"--CourseHub.course={course}", f"--CourseHub.state={state}", f"--CourseHub.trial_password={PASSWORD}",
+                "--CourseHub.teachers=teacher",
+                f"--CourseHub.subdomain_host=http://localhost:{port}"]  # each user's Lab at <user>.localhost
     log = tmp / "hub.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
             [str(bin_dir / "jupyterhub"), "-f", str(ROOT / "hub" / "jupyterhub_config.py"), "--ip", "127.0.0.1",
              "--port", str(port), f"--JupyterHub.hub_port={hub_port}",
-             f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
+             f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}", *settings],
             cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://localhost:{port}"
     try:
@@ -381,3 +381,34 @@ def test_a_class_on_the_hub_fetches_submits_is_graded_and_reads_its_feedback(hub
             for part in SKIPPED[student]:
                 problem, letter = int(part[1:3]), part[-1]
                 assert f"Problem {problem} ({letter}): not right" in feedback[student]
+
+
+def test_the_hubs_settings_are_traitlets_set_in_its_config_file(tmp_path, capsys):
+    """The commented c.CourseHub lines of hub/jupyterhub_config.py, filled in as a teacher would, configure the hub."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    if not PROXY.exists():
+        pytest.skip(f"{PROXY} is missing (npm ci installs it)")
+    course, state = tmp_path / "course", tmp_path / "state"
+    course.mkdir()
+    shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\nalice\nbob\n", encoding="utf-8")
+    text = (ROOT / "hub" / "jupyterhub_config.py").read_text(encoding="utf-8")
+    filled = {"course": str(course), "state": str(state), "teachers": ["ada"], "roster": str(roster),
+              "subdomain_host": "https://hub.example.org"}
+    for name, value in filled.items():
+        line = re.search(rf"^# c\.CourseHub\.{name} = .*$", text, re.M)
+        assert line, f"hub/jupyterhub_config.py shows no c.CourseHub.{name} line"
+        text = text.replace(line.group(0), f"c.CourseHub.{name} = {value!r}")
+    (tmp_path / "jupyterhub_config.py").write_text(text, encoding="utf-8")
+    c = PyFileConfigLoader("jupyterhub_config.py", path=str(tmp_path)).load_config()
+    assert c.JupyterHub.db_url == f"sqlite:///{state / 'jupyterhub.sqlite'}" and state.is_dir()
+    assert c.Authenticator.allowed_users == {"ada", "alice", "bob"}
+    assert c.JupyterHub.subdomain_host == "https://hub.example.org"
+    assert "WARNING" not in capsys.readouterr().err
+    (tmp_path / "jupyterhub_config.py").write_text(text.replace("https://hub.example.org", "hub.example.org"))
+    with pytest.raises(SystemExit, match="CourseHub.subdomain_host must be an address"):
+        PyFileConfigLoader("jupyterhub_config.py", path=str(tmp_path)).load_config()
+    done = subprocess.run([sys.executable, "-m", "mwm_grader.hub"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "c.CourseHub.trial_password" in done.stdout, done.stderr

@@ -108,6 +108,8 @@ def test_no_id_gives_the_website_numbers():
     (lambda: problems.build(1, [NUMBERS[1]]), TypeError, "numbers"),
     (lambda: problems.build(2, {1: NUMBERS[1]}), ValueError, "numbers has no .* problem 2"),
     (lambda: problems.build(1, {1: {"w": 0.5}}), ValueError, r"numbers\[1\] .*missing \['b', 'h0', 'u', 'xs'\]"),
+    (lambda: problems.build(12, {12: {**NUMBERS[12], "runs": {**NUMBERS[12]["runs"], "A": [1, 0.42]}}}), ValueError,
+     r"runs\['A'\] needs 3 to 10 entries, got 2"),
 ])
 def test_bad_input_names_the_argument(bad, error, word):
     with pytest.raises(error, match=word):

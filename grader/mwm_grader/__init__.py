@@ -1,7 +1,8 @@
 """The teacher's side of the course's practice problems: only a teacher's environment installs it.
 
 * :mod:`mwm_grader.problems`: the sixteen problems, built from their numbers (``NUMBERS``,
-  the website's) with every answer computed by ``mwm``; :mod:`mwm_grader.variants`: every
+  the website's) with every answer computed by ``mwm``, each problem's words in a template
+  beside its builder (``problems/pNN.md.j2``); :mod:`mwm_grader.variants`: every
   student's own numbers, derived from their student id; :mod:`mwm_grader.mistakes`: the slips
   each part's feedback can name.
 * :mod:`mwm_grader.views`: what a student's kernel is given of the problems (statements, given
@@ -10,6 +11,8 @@
 * :mod:`mwm_grader.judge`, :mod:`mwm_grader.sandbox`, :mod:`mwm_grader.untrusted`: grading
   (nbgrader preprocessors): student code run in a sandbox, answers judged outside it, student
   content cleaned before any page a teacher opens shows it.
+* :mod:`mwm_grader.hub`: the course on a JupyterHub (``c.CourseHub`` settings, read by
+  ``hub/jupyterhub_config.py``).
 * The teacher's commands, each with ``--help``: ``mwm-exercises`` (:mod:`~mwm_grader.make_exercises`),
   ``mwm-answer-keys``, ``mwm-grade`` (:mod:`~mwm_grader.grade_parallel`), ``mwm-gradebook``,
   ``mwm-roster``, ``mwm-student``, ``mwm-report``.

@@ -737,6 +737,11 @@ def main(argv=None) -> int:
         print(ap.format_help())
         print("Settings of the course's nbgrader_config.py (an option above wins):\n")
         print(_grade_settings_class().class_config_section())
+        from .sandbox import SandboxedKernelManager
+
+        print("The sandbox each graded kernel runs in (c.SandboxedKernelManager.<name>):\n")
+        for trait in SandboxedKernelManager.class_own_traits(config=True).values():
+            print(SandboxedKernelManager.class_get_trait_help(trait), end="\n\n")
         return 0
     args = ap.parse_args(argv)
     settings = grade_settings(Path(args.course))

@@ -85,7 +85,7 @@ def make_app(db_url: str, course: Path, course_id: str):
     for name in ("procrastinate", "psycopg.pool", "asyncio"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
     app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo(db_url), min_size=1, max_size=4,
-                                                                  timeout=10))
+                                                                  timeout=3))
     env = gp.grading_env()
     records: dict[str, gp.Record] = {}
 

@@ -12,8 +12,9 @@ Two classes, used by ``nbgrader autograde`` through ``exercises/nbgrader_config.
   stops the notebook's grading.
 
 What the sandbox allows and forbids is listed in :class:`SandboxedKernelManager`'s docstring.
-``MWM_SANDBOX=off`` in the teacher's environment runs kernels unsandboxed, with a warning
-logged at every start; nothing else ever does.
+``c.SandboxedKernelManager.sandbox = False`` in the course's ``nbgrader_config.py`` (or
+``--SandboxedKernelManager.sandbox=False`` on nbgrader's command line) runs kernels unsandboxed,
+with a warning logged at every start; nothing else ever does.
 
 Nothing here runs inside the student's kernel; ``mwm`` only has to be importable by it.
 """
@@ -56,7 +57,7 @@ INSTALL_HINT = (
     "Install it with `sudo apt-get install bubblewrap util-linux` (Debian/Ubuntu; `make setup` "
     "and .ci/run do this). To grade WITHOUT a sandbox, knowing that student code then runs "
     "with your rights (it can read the answer key, rewrite the gradebook and other students' "
-    "files), set MWM_SANDBOX=off in the environment."
+    "files), set c.SandboxedKernelManager.sandbox = False in the course's nbgrader_config.py."
 )
 
 
@@ -65,7 +66,7 @@ class SandboxUnavailable(Exception):
 
     Not a ``RuntimeError`` on purpose: nbgrader's ``Execute`` turns a ``RuntimeError`` into a
     retry and then a message-less ``UnresponsiveKernelError``, and this message must reach the
-    teacher. The message says how to install bubblewrap and how to opt out (``MWM_SANDBOX=off``).
+    teacher. The message says how to install bubblewrap and how to opt out (``SandboxedKernelManager.sandbox``).
     """
 
 
@@ -77,15 +78,11 @@ class SandboxRefused(ValueError):
 # Helpers (module-private)
 
 
-def _sandbox_off() -> bool:
-    return os.environ.get("MWM_SANDBOX", "").strip().lower() in {"off", "0", "no", "false"}
-
-
 _LOUD_WARNING = (
     "\n" + "!" * 78 + "\n"
-    "!! MWM_SANDBOX=off: this kernel runs student code UNSANDBOXED, with your rights.\n"
+    "!! SandboxedKernelManager.sandbox is False: this kernel runs student code UNSANDBOXED, with your rights.\n"
     "!! It can read the instructor notebook, rewrite the gradebook and other students' files,\n"
-    "!! use the network and fill the disk. Unset MWM_SANDBOX to grade in the sandbox.\n"
+    "!! use the network and fill the disk. Remove that setting to grade in the sandbox.\n"
     + "!" * 78
 )
 
@@ -452,6 +449,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         the notebook's folder is not readable by others.
     """
 
+    sandbox = Bool(True, help="Run each graded kernel in the sandbox. False runs student code UNSANDBOXED, with "
+                              "your rights (it can read the answer key and rewrite the gradebook), with a warning at "
+                              "every start: only knowingly, on a machine without bubblewrap.").tag(config=True)
     bwrap_path = Unicode("bwrap", help="The bubblewrap program (name or path).").tag(config=True)
     prlimit_path = Unicode("prlimit", help="util-linux prlimit (name or path).").tag(config=True)
     setpriv_path = Unicode("setpriv", help="util-linux setpriv (name or path).").tag(config=True)
@@ -506,7 +506,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     @property
     def sandboxed(self) -> bool:
-        """Whether the running (or last) kernel was started in the sandbox (False if MWM_SANDBOX=off)."""
+        """Whether the running (or last) kernel was started in the sandbox (False if ``sandbox`` is False)."""
         return not self._unsandboxed
 
     def stop_reason(self) -> str:
@@ -548,7 +548,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     async def _async_pre_start_kernel(self, **kw):
         self._stop_reason = None
-        if _sandbox_off():
+        if not self.sandbox:
             self._unsandboxed = True
             self.log.warning(_LOUD_WARNING)
             env = dict(kw.get("env") or os.environ)

@@ -1,7 +1,7 @@
 """nbgrader configuration of a teacher's Lab on the course's JupyterHub (hub/jupyterhub_config.py).
 
 The hub copies this file into the teacher's ``~/.jupyter`` and sets ``MWM_COURSE_DIR`` to the
-course folder (``exercises/`` unless ``MWM_HUB_COURSE`` names another). The course's own
+course folder (``exercises/`` unless the hub's ``c.CourseHub.course`` names another). The course's own
 ``nbgrader_config.py`` is loaded from there, so the Formgrader and the Assignments tab see
 the course's assignment, gradebook, exchange and grading sandbox whatever folder the Lab
 process starts in.

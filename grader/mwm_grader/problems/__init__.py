@@ -6,12 +6,13 @@ values), the student version, the solution notebook, the answer key and the webs
 practice pages are all rebuilt from it, and every expected value is computed afresh
 by the course library ``mwm``.
 
-Each problem is built by a function ``problem_N(numbers)`` that computes the answers
-with ``mwm`` and returns a :class:`Problem`: the statement, the code cell that gives the
-numbers to the student, one :class:`Part` per graded part (its question, the variables
-the student sets, the points, the solution code) and the worked solution's steps.
-Statements and steps are Markdown with ``$...$`` maths; solution code is ordinary Python
-that reads the given variables, so it stays right when the numbers change.
+Each problem is built by ``pNN.build(numbers)`` (``p01.py`` ... ``p16.py``), which computes the
+answers with ``mwm`` and returns a :class:`Problem`: the statement, the code cell that gives the
+numbers to the student, one :class:`Part` per graded part (its question, the variables the student
+sets, the points, the solution code) and the worked solution's steps. The words are not in the
+builder: they are in the template beside it, ``pNN.md.j2`` (Markdown with ``$...$`` maths, and
+Python), filled in with the builder's numbers (:mod:`.texts`). Solution code is ordinary Python that
+reads the given variables, so it stays right when the numbers change.
 
 The problems are the course's sixteen practice problems, restated in
 the course's own words with every part kept.
