@@ -49,14 +49,14 @@ users' homes; default ``hub/state/``); ``NBGRADER_EXCHANGE`` (the exchange folde
 every user's Lab; default nbgrader's ``/usr/local/share/nbgrader/exchange``). The address is
 JupyterHub's own setting, e.g. ``--port 8000`` (the default) on the command line.
 
-The course's settings are traitlets, set below as JupyterHub's own are (``python -m mwm_grader.hub``
+The course's settings are traitlets, set below as JupyterHub's own are (``.venv/bin/python -m mwm_grader.hub``
 lists them); the work is done by :func:`mwm_grader.hub.configure`. To run a class, copy this file
 beside the hub's state and set them there: ``jupyterhub -f /srv/hub/jupyterhub_config.py``.
 """
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
 
-# The course's settings (defaults shown; `python -m mwm_grader.hub` explains each):
+# The course's settings (examples; `.venv/bin/python -m mwm_grader.hub` explains each):
 # c.CourseHub.course = "/srv/course/exercises"        # the course folder; default: this checkout's exercises/
 # c.CourseHub.state = "/srv/hub/state"                # the hub's own files; default: this checkout's hub/state/
 # c.CourseHub.teachers = ["teacher"]                  # hub user names that teach

@@ -357,7 +357,8 @@ def test_the_courses_config_gives_the_commands_settings_and_an_option_wins(tmp_p
     assert gp.main(["--help-all"]) == 0
     shown = capsys.readouterr().out
     assert "# c.GradeSettings.heartbeat = 10.0" in shown
-    assert "--SandboxedKernelManager.sandbox=<Bool>" in shown and "--SandboxedKernelManager.memory_limit=" in shown
+    assert "# c.SandboxedKernelManager.sandbox = True" in shown and "# c.SandboxedKernelManager.memory_limit = " in shown
+    assert "# c.SandboxedExecute.max_output_per_cell = 100000" in shown
     config = course / "nbgrader_config.py"
     config.write_text(config.read_text() + "\nc.GradeSettings.workers = 2\n")
     assert gp.main(["practice", "--course", str(course), "--no-progress"]) == 2

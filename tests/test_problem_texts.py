@@ -61,8 +61,13 @@ def test_a_missing_block_or_name_is_an_error_that_names_it():
     assert text("question", t=0) == "The hidden state after the first input, $h_1$. Store it in `h1`."
     with pytest.raises(KeyError, match="p01.md.j2 has no block 'statment'"):
         text("statment")
-    with pytest.raises(jinja2.UndefinedError, match="'w' is undefined"):
+    with pytest.raises(jinja2.UndefinedError, match="'w' is undefined") as err:
         Text(1, u=1.0, b=0.0, h0=0.0, xs=[1.0])("statement")
+    # the traceback names the template's line that reads it (where a contributor's typo is), not the block's end
+    source = (FOLDER / "p01.md.j2").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(source, 1) if "{{ w|num }}" in text)
+    assert any(str(entry.path).endswith("p01.md.j2") and entry.lineno + 1 == line for entry in err.traceback), \
+        [(entry.path, entry.lineno + 1) for entry in err.traceback]
 
 
 def test_a_template_writes_maths_with_single_backslashes():

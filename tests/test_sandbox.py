@@ -380,19 +380,19 @@ def test_the_teachers_package_is_covered_wherever_it_is_installed(nbdir, tmp_pat
 
     shown = tmp_path / "site-packages"
     (shown / "mwm_grader").mkdir(parents=True)
-    (shown / "mwm_grader" / "problems.py").write_text("KEY = 42\n")
+    (shown / "mwm_grader" / "key.py").write_text("KEY = 42\n")
     (shown / "other.txt").write_text("visible\n")
     os.chmod(tmp_path, 0o755)
     for folder in (shown, shown / "mwm_grader"):
         os.chmod(folder, 0o755)
-    for f in (shown / "mwm_grader" / "problems.py", shown / "other.txt"):
+    for f in (shown / "mwm_grader" / "key.py", shown / "other.txt"):
         os.chmod(f, 0o644)
     c = Config()
     c.SandboxedKernelManager.extra_read_only = [str(shown)]
     probe = (f"import os\nprint(open({str(shown / 'other.txt')!r}).read().strip(), "
              f"sorted(os.listdir({str(shown / 'mwm_grader')!r})))")
     nb = run(nbdir, [probe], config=c)
-    assert text(nb.cells[0]).split() == ["visible", "['problems.py']"], text(nb.cells[0])   # uncovered: readable
+    assert text(nb.cells[0]).split() == ["visible", "['key.py']"], text(nb.cells[0])   # uncovered: readable
     monkeypatch.setattr(sb, "TEACHER_PACKAGE", str(shown / "mwm_grader"))
     nb = run(nbdir, [probe], config=c)
     assert text(nb.cells[0]).split() == ["visible", "[]"], text(nb.cells[0])   # covered: an empty folder

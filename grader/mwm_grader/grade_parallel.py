@@ -142,6 +142,18 @@ def _grade_settings_class():
     return GradeSettings
 
 
+def own_settings(cls) -> str:
+    """The settings ``cls`` adds to its parents, as lines of a config file: help, default, ``# c.<cls>.<name> = ...``."""
+    import textwrap
+
+    lines = []
+    for name, trait in sorted(cls.class_own_traits(config=True).items()):
+        lines += ["## " + "\n#  ".join(textwrap.wrap(trait.help, 96)),
+                  f"#  Default: {trait.default_value_repr()}",
+                  f"# c.{cls.__name__}.{name} = {trait.default_value_repr()}", ""]
+    return "\n".join(lines) + "\n"
+
+
 def grade_settings(course: Path):
     """The course's :class:`GradeSettings` (traitlets), read from ``course/nbgrader_config.py`` (defaults without one)."""
     from mwm_grader import make_exercises as mk
@@ -736,12 +748,17 @@ def main(argv=None) -> int:
     if "--help-all" in argv:
         print(ap.format_help())
         print("Settings of the course's nbgrader_config.py (an option above wins):\n")
-        print(_grade_settings_class().class_config_section())
-        from .sandbox import SandboxedKernelManager
+        from .sandbox import SandboxedExecute, SandboxedKernelManager
 
-        print("The sandbox each graded kernel runs in (c.SandboxedKernelManager.<name>):\n")
-        for trait in SandboxedKernelManager.class_own_traits(config=True).values():
-            print(SandboxedKernelManager.class_get_trait_help(trait), end="\n\n")
+        text = (_grade_settings_class().class_config_section() + "\n"
+                "The sandbox each graded kernel runs in, and what grading keeps of its outputs (nbgrader's own\n"
+                "settings, such as c.Execute.timeout, are listed by `nbgrader autograde --help-all`):\n\n"
+                + own_settings(SandboxedKernelManager) + own_settings(SandboxedExecute))
+        try:
+            print(text, end="")
+            sys.stdout.flush()
+        except BrokenPipeError:   # `mwm-grade --help-all | head`: the reader stopped reading
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     args = ap.parse_args(argv)
     settings = grade_settings(Path(args.course))

@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from traitlets import List, Unicode, default
+from traitlets import List, Unicode
 from traitlets.config import Configurable
 
 from . import COURSE_ROOT, student_setup
@@ -20,10 +20,10 @@ ROOT = COURSE_ROOT
 class CourseHub(Configurable):
     """The course's settings for its JupyterHub, set in the hub's config file as ``c.CourseHub.<name> = ...``."""
 
-    course = Unicode(help="The course folder (holds nbgrader_config.py); teachers' Labs open on it. "
-                          "Default: the checkout's exercises/.").tag(config=True)
-    state = Unicode(help="The hub's own files: its database, cookie secret and, in a trial, the users' homes. "
-                         "Default: the checkout's hub/state/.").tag(config=True)
+    course = Unicode("", help="The course folder (holds nbgrader_config.py); teachers' Labs open on it. "
+                              "Empty: this checkout's exercises/.").tag(config=True)
+    state = Unicode("", help="The hub's own files: its database, cookie secret and, in a trial, the users' homes. "
+                             "Empty: this checkout's hub/state/.").tag(config=True)
     teachers = List(Unicode(), default_value=["teacher"],
                     help="The hub user names that teach (Formgrader, the course folder).").tag(config=True)
     roster = Unicode("", help="A roster CSV (the column student_id, else the first): only the teachers and its "
@@ -34,14 +34,6 @@ class CourseHub(Configurable):
     trial_password = Unicode("", help="A trial on one account: any user name logs in with this password (8 "
                                       "characters or more) and every Lab runs as the hub's account. Never for a "
                                       "class.").tag(config=True)
-
-    @default("course")
-    def _course_default(self):
-        return str(ROOT / "exercises")
-
-    @default("state")
-    def _state_default(self):
-        return str(ROOT / "hub" / "state")
 
 
 def _with_command_line(c):
@@ -77,8 +69,8 @@ def configure(c) -> CourseHub:
     """
     settings = CourseHub(config=_with_command_line(c))
     venv_bin = Path(sys.executable).parent  # the hub runs from the course's .venv; so do the Labs
-    course = Path(settings.course).resolve()
-    state = Path(settings.state).resolve()
+    course = Path(settings.course or ROOT / "exercises").resolve()
+    state = Path(settings.state or ROOT / "hub" / "state").resolve()
     teachers = {name.strip().lower() for name in settings.teachers if name.strip()}
     trial = settings.trial_password
     exchange = os.environ.get("NBGRADER_EXCHANGE") or None
@@ -239,7 +231,9 @@ def configure(c) -> CourseHub:
 
 def main(argv=None) -> int:
     """``python -m mwm_grader.hub``: the course's hub settings, as ``c.CourseHub.<name>`` takes them."""
-    print("Settings of the course's JupyterHub, in hub/jupyterhub_config.py (c.CourseHub.<name> = ...):\n")
+    print("Settings of the course's JupyterHub: lines c.CourseHub.<name> = ... in hub/jupyterhub_config.py (or "
+          "your copy of it),\nor options --CourseHub.<name>=... on jupyterhub's command line. JupyterHub's own "
+          "settings: jupyterhub --help-all.\n")
     print(CourseHub.class_config_section())
     return 0
 

@@ -66,7 +66,10 @@ class Text:
         if block not in self.template.blocks:
             raise KeyError(f"{self.template.name} has no block {block!r}")
         context = self.template.new_context({**self.context, **more})
-        return "".join(self.template.blocks[block](context)).strip("\n")
+        try:
+            return "".join(self.template.blocks[block](context)).strip("\n")
+        except Exception:   # Jinja's own mapping: the traceback names the template's line, not the block's end
+            return self.template.environment.handle_exception()
 
     def paragraphs(self, block: str, **more) -> list[str]:
         """The text of ``block`` cut at its blank lines: one entry per paragraph (the worked steps)."""
