@@ -149,7 +149,7 @@ FORBIDDEN = {
 }
 #: Names that fit only in some modules (or classes): there the letter has its table meaning.
 RESTRICTED = {
-    "tau": ("mwm.bptt", "mwm.widgets.ch06_bptt", "mwm_torch.charlm"),              # the truncation length
+    "tau": ("mwm.bptt", "mwm.widgets.ch06_bptt", "mwm_torch.charlm", "mwm.tiny"),  # the truncation length
     "nu": ("mwm.decoding",),                                                        # length normalisation
     "beta": ("mwm.seq2seq",),                                                       # the toy encoder's leak
     "z": ("mwm.gru", "mwm.widgets.ch10_gru"),                                       # the GRU's update gate

@@ -20,7 +20,7 @@ PAGE = ROOT / "checks.md"
 #: The scripts that train a model or write a data file a chapter reads, in the order of the chapters.
 DATA_SCRIPTS = ("make_railway_sentences", "train_char_lm", "jacobian_norms_across_seeds", "sweep_start", "train_memory_task",
                 "sweep_memory_task", "train_reset_gate", "train_layers", "make_parallel_corpus", "train_translator",
-                "translate_test_set", "sweep_beam", "sweep_bottleneck")
+                "translate_test_set", "sweep_beam", "sweep_bottleneck", "make_course_prose", "train_tiny")
 
 
 def first_line(path: Path) -> str:
