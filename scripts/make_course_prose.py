@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "lib" / "mwm" / "data" / "course_prose.txt"
 
 _DROP = [
-    (re.compile(r"```.*?```", re.S), " "),                 # code blocks and the fences of folds' own lines
+    (re.compile(r"(`{3,}).*?\1", re.S), " "),              # code blocks and folds (fences of 3 or more backticks)
     (re.compile(r"\$\$.*?\$\$", re.S), " "),               # display maths
     (re.compile(r"\$[^$\n]*\$"), " "),                     # inline maths
     (re.compile(r"`[^`\n]*`"), " "),                       # inline code
@@ -33,7 +33,7 @@ _DROP = [
     (re.compile(r"^\s*\|.*$", re.M), " "),                 # table rows
     (re.compile(r"^\s*#+\s+(.*)$", re.M), r"\1\n"),         # a heading: its words, a paragraph of their own
     (re.compile(r"^\s*([-*+]|\d+\.)\s+", re.M), ""),        # lists' marks
-    (re.compile(r"[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}"), ""),  # emphasis
+    (re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)"), ""),  # emphasis (not a word's own underscore)
 ]
 
 

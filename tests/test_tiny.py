@@ -68,14 +68,14 @@ def test_the_committed_model_is_the_committed_runs_last_point():
     text = (DATA / runs["text"]).read_text(encoding="utf-8")
     assert len(text) == runs["characters"] and model.chars == "".join(sorted(set(text)))
     assert tiny.heldout_loss(model, text[int(len(text) * 0.9):]) == pytest.approx(runs["curves"]["0"][-1][2], abs=1e-6)
-    finals = [curve[-1][2] for curve in runs["curves"].values()]
-    spread = max(finals) - min(finals)
-    assert len(finals) == 3 and spread < 0.05     # the starts agree; chapter 15 prints the spread
-    rates = {float(rate): curve[-1][2] for rate, curve in runs["rates"].items()}
+    late = [np.mean([point[2] for point in curve[-5:]]) for curve in runs["curves"].values()]   # chapter 15's measure
+    spread = max(late) - min(late)
+    assert len(late) == 3 and spread < 0.05
+    rates = {float(rate): np.mean([point[2] for point in curve[-5:]]) for rate, curve in runs["rates"].items()}
     assert sorted(rates) == [0.0003, 0.003, 0.01]
-    # chapter 15: 0.003 ends within the starts' spread of the default, 0.001; 0.0003 and 0.01 clearly above
-    assert abs(rates[0.003] - finals[0]) <= spread
-    assert min(rates[0.0003], rates[0.01]) > max(finals) + 5 * spread
+    # chapter 15: 0.001 and 0.003 are alike (within the starts' spread); 0.0003 and 0.01 clearly worse
+    assert min(late) - spread <= rates[0.003] <= max(late) + spread
+    assert min(rates[0.0003], rates[0.01]) > max(late) + 0.1
 
 
 @pytest.mark.training
@@ -139,4 +139,15 @@ def test_the_course_prose_is_prose():
     assert prose("## A heading\n\nThe state $h_t$ is `h` here, see [chapter 2](02.ipynb) and **this**.\n\n"
                  "```python\nx = 1\n```\n| a | b |") == ["The state is here, see chapter 2 and this."]
     text = (DATA / "course_prose.txt").read_text(encoding="utf-8")
-    assert len(text) > 100_000 and not any(mark in text for mark in ("$", "```", "](", "**", "<img"))
+    assert len(text) > 100_000 and not any(mark in text for mark in ("$", "`", "](", "**", "<img"))
+
+
+@pytest.mark.parametrize("option, word", [(["--every", "0"], "every"), (["--steps", "0"], "steps"),
+                                          (["--tau", "0"], "tau"), (["--lr", "-0.1"], "lr")])
+def test_a_bad_option_is_named(tmp_path, option, word):
+    path = tmp_path / "mine.txt"
+    path.write_text("the rain in spain stays mainly in the plain. " * 5, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mwm.tiny", "--text", str(path), *option],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and word in done.stderr and "Traceback" not in done.stderr, done.stderr
+

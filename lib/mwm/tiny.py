@@ -26,7 +26,7 @@ from .bptt import rnn_bptt
 from .cell import rnn_forward, rnn_step
 from .clipping import clip_by_global_norm, orthogonal
 from .npz import save_npz
-from .readout import cross_entropy, readout_gradient, softmax
+from .readout import log_softmax, readout_gradient, softmax
 
 #: The parameter names, in the order the optimiser visits them.
 KEYS = ("W", "U", "b", "V", "b_V")
@@ -87,7 +87,7 @@ def new_model(text: str, hidden_size: int = 64, seed: int = 0) -> TinyModel:
         raise ValueError(f"text must have at least 2 different characters, got {len(chars)}")
     if int(hidden_size) < 1:
         raise ValueError(f"hidden_size must be a whole number >= 1, got {hidden_size!r}")
-    rng, h, k = np.random.default_rng(seed), int(hidden_size), len(chars)
+    rng, h, k = np.random.default_rng([seed, 1]), int(hidden_size), len(chars)   # not W's stream
     weights = {"W": orthogonal(h, seed=seed), "U": rng.normal(0, 0.1, (h, k)), "b": np.zeros(h),
                "V": rng.normal(0, 0.1, (k, h)), "b_V": np.zeros(k)}
     return TinyModel(chars, weights)
@@ -112,18 +112,27 @@ def loss_and_grads(model: TinyModel, ids, h0):
     if len(ids) < 2:
         raise ValueError(f"ids must have at least 2 entries (an input and its next character), got {len(ids)}")
     w = model.weights
-    xs = np.eye(len(model.chars))[ids[:-1]]                   # one-hot inputs, (T, K)
+    xs = one_hot(ids[:-1], len(model.chars))                   # one-hot inputs, (T, K)
     hs, _ = rnn_forward(xs, w, h0)                             # forward: every hidden state
-    probs = softmax(hs @ w["V"].T + w["b_V"])                  # read-out
-    loss = float(cross_entropy(probs, ids[1:]).sum())
-    dy = readout_gradient(probs, ids[1:])                      # prediction minus truth
+    logits = hs @ w["V"].T + w["b_V"]                          # read-out
+    loss = -float(log_softmax(logits)[np.arange(len(xs)), ids[1:]].sum())   # cross-entropy, nats
+    dy = readout_gradient(softmax(logits), ids[1:])            # prediction minus truth
     g = rnn_bptt(xs, hs, dy @ w["V"], w, h0)                   # backward through time
     grads = {"W": g.dW, "U": g.dU, "b": g.db, "V": dy.T @ hs, "b_V": dy.sum(axis=0)}
     return loss, grads, hs[-1]
 
 
-def heldout_loss(model: TinyModel, text: str) -> float:
+def one_hot(ids, size: int) -> np.ndarray:
+    """Rows of ``size`` zeros with a one at each index of ``ids``: shape (len(ids), size)."""
+    rows = np.zeros((len(ids), size))
+    rows[np.arange(len(ids)), ids] = 1.0
+    return rows
+
+
+def heldout_loss(model: TinyModel, text: str, chunk: int = 1000) -> float:
     """The mean cross-entropy of ``text`` read from the zero state, in nats per character (its first is given).
+
+    Forward only, ``chunk`` characters at a time with the hidden state carried on, so any length fits in memory.
 
     Raises:
         ValueError: if ``text`` has fewer than 2 characters or one the model does not know.
@@ -131,8 +140,14 @@ def heldout_loss(model: TinyModel, text: str) -> float:
     ids = model.encode(text)
     if len(ids) < 2:
         raise ValueError("text must have at least 2 characters")
-    h0 = np.zeros(len(model.weights["b"]))
-    return loss_and_grads(model, ids, h0)[0] / (len(ids) - 1)
+    w, h, total = model.weights, np.zeros(len(model.weights["b"])), 0.0
+    for start in range(0, len(ids) - 1, chunk):
+        inputs, targets = ids[start:start + chunk], ids[start + 1:start + chunk + 1]
+        inputs = inputs[:len(targets)]
+        hs, _ = rnn_forward(one_hot(inputs, len(model.chars)), w, h)
+        total -= log_softmax(hs @ w["V"].T + w["b_V"])[np.arange(len(targets)), targets].sum()
+        h = hs[-1]
+    return float(total) / (len(ids) - 1)
 
 
 def sample(model: TinyModel, prompt: str, length: int = 200, temperature: float = 1.0, seed: int = 0) -> str:
@@ -155,7 +170,7 @@ def sample(model: TinyModel, prompt: str, length: int = 200, temperature: float 
     h = np.zeros(len(w["b"]))
     out = []
     for t in range(len(ids) + length - 1):
-        x = np.eye(len(model.chars))[ids[t] if t < len(ids) else out[-1]]
+        x = one_hot([ids[t] if t < len(ids) else out[-1]], len(model.chars))[0]
         h, _ = rnn_step(h, x, w)
         if t >= len(ids) - 1:
             out.append(int(rng.choice(len(model.chars), p=softmax(w["V"] @ h + w["b_V"], temperature))))
@@ -191,11 +206,20 @@ def train(text: str, steps: int = 3000, hidden_size: int = 64, tau: int = 25, lr
         held-out loss), in nats per character; ``samples`` of (step, 200 characters after the text's first).
 
     Raises:
-        ValueError: if the text is too short for one chunk of training and two characters of held-out text.
+        ValueError: if ``steps``, ``hidden_size``, ``tau`` or ``every`` is not a whole number >= 1, ``lr`` or
+            ``max_norm`` not a positive number, or the text too short for one chunk of training and two
+            characters of held-out text (each message names the argument).
     """
+    for name, value in (("steps", steps), ("hidden_size", hidden_size), ("tau", tau), ("every", every)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    for name, value in (("lr", lr), ("max_norm", max_norm)):
+        if not (isinstance(value, (int, float)) and np.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a positive number, got {value!r}")
     cut = int(len(text) * 0.9)
     if cut < tau + 1 or len(text) - cut < 2:
-        raise ValueError(f"text must have at least {int((tau + 2) / 0.9) + 1} characters, got {len(text)}")
+        shortest = next(n for n in range(2, 10 * tau + 100) if int(n * 0.9) >= tau + 1 and n - int(n * 0.9) >= 2)
+        raise ValueError(f"text must have at least {shortest} characters for tau = {tau}, got {len(text)}")
     model = new_model(text, hidden_size, seed)
     ids, w = model.encode(text[:cut]), model.weights
     m = {k: np.zeros_like(v) for k, v in w.items()}
@@ -219,8 +243,9 @@ def train(text: str, steps: int = 3000, hidden_size: int = 64, tau: int = 25, lr
             run.samples.append((step, sample(model, text[0], 200, seed=step)))
             losses = []
             if log:
+                written = (text[0] + run.samples[-1][1]).replace("\n", " / ")
                 log(f"step {step}: training loss {run.curve[-1][1]:.3f}, held-out {run.curve[-1][2]:.3f} nats/char\n"
-                    f"  {text[0]}{run.samples[-1][1]!r}")
+                    f"  {written}")
     return run
 
 
@@ -238,7 +263,7 @@ def main(argv=None) -> int:
     from tqdm.auto import tqdm
 
     try:
-        text = args.text.read_text(encoding="utf-8")
+        text = args.text.read_text(encoding="utf-8-sig")   # a byte-order mark is not text
         train(text, args.steps, args.hidden, args.tau, args.lr, seed=args.seed, every=args.every, log=tqdm.write)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"python -m mwm.tiny: {exc}", file=sys.stderr)

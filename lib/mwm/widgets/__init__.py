@@ -20,6 +20,7 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 13 choosing and grading words | :func:`beam_try`, :func:`bleu_try` |
 | 14 the bottleneck | :func:`bottleneck_bleu_try` |
 | 5 a language model that talks | :func:`talk_try` |
+| 15 a model you own | :func:`tiny_try` |
 """
 from .drawing import COLUMN_PX, COURSE_STYLE, DPI, MIN_TEXT_PX, smallest_text_px, use_course_style
 from .panel import TryPanel, figure_png
@@ -37,6 +38,7 @@ from .ch12_translate import bottleneck_try, draw_bottleneck, draw_translate, tra
 from .ch14_bottleneck import bottleneck_bleu_try, draw_bleu_by_length
 from .ch13_decode import beam_try, bleu_try, draw_beam, draw_bleu
 from .ch05_talk import draw_talk, talk_try
+from .ch15_tiny import draw_tiny, tiny_try
 
 __all__ = [
     "TryPanel", "figure_png",
@@ -55,4 +57,5 @@ __all__ = [
     "bottleneck_bleu_try", "draw_bleu_by_length",
     "beam_try", "bleu_try", "draw_beam", "draw_bleu",
     "talk_try", "draw_talk",
+    "tiny_try", "draw_tiny",
 ]

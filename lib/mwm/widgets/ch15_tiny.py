@@ -1,0 +1,132 @@
+"""Chapter 15's "Try" panel: the model you own writes, from a prompt, at a temperature.
+
+Choose a prompt, a temperature θ and a random seed; the panel shows what the committed model
+(``mwm/data/tiny_model.npz``, trained on the course's own prose) writes after the prompt, and its
+twelve likeliest next characters right after the prompt.
+"""
+from __future__ import annotations
+
+import textwrap
+from importlib.resources import files
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import tiny
+from ..cell import rnn_forward
+from ..readout import softmax
+from .drawing import OUTPUT_COLOUR, layout
+from .panel import TryPanel
+
+#: The prompts offered: words the course uses often.
+PROMPTS = ("The hidden state", "The gradient", "A language model")
+#: The temperatures θ offered, as the panel's labels.
+TEMPERATURES = ("0.5", "1", "1.5")
+#: Characters written after the prompt.
+LENGTH = 150
+#: How many of the likeliest next characters the bars show.
+TOP = 12
+
+
+def _label(ch: str) -> str:
+    return {" ": "\u2423", "\n": "\u23ce"}.get(ch, ch)
+
+
+def next_char_probs(model: tiny.TinyModel, prompt: str, temperature: float = 1.0) -> np.ndarray:
+    """The model's probabilities for the character after ``prompt`` (read from the zero state), at θ.
+
+    Returns:
+        array of shape (K,), one probability per character of ``model.chars``.
+
+    Raises:
+        ValueError: if ``prompt`` is empty or holds a character the model does not know, or θ is not > 0.
+    """
+    ids = model.encode(prompt)
+    if len(ids) == 0:
+        raise ValueError("prompt must have at least one character")
+    w = model.weights
+    hs, _ = rnn_forward(np.eye(len(model.chars))[ids], w)
+    return softmax(w["V"] @ hs[-1] + w["b_V"], temperature)
+
+
+def draw_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: tiny.TinyModel | None = None):
+    """Figure: what the model writes after ``prompt`` at θ with ``seed``, and its likeliest next characters.
+
+    Args:
+        prompt: the text the model starts from (characters of the course's prose).
+        temperature: θ > 0, a number or its label ("0.5", "1", "1.5").
+        seed: the random seed of the sampler (numpy).
+        model: the weights; the committed model if None.
+
+    Returns:
+        (Figure, readings): the readings give the top guess after the prompt with its probability
+        at this temperature, and what was written.
+
+    Raises:
+        ValueError: for a prompt the model cannot read, or θ <= 0.
+    """
+    model = model or load_model()
+    theta = float(temperature)
+    probs = next_char_probs(model, prompt, theta)
+    written = tiny.sample(model, prompt, LENGTH, temperature=theta, seed=seed)
+
+    fig = Figure(figsize=(7.2, 4.6))
+    ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [0.75, 1.0]})
+    ax_text.axis("off")
+    ax_text.text(0.0, 1.0, f'prompt "{prompt}"; the model\u2019s characters in [ ], sampled at ' + r"$\theta$"
+                 + f" = {theta:g}, seed {seed}:", fontsize=10, va="top", transform=ax_text.transAxes)
+    shown = f"{prompt}[{written}]".replace("\n", " \u23ce ").replace("$", r"\$")
+    ax_text.text(0.0, 0.75, "\n".join(textwrap.wrap(shown, 64)[:6]), family="monospace", fontsize=10, va="top",
+                 transform=ax_text.transAxes, color="0.1")
+
+    order = np.argsort(probs)[::-1][:TOP]
+    colours = [OUTPUT_COLOUR] * TOP
+    colours[0] = "tab:red"
+    ax_bars.bar(range(TOP), probs[order], color=colours, alpha=0.85)
+    for i, k in enumerate(order[:3]):
+        ax_bars.text(i, probs[k] + 0.01, f"{probs[k]:.2f}", ha="center", va="bottom", fontsize=10)
+    ax_bars.set_xticks(range(TOP))
+    ax_bars.set_xticklabels([_label(model.chars[k]).replace("$", r"\$") for k in order], fontsize=10)
+    ax_bars.set_ylim(0, min(1.0, probs[order[0]] * 1.25 + 0.02))
+    ax_bars.set_ylabel("probability")
+    ax_bars.set_title(rf'the {TOP} likeliest characters after "{prompt}", $\theta$ = {theta:g} (red = top)',
+                      fontsize=11)
+    layout(fig)
+    top = model.chars[order[0]]
+    readings = (f'top guess after "{prompt}": "{_label(top)}" with p = {probs[order[0]]:.3f} (θ = {theta:g}); '
+                f'the model wrote "{written}"')
+    return fig, readings
+
+
+def load_model() -> tiny.TinyModel:
+    """The committed model of chapter 15 (``scripts/train_tiny.py`` writes it)."""
+    return tiny.load(files("mwm") / "data" / "tiny_model.npz")
+
+
+def tiny_try(prompt: str = PROMPTS[0], temperature: str = "1", seed: int = 1) -> TryPanel:
+    """The writing panel: prompt, temperature, random seed.
+
+    Returns:
+        TryPanel with controls ``prompt`` (Dropdown of :data:`PROMPTS`), ``temperature``
+        (ToggleButtons θ = 0.5, 1, 1.5) and ``seed`` (IntSlider 1-3).
+    """
+    model = load_model()
+    controls = {
+        "prompt": widgets.Dropdown(options=list(PROMPTS), value=prompt, description="prompt"),
+        "temperature": widgets.ToggleButtons(options=list(TEMPERATURES), value=temperature, description="θ"),
+        "seed": widgets.IntSlider(value=seed, min=1, max=3, description="seed"),
+    }
+    panel = TryPanel("the model you own writes: which prompt, how hot?", controls,
+                     lambda v: draw_tiny(**v, model=model))
+    panel.named_settings = _NAMED_SETTINGS
+    return panel
+
+
+#: What chapter 15's "Try it" asks for: each temperature from the first prompt, seed 1.
+_NAMED_SETTINGS = [
+    {"name": "θ = 0.5, seed 1", "values": {"temperature": "0.5", "seed": 1},
+     "expect": ['"␣" with p = 0.891 (θ = 0.5)', "the loss on the long"]},
+    {"name": "θ = 1, seed 1", "values": {"temperature": "1", "seed": 1}, "expect": ['"␣" with p = 0.556 (θ = 1)']},
+    {"name": "θ = 1.5, seed 1", "values": {"temperature": "1.5", "seed": 1}, "expect": ['"␣" with p = 0.345 (θ = 1.5)']},
+]
