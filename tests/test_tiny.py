@@ -95,9 +95,12 @@ def test_the_command_trains_on_a_text_file_and_prints_samples(tmp_path):
     path = tmp_path / "mine.txt"
     path.write_text("the rain in spain stays mainly in the plain. " * 20, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "mwm.tiny", "--text", str(path), "--steps", "60", "--every", "30",
-                           "--hidden", "8"], capture_output=True, text=True, timeout=120)
+                           "--hidden", "8", "--save", str(tmp_path / "mine.npz")], capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("held-out") == 2 and "step 60:" in done.stdout, done.stdout
+    mine = tiny.load(tmp_path / "mine.npz")     # the model it trained, kept
+    assert mine.chars == "".join(sorted(set(path.read_text(encoding="utf-8")))) and mine.weights["W"].shape == (8, 8)
 
 
 @pytest.mark.parametrize("content, message", [

@@ -251,20 +251,28 @@ def train(text: str, steps: int = 3000, hidden_size: int = 64, tau: int = 25, lr
 
 def main(argv=None) -> int:
     """``python -m mwm.tiny --text my.txt``: train on a UTF-8 text file, print samples as it learns."""
-    ap = argparse.ArgumentParser(prog="python -m mwm.tiny", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--text", required=True, type=Path, help="a UTF-8 text file, 1,000 characters or more is best")
+    ap = argparse.ArgumentParser(prog="python -m mwm.tiny", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+                                 description=__doc__.split("\n\n")[0] + " The last tenth of the text is held out: "
+                                 "never trained on, it measures the model. In samples, / marks a line break.")
+    ap.add_argument("--text", required=True, type=Path, help="a UTF-8 text file; a few hundred thousand characters "
+                                                            "of one author is a good start")
     ap.add_argument("--steps", type=int, default=3000, help="training steps, one chunk of τ characters each")
-    ap.add_argument("--hidden", type=int, default=64, help="numbers in the hidden state (64)")
-    ap.add_argument("--tau", type=int, default=25, help="characters per chunk, τ of truncated BPTT (25)")
-    ap.add_argument("--lr", type=float, default=0.001, help="Adam's learning rate (0.001)")
-    ap.add_argument("--every", type=int, default=500, help="steps between samples (500)")
-    ap.add_argument("--seed", type=int, default=0, help="the random start (0)")
+    ap.add_argument("--hidden", type=int, default=64, help="numbers in the hidden state")
+    ap.add_argument("--tau", type=int, default=25, help="characters per chunk, τ of truncated BPTT")
+    ap.add_argument("--lr", type=float, default=0.001, help="Adam's learning rate")
+    ap.add_argument("--every", type=int, default=500, help="steps between a sample and the two losses")
+    ap.add_argument("--seed", type=int, default=0, help="the random start")
+    ap.add_argument("--save", type=Path, help="write the trained model here (.npz), for mwm.tiny.load")
     args = ap.parse_args(argv)
     from tqdm.auto import tqdm
 
     try:
         text = args.text.read_text(encoding="utf-8-sig")   # a byte-order mark is not text
-        train(text, args.steps, args.hidden, args.tau, args.lr, seed=args.seed, every=args.every, log=tqdm.write)
+        run = train(text, args.steps, args.hidden, args.tau, args.lr, seed=args.seed, every=args.every,
+                    log=tqdm.write)
+        if args.save:
+            save(run.model, args.save)
+            tqdm.write(f"saved to {args.save}")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"python -m mwm.tiny: {exc}", file=sys.stderr)
         return 2

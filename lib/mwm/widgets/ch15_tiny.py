@@ -71,13 +71,13 @@ def draw_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: t
     probs = next_char_probs(model, prompt, theta)
     written = tiny.sample(model, prompt, LENGTH, temperature=theta, seed=seed)
 
-    fig = Figure(figsize=(7.2, 4.6))
-    ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [0.75, 1.0]})
+    fig = Figure(figsize=(7.2, 4.2))
+    ax_text, ax_bars = fig.subplots(2, 1, gridspec_kw={"height_ratios": [0.55, 1.0]})
     ax_text.axis("off")
     ax_text.text(0.0, 1.0, f'prompt "{prompt}"; the model\u2019s characters in [ ], sampled at ' + r"$\theta$"
                  + f" = {theta:g}, seed {seed}:", fontsize=10, va="top", transform=ax_text.transAxes)
     shown = f"{prompt}[{written}]".replace("\n", " \u23ce ").replace("$", r"\$")
-    ax_text.text(0.0, 0.75, "\n".join(textwrap.wrap(shown, 64)[:6]), family="monospace", fontsize=10, va="top",
+    ax_text.text(0.0, 0.7, "\n".join(textwrap.wrap(shown, 64)[:6]), family="monospace", fontsize=10, va="top",
                  transform=ax_text.transAxes, color="0.1")
 
     order = np.argsort(probs)[::-1][:TOP]
