@@ -149,7 +149,6 @@ def configure(c) -> CourseHub:
 
         return Path(pwd.getpwnam(spawner.user.name).pw_dir)
 
-
     def _give(paths, name):
         """On a server run as root: make ``paths`` belong to the account ``name`` (a trial leaves them)."""
         if trial or os.geteuid() != 0:
@@ -159,7 +158,6 @@ def configure(c) -> CourseHub:
         account = pwd.getpwnam(name)
         for path in paths:
             os.chown(path, account.pw_uid, account.pw_gid)
-
 
     def install_jupyter_config(role: str, home: Path, name: str) -> Path:
         """Copy the course's Jupyter config for ``role`` (``labs/teacher`` or ``labs/student``) into ``home/.jupyter``.
@@ -196,7 +194,6 @@ def configure(c) -> CourseHub:
         _give(made, name)
         return target
 
-
     def set_up_user(spawner):
         """Before a user's Lab starts: their Jupyter config, the folder Lab opens on, their nbgrader config.
 
@@ -223,7 +220,6 @@ def configure(c) -> CourseHub:
             env["JUPYTER_CONFIG_DIR"] = str(jupyter_dir)
             spawner.notebook_dir = str(home)
         spawner.environment.update(env)
-
 
     c.Spawner.pre_spawn_hook = set_up_user
     return settings
