@@ -26,7 +26,7 @@ from .bptt import rnn_bptt
 from .cell import rnn_forward, rnn_step
 from .clipping import clip_by_global_norm, orthogonal
 from .npz import save_npz
-from .readout import log_softmax, readout_gradient, softmax
+from .readout import log_softmax, one_hot, readout_gradient, softmax
 
 #: The parameter names, in the order the optimiser visits them.
 KEYS = ("W", "U", "b", "V", "b_V")
@@ -112,7 +112,7 @@ def loss_and_grads(model: TinyModel, ids, h0):
     if len(ids) < 2:
         raise ValueError(f"ids must have at least 2 entries (an input and its next character), got {len(ids)}")
     w = model.weights
-    xs = one_hot(ids[:-1], len(model.chars))                   # one-hot inputs, (T, K)
+    xs = _one_hot_rows(ids[:-1], len(model.chars))             # one-hot inputs, (T, K)
     hs, _ = rnn_forward(xs, w, h0)                             # forward: every hidden state
     logits = hs @ w["V"].T + w["b_V"]                          # read-out
     loss = -float(log_softmax(logits)[np.arange(len(xs)), ids[1:]].sum())   # cross-entropy, nats
@@ -122,8 +122,9 @@ def loss_and_grads(model: TinyModel, ids, h0):
     return loss, grads, hs[-1]
 
 
-def one_hot(ids, size: int) -> np.ndarray:
-    """Rows of ``size`` zeros with a one at each index of ``ids``: shape (len(ids), size)."""
+def _one_hot_rows(ids, size: int) -> np.ndarray:
+    """Rows of ``size`` zeros with a one at each index of ``ids``, shape (len(ids), size): chapter 4's
+    :func:`mwm.readout.one_hot` for a whole chunk at once."""
     rows = np.zeros((len(ids), size))
     rows[np.arange(len(ids)), ids] = 1.0
     return rows
@@ -144,10 +145,26 @@ def heldout_loss(model: TinyModel, text: str, chunk: int = 1000) -> float:
     for start in range(0, len(ids) - 1, chunk):
         inputs, targets = ids[start:start + chunk], ids[start + 1:start + chunk + 1]
         inputs = inputs[:len(targets)]
-        hs, _ = rnn_forward(one_hot(inputs, len(model.chars)), w, h)
+        hs, _ = rnn_forward(_one_hot_rows(inputs, len(model.chars)), w, h)
         total -= log_softmax(hs @ w["V"].T + w["b_V"])[np.arange(len(targets)), targets].sum()
         h = hs[-1]
     return float(total) / (len(ids) - 1)
+
+
+def next_char_probs(model: TinyModel, prompt: str, temperature: float = 1.0) -> np.ndarray:
+    """The model's probabilities for the character after ``prompt``, read from the zero state, at θ (chapter 5).
+
+    Returns:
+        array of shape (K,), one probability per character of ``model.chars``.
+
+    Raises:
+        ValueError: if ``prompt`` is empty or holds a character the model does not know, or θ is not > 0.
+    """
+    ids, w = model.encode(prompt), model.weights
+    if len(ids) == 0:
+        raise ValueError("prompt must have at least one character")
+    hs, _ = rnn_forward(_one_hot_rows(ids, len(model.chars)), w)
+    return softmax(w["V"] @ hs[-1] + w["b_V"], temperature)
 
 
 def sample(model: TinyModel, prompt: str, length: int = 200, temperature: float = 1.0, seed: int = 0) -> str:
@@ -170,7 +187,7 @@ def sample(model: TinyModel, prompt: str, length: int = 200, temperature: float 
     h = np.zeros(len(w["b"]))
     out = []
     for t in range(len(ids) + length - 1):
-        x = one_hot([ids[t] if t < len(ids) else out[-1]], len(model.chars))[0]
+        x = one_hot(int(ids[t]) if t < len(ids) else out[-1], len(model.chars))
         h, _ = rnn_step(h, x, w)
         if t >= len(ids) - 1:
             out.append(int(rng.choice(len(model.chars), p=softmax(w["V"] @ h + w["b_V"], temperature))))

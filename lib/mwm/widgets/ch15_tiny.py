@@ -14,8 +14,6 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import tiny
-from ..cell import rnn_forward
-from ..readout import softmax
 from .drawing import OUTPUT_COLOUR, layout
 from .panel import TryPanel
 
@@ -31,23 +29,6 @@ TOP = 12
 
 def _label(ch: str) -> str:
     return {" ": "\u2423", "\n": "\u23ce"}.get(ch, ch)
-
-
-def next_char_probs(model: tiny.TinyModel, prompt: str, temperature: float = 1.0) -> np.ndarray:
-    """The model's probabilities for the character after ``prompt`` (read from the zero state), at θ.
-
-    Returns:
-        array of shape (K,), one probability per character of ``model.chars``.
-
-    Raises:
-        ValueError: if ``prompt`` is empty or holds a character the model does not know, or θ is not > 0.
-    """
-    ids = model.encode(prompt)
-    if len(ids) == 0:
-        raise ValueError("prompt must have at least one character")
-    w = model.weights
-    hs, _ = rnn_forward(np.eye(len(model.chars))[ids], w)
-    return softmax(w["V"] @ hs[-1] + w["b_V"], temperature)
 
 
 def draw_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: tiny.TinyModel | None = None):
@@ -68,7 +49,7 @@ def draw_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: t
     """
     model = model or load_model()
     theta = float(temperature)
-    probs = next_char_probs(model, prompt, theta)
+    probs = tiny.next_char_probs(model, prompt, theta)
     written = tiny.sample(model, prompt, LENGTH, temperature=theta, seed=seed)
 
     fig = Figure(figsize=(7.2, 4.2))
