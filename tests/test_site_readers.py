@@ -2,7 +2,7 @@
 
 One visit per page (the site of ``conftest.site``, served and opened as in tests/test_site.py,
 every request that is not to the local server blocked), read by each test of this file in
-turn: offline, with its maths rendered and its pictures loaded (a screenshot of each chapter, in
+turn: offline, with its maths rendered and its pictures loaded (a screenshot of each chapter's first screen, in
 ``test-artifacts/screenshots/``); then axe-core (``node_modules``, installed by
 ``make test`` with npm), formulas and tables at desktop and phone widths, the weight of a first
 load (the local server compresses text with gzip, as static hosts do), the Tab order, dark mode
@@ -113,8 +113,9 @@ def test_page_is_clean_offline(opened):
     assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
     if doc.startswith("chapters/"):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        # for a person reading the run's artifacts: JPEG (a third quicker to make than PNG for a whole chapter)
-        page.screenshot(path=str(ARTIFACTS / f"{Path(doc).name}.jpg"), full_page=True, type="jpeg", quality=80)
+        # for a person reading the run's artifacts: the chapter's first screen as JPEG (a whole chapter costs
+        # Chromium 15 times as long, and the checks here read the whole page anyway)
+        page.screenshot(path=str(ARTIFACTS / f"{Path(doc).name}.jpg"), type="jpeg", quality=80)
     assert not visit.problems, visit.problems
 
 

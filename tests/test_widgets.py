@@ -154,6 +154,30 @@ def test_the_shared_renderer_draws_what_a_fresh_one_draws(monkeypatch, workers):
     assert fresh == shared
 
 
+def test_a_kept_figure_draws_what_a_new_figure_draws():
+    """The tank panel keeps one figure while its static twin draws (drawing.kept_figure) and only sets
+    its artists: each picture is byte for byte what a figure built for that setting alone draws."""
+    from mwm.widgets import drawing, static
+    from mwm.widgets.ch09_lstm import draw_tank
+
+    settings = [{}, {"c_prev": -2.0, "f": 0.0, "i": 1.0, "c_tilde": -1.0, "steps": 10},
+                {"gates": "from pre-activations", "a_f": -4.0, "a_c": -4.0, "a_o": 4.0},
+                {"o": 0.0, "steps": 3}, {"c_prev": 2.0, "f": 1.0, "i": 1.0, "c_tilde": 1.0, "steps": 10}, {}]
+    with drawing.same_layout():
+        figures = [draw_tank(**s)[0] for s in settings]
+        kept = [static._small_picture(draw_tank(**s)[0]) for s in settings]
+    assert all(f is figures[0] for f in figures)
+    fresh = []
+    with drawing.same_layout():   # the first setting's layout for every setting, as static_states draws
+        for s in settings:
+            fresh.append(static._small_picture(draw_tank(**s)[0]))
+            drawing._LAYOUTS.get()["kept"].clear()   # the next setting gets a figure of its own
+    assert kept == fresh
+    assert len(set(kept)) == len(settings) - 1 and kept[0] == kept[-1]
+    live = [draw_tank()[0], draw_tank()[0]]   # outside same_layout (a live panel): a new figure each time
+    assert live[0] is not live[1]
+
+
 def test_static_twin_is_self_contained_html():
     html = static_html(W.window_try())
     assert html.count('src="data:image/webp;base64,') == 1  # the first picture; the others live in the JSON

@@ -25,7 +25,7 @@ from .._validate import as_scalar, positive_int
 from ..gates import sigmoid
 from ..lstm import gates_from_preactivations, tank_run  # noqa: F401  (the panel's model: chapter 9's one-number cell)
 from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_run, lab_sentences
-from .drawing import layout
+from .drawing import kept_figure, layout
 from .panel import TryPanel
 
 #: The chapter's tiny example (by hand) and full step (from pre-activations).
@@ -62,65 +62,10 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_
     gate = from_pre if gates == "from pre-activations" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
     levels, states = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
     kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
-
-    fig = Figure(figsize=(6.8, 6.2))
-    grid = fig.add_gridspec(2, 2)
-    ax_tank, ax_time, ax_pre = fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
-    lim = max(2.2, 1.15 * np.max(np.abs(levels)))
-
-    # one step as a waterfall: old level, what the drain keeps, what the inlet adds, new level, hidden state
-    xs = np.arange(5)
-    ax_tank.bar(0, levels[0], color="0.7", width=0.6)
-    ax_tank.bar(1, kept, color=KEEP_COLOUR, alpha=0.5, width=0.6)
-    ax_tank.bar(2, written, bottom=kept, color=WRITE_COLOUR, alpha=0.7, width=0.6)
-    ax_tank.bar(3, levels[1], color=LEVEL_COLOUR, width=0.6)
-    ax_tank.bar(4, states[0], color=STATE_COLOUR, width=0.6)
-    for x, top, text in ((0, levels[0], f"{levels[0]:.4f}"), (1, kept, f"{kept:.4f}"),
-                         (2, kept + written, f"{written:+.4f}"), (3, levels[1], f"{levels[1]:.4f}"),
-                         (4, states[0], f"{states[0]:.4f}")):
-        ax_tank.text(x, top + (0.06 if top >= 0 else -0.06) * lim, text, ha="center",
-                     va="bottom" if top >= 0 else "top", fontsize=10)
-    for x in (-0.4, 2.6):  # the two tanks' walls
-        ax_tank.plot([x, x, x + 0.8, x + 0.8], [lim * 0.95, -lim * 0.95, -lim * 0.95, lim * 0.95], color="0.4", lw=1)
-    ax_tank.axhline(0, color="0.6", lw=0.8)
-    ax_tank.axhline(levels[0], color="0.5", lw=0.8, ls=":")
-    ax_tank.set_xticks(xs)
-    ax_tank.set_xticklabels([r"old $c_{t-1}$", f"keep\n$f$ = {gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}$",
-                             r"new $c_t$", f"state $h_t$\n$o$ = {gate['o']:.2f}"], fontsize=10)
-    ax_tank.set_ylim(-lim, lim)
-    ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=11)
-
-    # the level and the hidden state over several steps with the same gates
-    t = np.arange(len(levels))
-    ax_time.plot(t, levels, "o-", color=LEVEL_COLOUR, label="tank $c_t$")
-    ax_time.plot(t[1:], states, "s--", color=STATE_COLOUR, label="hidden state $h_t$", ms=4)
-    ax_time.axhline(0, color="0.6", lw=0.8)
-    ax_time.set_xlim(-0.3, 10.3)
-    ax_time.set_ylim(-lim, lim)
-    ax_time.set_xlabel("step $t$")
-    ax_time.legend(fontsize=10, loc="lower left")
-    ax_time.set_title(f"{steps} step(s): $c$ = {levels[-1]:.4f}", fontsize=11)
-
-    # the pre-activations squeezed into gates
-    z = np.linspace(-5, 5, 201)
-    used = gates == "from pre-activations"
-    alpha = 1.0 if used else 0.3
-    ax_pre.plot(z, sigmoid(z), color="0.3", lw=1, alpha=alpha, label=r"$\sigma$ ($f, i, o$)")
-    ax_pre.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", alpha=alpha, label=r"$\tanh$ ($\tilde{c}$)")
-    for name, label, pre, value in (("f", "$f$", a_f, from_pre["f"]), ("i", "$i$", a_i, from_pre["i"]),
-                                    ("c_tilde", r"$\tilde{c}$", a_c, from_pre["c_tilde"]),
-                                    ("o", "$o$", a_o, from_pre["o"])):
-        ax_pre.plot([pre], [value], "o", ms=7, alpha=alpha, mfc="white" if not used else None)
-        offset = {"f": (4, 4), "i": (5, -12), "c_tilde": (-48, 2), "o": (5, -12)}[name]
-        ax_pre.annotate(f"{label}={value:.2f}", (pre, value), textcoords="offset points",
-                          xytext=offset, fontsize=10, alpha=alpha)
-    ax_pre.axhline(0, color="0.85", lw=0.8)
-    ax_pre.set_xlim(-5, 5)
-    ax_pre.set_ylim(-1.05, 1.05)
-    ax_pre.set_xlabel("pre-activation $a$")
-    ax_pre.legend(fontsize=10, loc="lower right")
-    ax_pre.set_title("from pre-activations" + ("" if used else " (unused)"), fontsize=11)
-    layout(fig)
+    tank = kept_figure("chapter 9's tank", _TankFigure)
+    tank.show(levels, states, gate, kept, written, steps, (a_f, a_i, a_c, a_o), from_pre,
+              gates == "from pre-activations")
+    fig = tank.fig
 
     text = (f"f = {gate['f']:.4f}, i = {gate['i']:.4f}, {C_TILDE} = {gate['c_tilde']:.4f}, o = {gate['o']:.4f}: "
             f"c_t = {kept:.4f} {'-' if written < 0 else '+'} {abs(written):.4f} = {levels[1]:.4f}, "
@@ -128,6 +73,98 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_
     if steps > 1:
         text += f"; after {steps} steps c = {levels[-1]:.4f}, h = {states[-1]:.4f}"
     return fig, text
+
+
+class _TankFigure:
+    """The tank panel's figure, built once; :meth:`show` sets every artist for one setting.
+
+    Drawing a setting changes only data, texts, limits and transparency, so a static twin
+    drawing two hundred settings (inside :func:`mwm.widgets.drawing.same_layout`) keeps one
+    figure (:func:`mwm.widgets.drawing.kept_figure`); each picture is the one a new figure draws.
+    """
+
+    PRE = (("f", "$f$", (4, 4)), ("i", "$i$", (5, -12)), ("c_tilde", r"$\tilde{c}$", (-48, 2)), ("o", "$o$", (5, -12)))
+
+    def __init__(self):
+        self.fig = fig = Figure(figsize=(6.8, 6.2))
+        grid = fig.add_gridspec(2, 2)
+        ax_tank, ax_time, ax_pre = fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
+        self.ax_tank, self.ax_time, self.ax_pre = ax_tank, ax_time, ax_pre
+
+        # one step as a waterfall: old level, what the drain keeps, what the inlet adds, new level, hidden state
+        self.bars = [ax_tank.bar(x, 0.0, color=colour, alpha=alpha, width=0.6)[0]
+                     for x, colour, alpha in ((0, "0.7", None), (1, KEEP_COLOUR, 0.5), (2, WRITE_COLOUR, 0.7),
+                                              (3, LEVEL_COLOUR, None), (4, STATE_COLOUR, None))]
+        self.bar_texts = [ax_tank.text(x, 0.0, "", ha="center", va="bottom", fontsize=10) for x in range(5)]
+        self.walls = [ax_tank.plot([x, x, x + 0.8, x + 0.8], [0, 0, 0, 0], color="0.4", lw=1)[0] for x in (-0.4, 2.6)]
+        ax_tank.axhline(0, color="0.6", lw=0.8)
+        self.old_level = ax_tank.axhline(0, color="0.5", lw=0.8, ls=":")
+        ax_tank.set_xticks(np.arange(5))
+        ax_tank.set_title(r"$c_t = f\,c_{t-1} + i\,\tilde{c}_t$,  $h_t = o\,\tanh(c_t)$", fontsize=11)
+
+        # the level and the hidden state over several steps with the same gates
+        (self.level_line,) = ax_time.plot([0], [0], "o-", color=LEVEL_COLOUR, label="tank $c_t$")
+        (self.state_line,) = ax_time.plot([0], [0], "s--", color=STATE_COLOUR, label="hidden state $h_t$", ms=4)
+        ax_time.axhline(0, color="0.6", lw=0.8)
+        ax_time.set_xlim(-0.3, 10.3)
+        ax_time.set_xlabel("step $t$")
+        ax_time.legend(fontsize=10, loc="lower left")
+
+        # the pre-activations squeezed into gates
+        z = np.linspace(-5, 5, 201)
+        self.curves = [ax_pre.plot(z, sigmoid(z), color="0.3", lw=1, label=r"$\sigma$ ($f, i, o$)")[0],
+                       ax_pre.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", label=r"$\tanh$ ($\tilde{c}$)")[0]]
+        self.dots, self.notes = [], []
+        for _, _, offset in self.PRE:
+            self.dots.append(ax_pre.plot([0.0], [0.0], "o", ms=7)[0])
+            self.notes.append(ax_pre.annotate("", (0.0, 0.0), textcoords="offset points", xytext=offset, fontsize=10))
+        ax_pre.axhline(0, color="0.85", lw=0.8)
+        ax_pre.set_xlim(-5, 5)
+        ax_pre.set_ylim(-1.05, 1.05)
+        ax_pre.set_xlabel("pre-activation $a$")
+        self.laid_out = False
+
+    def show(self, levels, states, gate, kept, written, steps, pre, from_pre, used):
+        """Set the figure to one setting (the values :func:`draw_tank` computed)."""
+        lim = max(2.2, 1.15 * np.max(np.abs(levels)))
+        for bar, bottom, height in zip(self.bars, (0, 0, kept, 0, 0), (levels[0], kept, written, levels[1], states[0])):
+            bar.set_y(bottom)
+            bar.set_height(height)
+        for note, top, text in zip(self.bar_texts, (levels[0], kept, kept + written, levels[1], states[0]),
+                                   (f"{levels[0]:.4f}", f"{kept:.4f}", f"{written:+.4f}", f"{levels[1]:.4f}",
+                                    f"{states[0]:.4f}")):
+            note.set_y(top + (0.06 if top >= 0 else -0.06) * lim)
+            note.set_verticalalignment("bottom" if top >= 0 else "top")
+            note.set_text(text)
+        for wall in self.walls:
+            wall.set_ydata([lim * 0.95, -lim * 0.95, -lim * 0.95, lim * 0.95])
+        self.old_level.set_ydata([levels[0], levels[0]])
+        self.ax_tank.set_xticklabels([r"old $c_{t-1}$", f"keep\n$f$ = {gate['f']:.2f}", "write\n" + r"$i\,\tilde{c}$",
+                                      r"new $c_t$", f"state $h_t$\n$o$ = {gate['o']:.2f}"], fontsize=10)
+        self.ax_tank.set_ylim(-lim, lim)
+
+        t = np.arange(len(levels))
+        self.level_line.set_data(t, levels)
+        self.state_line.set_data(t[1:], states)
+        self.ax_time.set_ylim(-lim, lim)
+        self.ax_time.set_title(f"{steps} step(s): $c$ = {levels[-1]:.4f}", fontsize=11)
+
+        alpha = 1.0 if used else 0.3
+        for curve in self.curves:
+            curve.set_alpha(alpha)
+        for dot, note, (name, label, _), a in zip(self.dots, self.notes, self.PRE, pre):
+            value = from_pre[name]
+            dot.set_data([a], [value])
+            dot.set_alpha(alpha)
+            dot.set_markerfacecolor(None if used else "white")
+            note.xy = (a, value)
+            note.set_text(f"{label}={value:.2f}")
+            note.set_alpha(alpha)
+        self.ax_pre.legend(fontsize=10, loc="lower right")  # its line samples copy the curves' transparency
+        self.ax_pre.set_title("from pre-activations" + ("" if used else " (unused)"), fontsize=11)
+        if not self.laid_out:
+            layout(self.fig)
+            self.laid_out = True
 
 
 #: The tank panel's sliders each gate mode reads (the old level and the steps count in both).
@@ -229,19 +266,31 @@ def lab_curves(noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"], f=LAB_DEFAULTS[
     return {cell: {k: v.copy() for k, v in c.items()} for cell, c in curves.items()}
 
 
-@functools.lru_cache(maxsize=32)
 def _lab_curves(noise, w, f, n_trials, seed, lengths):
-    """:func:`lab_curves`, remembered: a panel's settings that differ only in the marked length share one run."""
+    """:func:`lab_curves` without its checks: each cell's curves from :func:`_lab_cell_curves`."""
+    return {cell: _lab_cell_curves(cell, noise, {"plain": w, "LSTM": f}.get(cell), n_trials, seed, lengths)
+            for cell in LAB_CELLS}
+
+
+@functools.lru_cache(maxsize=4)
+def _lab_words(n_trials, longest, noise, seed):
+    """The words x_1..x_T of each sentence (:func:`mwm.memory_lab.lab_sentences`), remembered and read-only."""
+    words = lab_sentences(n_trials, longest, noise, seed)
+    words.setflags(write=False)
+    return words
+
+
+@functools.lru_cache(maxsize=64)
+def _lab_cell_curves(cell, noise, knob, n_trials, seed, lengths):
+    """One cell's curves, remembered: a setting that changes only the length, or only another cell's
+    knob (the plain cell's w, the LSTM's f; the GRU has none), re-uses the run."""
     lengths = np.asarray(lengths)
-    words = lab_sentences(n_trials, int(lengths.max()), noise, seed)   # the words x_1..x_T of each sentence
-    out = {}
-    for cell in LAB_CELLS:
-        memory, jacobian = lab_run(cell, words, w=w, f=f)
-        right = np.sign(memory[:, lengths - 1]) == np.sign(words[:, :1])
-        acc = right.mean(axis=0)
-        out[cell] = {"accuracy": acc, "std_error": np.sqrt(acc * (1 - acc) / n_trials),
-                     "jacobian": np.median(jacobian[:, lengths - 1], axis=0)}
-    return out
+    words = _lab_words(n_trials, int(lengths.max()), noise, seed)
+    memory, jacobian = lab_run(cell, words, **({"w": knob} if cell == "plain" else {"f": knob} if cell == "LSTM" else {}))
+    right = np.sign(memory[:, lengths - 1]) == np.sign(words[:, :1])
+    acc = right.mean(axis=0)
+    return {"accuracy": acc, "std_error": np.sqrt(acc * (1 - acc) / n_trials),
+            "jacobian": np.median(jacobian[:, lengths - 1], axis=0)}
 
 
 def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],

@@ -274,9 +274,31 @@ def layout(fig) -> None:
         fig.tight_layout()
 
 
+def kept_figure(key: str, build):
+    """The figure object ``build()`` made for ``key``, made once per :func:`same_layout` block.
+
+    A panel whose static twin draws hundreds of settings builds its figure once and then only
+    changes its artists' data for each setting (creating axes and their ticks is most of a
+    drawing's cost). Outside a :func:`same_layout` block (a live panel) every call builds anew.
+
+    Args:
+        key: a name unique to the panel's figure; build: callable() -> the object to keep.
+    Returns:
+        What ``build`` returned, the same object for every call with ``key`` in one block.
+    """
+    cache = _LAYOUTS.get()
+    if cache is None:
+        return build()
+    kept = cache.setdefault("kept", {})
+    if key not in kept:
+        kept[key] = build()
+    return kept[key]
+
+
 @contextlib.contextmanager
 def same_layout():
-    """Within this block, :func:`layout` lays out the first figure and re-uses that layout for its geometry."""
+    """Within this block, :func:`layout` lays out the first figure and re-uses that layout for its geometry;
+    :func:`kept_figure` keeps each panel's figure."""
     token = _LAYOUTS.set({})
     try:
         yield
