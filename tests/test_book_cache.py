@@ -153,4 +153,4 @@ def test_every_chapter_of_the_book_is_stored_from_its_committed_outputs():
     import mwm.widgets
 
     builders = [name for name in mwm.widgets.__all__ if name.endswith("_try")]
-    assert shown == len(builders) == 23   # every "Try" of the course (mwm.widgets' table), each shown once
+    assert shown == len(builders) == 24   # every "Try" of the course (mwm.widgets' table), each shown once

@@ -27,7 +27,7 @@ CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]-*.ipynb"))
 BUILDERS = [W.running_state_try, W.window_try, W.scalar_cell_try, W.six_state_try, W.unroll_try,
             W.shapes_try, W.next_word_try, W.step_machine_try, W.chain_try, W.eigen_memory_try, W.cliff_try,
             W.blend_dial_try, W.ten_steps_try, W.both_ways_try, W.tank_try, W.memory_lab_try, W.talk_try,
-            W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try, W.bottleneck_bleu_try]
+            W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try, W.bottleneck_bleu_try, W.attention_read_try]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 

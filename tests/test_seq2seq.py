@@ -14,7 +14,7 @@ from mwm.bleu import corpus_bleu
 from mwm.dynamics import matrix_powers, spectral_radius, scalar_chain
 from mwm.params import cell_param_count, readout_param_count
 from mwm.readout import softmax
-from mwm.seq2seq import (WEIGHT_FILES, Vocab, accuracy_by_position, bleu_by_length, first_length_below,
+from mwm.seq2seq import (READS, WEIGHT_FILES, Vocab, attention_weights, accuracy_by_position, bleu_by_length, first_length_below,
                          first_word_weight, leaky_summary, length_buckets, load_test_outputs, load_translator,
                          numbers_in, save_weights)
 
@@ -119,6 +119,38 @@ def test_attention_weights_are_a_distribution(models):
     assert weights.shape == (len(words) + 1, 6)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-12)
     assert models["plain"].translate("the boy sleeps", return_weights=True)[1] is None
+
+
+def test_a_read_restricted_to_some_states_weighs_only_those():
+    """attention_weights: the softmax over the states a read allows, 0 elsewhere; 1/T each for equal weights."""
+    e = np.array([0.5, 2.0, -1.0, 1.0, 0.0])
+    np.testing.assert_allclose(attention_weights(e, "all"), softmax(e))
+    np.testing.assert_array_equal(attention_weights(e, "last"), [0, 0, 0, 0, 1])
+    first, second = attention_weights(e, "first half"), attention_weights(e, "second half")
+    np.testing.assert_allclose(first[:3], softmax(e[:3]))
+    np.testing.assert_allclose(second[2:], softmax(e[2:]))
+    assert first[3:].sum() == 0 and second[:2].sum() == 0   # the middle word of five is in both halves
+    np.testing.assert_allclose(attention_weights(e, "equal weights"), 0.2)
+    for read in READS:
+        np.testing.assert_allclose(attention_weights([3.0], read), [1.0])   # one word: every read reads it
+    with pytest.raises(ValueError, match="read must be one of"):
+        attention_weights(e, "middle")
+    with pytest.raises(ValueError, match="scores must be"):
+        attention_weights([1.0, np.nan], "all")
+
+
+def test_the_trained_decoder_reads_only_what_it_is_allowed(models):
+    m, src = models["attention"], "the old porter from pune carries a heavy bag on the platform every morning".split()
+    assert m.translate(src, read="all") == m.translate(src)
+    words, weights = m.translate(src, return_weights=True, read="last")
+    np.testing.assert_array_equal(weights, np.eye(len(src))[[-1] * len(weights)])
+    words, weights = m.translate(src, return_weights=True, read="first half")
+    assert weights[:, (len(src) + 1) // 2:].sum() == 0
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-12)
+    with pytest.raises(ValueError, match="needs the attention model"):
+        models["control"].translate(src, read="last")
+    with pytest.raises(ValueError, match="read must be one of"):
+        m.step_model(src, read="everything")
 
 
 # --- numpy inference = the torch model that was trained ----------------------------------

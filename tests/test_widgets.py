@@ -14,7 +14,7 @@ BUILDERS += [W.chain_try, W.eigen_memory_try, W.cliff_try]
 BUILDERS += [W.blend_dial_try, W.ten_steps_try, W.both_ways_try]
 BUILDERS += [W.tank_try, W.memory_lab_try]
 BUILDERS += [W.talk_try, W.tiny_try]
-BUILDERS += [W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try, W.bottleneck_bleu_try]
+BUILDERS += [W.translate_try, W.bottleneck_try, W.beam_try, W.bleu_try, W.bottleneck_bleu_try, W.attention_read_try]
 PNG = b"\x89PNG"
 
 
@@ -688,7 +688,7 @@ import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 NAMED = [W.running_state_try, W.scalar_cell_try, W.next_word_try, W.talk_try, W.cliff_try, W.tank_try, W.memory_lab_try,
-         W.ten_steps_try, W.bottleneck_try, W.beam_try, W.tiny_try]
+         W.ten_steps_try, W.bottleneck_try, W.beam_try, W.tiny_try, W.attention_read_try]
 
 
 def _fake_picture(fig):

@@ -57,6 +57,10 @@ TRAIN_OUTPUTS_FILE = DATA / "translator_train_outputs.tsv"
 TEACHER_FORCED_FILE = DATA / "translator_teacher_forced.tsv"
 #: The key of each model's combine layer in its weight file (the plain model has none).
 COMBINE_KEYS = {"plain": None, "attention": "combine", "control": "summary_combine"}
+#: Which encoder states the attention decoder may read (chapter 14's panel): every one, as it was
+#: trained; only the last (h_T, what the summary models get); only the first or the second half of
+#: the sentence; or every state with the same weight 1/T (the scores ignored).
+READS = ("all", "last", "first half", "second half", "equal weights")
 #: Special words, in the order of their ids in both vocabularies.
 PAD, START, END, UNK = "<pad>", "<start>", "<end>", "<unk>"
 SPECIALS = (PAD, START, END, UNK)
@@ -260,28 +264,40 @@ class Translator:
         enc = self.encode(source_words)
         return DecoderState(enc.h, enc.c, enc.states)
 
-    def step(self, state: DecoderState, token_id: int):
+    def _check_read(self, read: str) -> str:
+        if read not in READS:
+            raise ValueError(f"read must be one of {READS}, got {read!r}")
+        if read != "all" and not self.attention:
+            raise ValueError(f"read={read!r} needs the attention model; the {self.name} model reads no encoder states")
+        return read
+
+    def step(self, state: DecoderState, token_id: int, read: str = "all"):
         """One decoder step: read the previous target word, return log-probabilities of the next.
 
         Args:
             state: a :class:`DecoderState` from :meth:`decoder_start` or an earlier step.
             token_id: id of the previous target word (``bos_id`` at the first step).
+            read: which encoder states the attention model may read, one of :data:`READS`
+                ("all", as trained; the others are test-time changes of the trained model, chapter 14).
 
         Returns:
             (log_probs, new_state): log_probs has shape (V,) for the V target words and
             ``exp(log_probs)`` sums to 1; new_state is a :class:`DecoderState`.
 
         Raises:
-            ValueError: if ``token_id`` is not an id of the target vocabulary.
+            ValueError: if ``token_id`` is not an id of the target vocabulary, or ``read`` is not one of
+                :data:`READS` (or not "all" for a model without attention).
         """
         if isinstance(token_id, (bool, np.bool_)) or not isinstance(token_id, (int, np.integer)) \
                 or not 0 <= token_id < len(self.target_vocab):
             raise ValueError(f"token_id must be a whole number in [0, {len(self.target_vocab)}), got {token_id!r}")
+        if read != "all":
+            self._check_read(read)
         p = self.params
         h, c, _ = _lstm_step(state.h, state.c, p["tgt_embedding"][token_id], self.decoder_cell)
         weights = None
         if self.attention:
-            weights = _softmax(state.memory @ h)
+            weights = attention_weights(state.memory @ h, read)
             m = weights @ state.memory                      # the read m_t
         elif self._combine:
             m = state.memory[-1]                            # the control: the last encoder state, at every step
@@ -293,20 +309,22 @@ class Translator:
         return log_probs, DecoderState(h, c, state.memory, weights)
 
     # ----------------------------------------------------------------- whole sentences
-    def step_model(self, source_words):
+    def step_model(self, source_words, read: str = "all"):
         """The decoder of one source sentence as chapter 13's :class:`mwm.decoding.StepModel`.
 
         Greedy decoding, beam search and sampling in :mod:`mwm.decoding` run on it directly.
 
-        Args and errors as :meth:`encode`.
+        Args and errors as :meth:`encode`; ``read`` as in :meth:`step`.
         """
         from .decoding import StepModel
 
+        read = self._check_read(read)
+        step = self.step if read == "all" else (lambda state, token_id: self.step(state, token_id, read))
         # checked=False: this step returns normalised log-probabilities by construction, so the
         # decoders skip their per-step check of a step's output.
-        return StepModel(self.step, self.decoder_start(source_words), self.bos_id, self.eos_id, checked=False)
+        return StepModel(step, self.decoder_start(source_words), self.bos_id, self.eos_id, checked=False)
 
-    def translate(self, source_words, max_words: int = 80, return_weights: bool = False):
+    def translate(self, source_words, max_words: int = 80, return_weights: bool = False, read: str = "all"):
         """Translate greedily, feeding back its own words (free running), until ``<end>``.
 
         Uses :func:`mwm.decoding.greedy_decode` (chapter 13) on :meth:`step_model`.
@@ -317,17 +335,18 @@ class Translator:
             return_weights: also return the attention weights, shape (words + 1, T), one
                 row per decoder step including the one that wrote ``<end>``
                 (attention model only; None for the plain model).
+            read: which encoder states the attention model may read (:data:`READS`; chapter 14).
 
         Returns:
             list of Hindi words (without ``<end>``), or (words, weights).
 
         Raises:
-            ValueError: as :meth:`encode`, or for ``max_words`` below 1.
+            ValueError: as :meth:`encode`, for ``max_words`` below 1, or for a ``read`` :meth:`step` refuses.
         """
         from .decoding import greedy_decode
 
         max_words = positive_int(max_words, "max_words")
-        best = greedy_decode(self.step_model(source_words), max_length=max_words + 1)
+        best = greedy_decode(self.step_model(source_words, read), max_length=max_words + 1)
         ids = [t for t in best.tokens if t != self.eos_id]
         words = self.target_vocab.words_of(ids)
         if not return_weights:
@@ -336,7 +355,7 @@ class Translator:
             return words, None
         state, weights = self.decoder_start(source_words), []
         for prev in [self.bos_id] + ids:  # replay the decoder on its own words to read its weights
-            _, state = self.step(state, prev)
+            _, state = self.step(state, prev, read)
             weights.append(state.weights)
         return words, np.array(weights)
 
@@ -366,6 +385,40 @@ class Translator:
 
 
 # --------------------------------------------------------------------------- the bottleneck in numbers
+def attention_weights(scores, read: str = "all") -> np.ndarray:
+    """The attention weights over the encoder states from their scores, when the decoder may read only some.
+
+    "all" is the trained model's softmax of every score (chapter 14); "last", "first half" and
+    "second half" take the softmax over those states only and give the others weight 0 (the
+    middle word of a sentence of odd length is in both halves); "equal weights"
+    gives every state 1/T whatever its score.
+
+    Args:
+        scores: the scores e_tj = h_t . h^enc_j, shape (T,), T >= 1, finite.
+        read: one of :data:`READS`.
+
+    Returns:
+        weights, shape (T,): non-negative, summing to 1.
+
+    Raises:
+        ValueError: if ``scores`` is not a non-empty 1-D array of finite numbers, or ``read`` is not in :data:`READS`.
+    """
+    if read not in READS:
+        raise ValueError(f"read must be one of {READS}, got {read!r}")
+    e = np.asarray(scores, dtype=float)
+    if e.ndim != 1 or e.size == 0 or not np.all(np.isfinite(e)):
+        raise ValueError(f"scores must be a non-empty 1-D array of finite numbers, got shape {e.shape}")
+    if read == "all":
+        return _softmax(e)
+    T = e.size
+    if read == "equal weights":
+        return np.full(T, 1.0 / T)
+    keep = {"last": slice(T - 1, T), "first half": slice(0, (T + 1) // 2), "second half": slice(T // 2, T)}[read]
+    weights = np.zeros(T)
+    weights[keep] = _softmax(e[keep])
+    return weights
+
+
 def numbers_in(n_words: int, word_size: int) -> int:
     """How many numbers a sentence pours into the encoder: ``n_words * word_size`` (chapter 12).
 

@@ -18,7 +18,7 @@ readings) for any setting, so a chapter or a test can draw a state without a wid
 | 11 reading both ways, and stacking layers | :func:`both_ways_try` |
 | 12 encoder-decoder | :func:`translate_try`, :func:`bottleneck_try` |
 | 13 choosing and grading words | :func:`beam_try`, :func:`bleu_try` |
-| 14 the bottleneck | :func:`bottleneck_bleu_try` |
+| 14 the bottleneck | :func:`bottleneck_bleu_try`, :func:`attention_read_try` |
 | 5 a language model that talks | :func:`talk_try` |
 | 15 a model you own | :func:`tiny_try` |
 """
@@ -35,7 +35,7 @@ from .ch09_lstm import draw_memory_lab, draw_tank, memory_lab_try, tank_try
 from .ch10_gru import blend_dial_try, draw_blend_dial, draw_ten_steps, ten_steps_try
 from .ch11_both_ways import both_ways_try, draw_both_ways
 from .ch12_translate import bottleneck_try, draw_bottleneck, draw_translate, translate_try
-from .ch14_bottleneck import bottleneck_bleu_try, draw_bleu_by_length
+from .ch14_bottleneck import attention_read_try, bottleneck_bleu_try, draw_attention_read, draw_bleu_by_length
 from .ch13_decode import beam_try, bleu_try, draw_beam, draw_bleu
 from .ch05_talk import draw_talk, talk_try
 from .ch15_tiny import draw_tiny, tiny_try
@@ -54,7 +54,7 @@ __all__ = [
     "blend_dial_try", "ten_steps_try", "draw_blend_dial", "draw_ten_steps",
     "both_ways_try", "draw_both_ways",
     "translate_try", "bottleneck_try", "draw_translate", "draw_bottleneck",
-    "bottleneck_bleu_try", "draw_bleu_by_length",
+    "bottleneck_bleu_try", "draw_bleu_by_length", "attention_read_try", "draw_attention_read",
     "beam_try", "bleu_try", "draw_beam", "draw_bleu",
     "talk_try", "draw_talk",
     "tiny_try", "draw_tiny",

@@ -1,12 +1,16 @@
-"""Chapter 14's "Try" panel: test-set BLEU by source length for the three models."""
+"""Chapter 14's "Try" panels: test-set BLEU by source length for the three models, and the
+trained attention decoder allowed to read only some of the encoder's states."""
 from __future__ import annotations
+
+import html
 
 import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..bleu import sentence_bleu
-from ..seq2seq import bleu_by_length, length_buckets, load_test_outputs
+from ..seq2seq import READS, attention_weights, bleu_by_length, length_buckets, load_test_outputs, load_translator
 from .drawing import layout
 from .panel import TryPanel
 
@@ -96,3 +100,129 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
                 "example_length": widgets.IntSlider(value=example_length, min=min(lengths), max=max(lengths),
                                                     step=1, description="example")}
     return TryPanel("BLEU by sentence length: one summary, attention, same-size control", controls, draw)
+
+
+#: The attention-read panel's example sentences: the first test sentence of each of these lengths.
+READ_EXAMPLE_LENGTHS = (10, 20, 30, 40)
+READ_COLOURS = {"all": "tab:blue", "last": "tab:orange", "first half": "tab:green", "second half": "tab:purple",
+                "equal weights": "tab:brown"}
+
+
+def read_example(rows, length: int) -> dict:
+    """The first committed test-set row whose English sentence has ``length`` words.
+
+    Raises:
+        ValueError: if no test sentence has that many words.
+    """
+    found = next((r for r in rows if len(r["source"]) == length), None)
+    if found is None:
+        raise ValueError(f"example_length: no test sentence has {length} words")
+    return found
+
+
+def read_translations(model, example) -> dict:
+    """{read: (Hindi words, attention weights (words + 1, T), sentence BLEU-4)} for every read of :data:`READS`."""
+    out = {}
+    for read in READS:
+        words, weights = model.translate(example["source"], return_weights=True, read=read)
+        out[read] = (words, weights, sentence_bleu(words, [example["reference"]]))
+    return out
+
+
+def draw_attention_read(read: str = "all", example_length: int = 40, model=None, rows=None, translations=None):
+    """Figure: where the attention decoder looks when it may read only some encoder states, and what it writes.
+
+    Left, the attention weights of every decoder step (rows: the Hindi words written, then
+    ``<end>``; columns: the English words), with the states it may read marked under them;
+    right, the example's sentence BLEU-4 for each read, this one outlined. The model is the
+    one trained to read every state; the other reads change it only at test time (chapter 14).
+
+    Args:
+        read: one of :data:`mwm.seq2seq.READS`.
+        example_length: the example is the first test sentence of this many English words.
+        model: the attention translator (``load_translator("attention")`` if None).
+        rows: the committed test-set rows (``load_test_outputs()`` if None).
+        translations: :func:`read_translations` of the example, if already computed.
+
+    Returns:
+        (Figure, readings): the readings give the read, the example's English, its reference,
+        this read's translation and its sentence BLEU next to the trained read's.
+
+    Raises:
+        ValueError: for a read not in :data:`READS` or a length no test sentence has.
+    """
+    if read not in READS:
+        raise ValueError(f"read must be one of {READS}, got {read!r}")
+    model = load_translator("attention") if model is None else model
+    rows = load_test_outputs() if rows is None else rows
+    example = read_example(rows, example_length)
+    translations = read_translations(model, example) if translations is None else translations
+    words, weights, bleu = translations[read]
+    T = len(example["source"])
+    allowed = attention_weights(np.zeros(T), read) > 0
+
+    fig = Figure(figsize=(7.2, 3.9))
+    grid = fig.add_gridspec(1, 2, width_ratios=(1.6, 1.0))
+    ax_w, ax_b = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
+    ax_w.imshow(weights, cmap="Greys", vmin=0, vmax=1, aspect="auto",
+                extent=(0.5, T + 0.5, len(weights) + 0.5, 0.5))
+    for j in np.flatnonzero(~allowed):   # the states this read may not look at, tinted
+        ax_w.axvspan(j + 0.5, j + 1.5, color="tab:red", alpha=0.15, lw=0)
+    ax_w.set_xlabel(f"English word (may read {int(allowed.sum())} of {T}; tinted: not)")
+    ax_w.set_ylabel("Hindi word written")
+    ax_w.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax_w.set_title(f"weights when reading: {read}", fontsize=11)
+    x = np.arange(len(READS))
+    scores = [translations[r][2] for r in READS]
+    bars = ax_b.bar(x, scores, color=[READ_COLOURS[r] for r in READS], alpha=0.85)
+    bars[READS.index(read)].set(edgecolor="black", linewidth=2, alpha=1.0)
+    ax_b.set_xticks(x)
+    ax_b.set_xticklabels(["all", "last", "1st half", "2nd half", "equal"], rotation=45, ha="right", fontsize=10)
+    ax_b.set_ylim(0, 1.05)
+    ax_b.set_ylabel("sentence BLEU-4")
+    ax_b.set_title(f"this sentence ({T} words)", fontsize=11)
+    layout(fig)
+
+    esc = html.escape
+    parts = [f"<b>reads:</b> {esc(read)}: sentence BLEU {bleu:.3f} (reading every state, as trained: "
+             f"{translations['all'][2]:.3f}); {len(words)} Hindi words",
+             f"<b>English ({T} words):</b> {esc(' '.join(example['source']))}",
+             f"<b>reference:</b> {esc(' '.join(example['reference']))}",
+             f"<b>translation:</b> {esc(' '.join(words))}"]
+    return fig, "<br>".join(parts)
+
+
+def attention_read_try(read: str = "all", example_length: int = 40) -> TryPanel:
+    """The attention-read panel (chapter 14): which encoder states the trained decoder may read, on an example.
+
+    Returns:
+        TryPanel with controls ``read`` (ToggleButtons over :data:`mwm.seq2seq.READS`) and
+        ``example_length`` (ToggleButtons "10" / "20" / "30" / "40" English words).
+
+    Raises:
+        ValueError: for a read not in :data:`READS` or a length not in :data:`READ_EXAMPLE_LENGTHS`.
+    """
+    if read not in READS:
+        raise ValueError(f"read must be one of {READS}, got {read!r}")
+    if example_length not in READ_EXAMPLE_LENGTHS:
+        raise ValueError(f"example_length must be one of {READ_EXAMPLE_LENGTHS}, got {example_length!r}")
+    model, rows = load_translator("attention"), load_test_outputs()
+    done = {}   # example length -> read_translations, computed once per example for this panel
+
+    def draw(v):
+        n = int(v["example_length"])
+        if n not in done:
+            done[n] = read_translations(model, read_example(rows, n))
+        return draw_attention_read(v["read"], n, model=model, rows=rows, translations=done[n])
+
+    controls = {"read": widgets.ToggleButtons(options=list(READS), value=read, description="may read"),
+                "example_length": widgets.ToggleButtons(options=[str(n) for n in READ_EXAMPLE_LENGTHS],
+                                                        value=str(example_length), description="words")}
+    panel = TryPanel("the trained attention decoder, allowed to read only some encoder states", controls, draw)
+    panel.named_settings = [
+        {"name": "as trained, 40 words", "values": {}, "expect": ["all: sentence BLEU 1.000"]},
+        {"name": "only the last state, 40 words", "values": {"read": "last"}, "expect": ["last: sentence BLEU 0.000", "3 Hindi words"]},
+        {"name": "only the first half, 20 words: the first clause four times", "values": {"read": "first half", "example_length": "20"},
+         "expect": ["first half: sentence BLEU 0.227", " aur ".join(["maa mandir par garam dal bana rahi hai"] * 4)]},
+    ]
+    return panel
