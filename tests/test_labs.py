@@ -1,0 +1,122 @@
+"""The coding labs' grading (grader/mwm_grader/labs.py, lib/mwm_practice/labs.py), in this process.
+
+A lab's hand-in runs the student's function on the student's cases in their kernel
+(``record_calls``); the teacher's judge recomputes every case with ``mwm``. Checked: the worked
+solutions (written as a student writes them) get every case right under many ids; each
+catalogued wrong implementation fails, on a case it names, with its own hint; an argument
+changed in place, an error, a record made on another student's inputs and junk records are
+each told apart; no feedback line shows an expected number; every lab has a batch of one and
+hidden size 1 among its cases.
+"""
+import json
+import re
+
+import numpy as np
+import pytest
+
+from mwm_grader import labs
+from mwm_practice.labs import Unreadable, decode_value, encode_value, record_calls
+
+IDS = ["", "alice", "bob", "carol", "Mary.Jones", "s0001", "s0002", "x-long-id-9", "zed", "0"]
+
+
+def _solution(slug):
+    space = {"np": np}
+    exec(labs.SOLUTIONS[slug], space)   # noqa: S102 - the course's own worked solution
+    return space[labs.LABS[slug].function]
+
+
+def _graded(slug, function, student="alice"):
+    calls = record_calls(function, labs.view_cases(slug, student))
+    json.dumps(calls)   # the record is plain JSON, as it leaves the kernel
+    return labs.judge(slug, student, calls)
+
+
+@pytest.mark.parametrize("slug", list(labs.LABS))
+@pytest.mark.parametrize("student", IDS)
+def test_the_worked_solution_is_right_for_every_student(slug, student):
+    right, lines = _graded(slug, _solution(slug), student)
+    assert right, lines
+    assert len(lines) == len(labs.cases_for(slug, student)) and all(line.endswith(": right") for line in lines)
+
+
+@pytest.mark.parametrize("slug,wrong", [(slug, w) for slug, ws in labs.WRONG.items() for w in ws],
+                         ids=lambda x: x if isinstance(x, str) else x.key)
+@pytest.mark.parametrize("student", ["alice", "bob", "s0002"])
+def test_each_common_mistake_fails_and_is_named(slug, wrong, student):
+    right, lines = _graded(slug, wrong.function, student)
+    assert not right
+    assert lines[-1] == f"Hint: {wrong.hint}", lines
+    wrong_lines = [line for line in lines[:-1] if not line.endswith(": right")]
+    assert wrong_lines and all(re.match(rf"{labs.LABS[slug].function}, case \d \(", line) for line in wrong_lines)
+    if wrong.key == "in-place":
+        assert all("in place" in line for line in wrong_lines), wrong_lines
+    for line in lines:   # the positions of wrong values, never a value the answer should have
+        assert not re.search(r"\d\.\d{3}", line), line
+
+
+def test_the_cases_catch_what_a_single_case_would_miss():
+    for slug in labs.LABS:
+        labels = " ".join(c.label for c in labs.cases_for(slug, "alice"))
+        if slug != "clip":
+            assert "a batch of 1" in labels and "hidden size 1" in labels, slug
+    step = labs.cases_for("rnn-step", "alice")
+    assert any(c.args[3].shape[0] != c.args[3].shape[1] for c in step)   # U not square: U for U.T cannot pass
+    assert any(c.args[-1] == 2 and len(c.args[0]) % 2 for c in labs.cases_for("rnn-bptt", "alice"))   # tau does not divide T
+    norms = [np.sqrt(sum((g ** 2).sum() for g in c.args[0])) for c in labs.cases_for("clip", "alice")]
+    maxes = [c.args[1] for c in labs.cases_for("clip", "alice")]
+    assert any(n > m for n, m in zip(norms, maxes)) and any(n < m for n, m in zip(norms, maxes))
+
+
+def test_students_get_their_own_inputs_and_the_same_ones_every_time():
+    a, b = labs.view_cases("rnn-step", "alice"), labs.view_cases("rnn-step", "bob")
+    assert a == labs.view_cases("rnn-step", " Alice ") and a != b
+    assert all(set(case) == {"label", "args"} for case in a)   # inputs only: no result leaves the teacher's side
+
+
+def test_a_record_made_on_another_students_inputs_is_refused():
+    calls = record_calls(_solution("rnn-step"), labs.view_cases("rnn-step", "bob"))
+    right, lines = labs.judge("rnn-step", "alice", calls)
+    assert not right and all("other inputs" in line for line in lines)
+
+
+def test_errors_and_wrong_kinds_are_said_per_case():
+    def raises(h_prev, x, W, U, b):
+        raise ValueError("shapes (3,4) and (2,4) not aligned")
+
+    right, lines = _graded("rnn-step", raises)
+    assert not right and "raised ValueError: shapes (3,4) and (2,4) not aligned" in lines[0]
+    right, lines = _graded("rnn-step", lambda h, x, W, U, b: (h, None))
+    assert not right and "returned a tuple of 2 where an array of shape" in lines[0]
+    right, lines = _graded("rnn-bptt", lambda *a: {"W": 0})
+    assert not right and "where a dict with keys ['U', 'W', 'b'] is asked for" in lines[0]
+    right, lines = _graded("clip", lambda g, m: g[:1])
+    assert not right and "a list of 1" in lines[0] and "where a list of 3 arrays is asked for" in lines[0]
+    right, lines = labs.judge("clip", "alice", "not a list")
+    assert not right and lines == ["clip_by_global_norm: no calls were recorded (the hand-in cell did not run, "
+                                   "or stopped before)"]
+
+
+def test_junk_records_are_judged_not_right_without_an_error():
+    cases = labs.view_cases("rnn-step", "alice")
+    good = record_calls(_solution("rnn-step"), cases)
+    junk = [[None] * 3, [{"args": good[0]["args"], "result": {"array": ["x"], "shape": [1]}, "mutated": []}] * 3,
+            [dict(call, mutated="all") for call in good], [dict(call, result={"dict": 5}) for call in good],
+            [dict(call, result={"array": [1.0] * 10**5, "shape": [10**5]}) for call in good]]
+    for calls in junk:
+        right, lines = labs.judge("rnn-step", "alice", calls)
+        assert not right, calls
+
+
+def test_values_travel_as_json_and_come_back():
+    value = {"W": np.arange(6.0).reshape(2, 3), "b": [np.float32(1.5), 2, None, (True, "x")]}
+    back = decode_value(json.loads(json.dumps(encode_value(value))))
+    np.testing.assert_array_equal(back["W"], value["W"])
+    assert back["b"][:3] == [1.5, 2.0, None] and back["b"][3][0] is True and isinstance(back["b"][3][1], Unreadable)
+    assert encode_value(np.zeros(10**5)) == {"other": "array too large"}
+    assert isinstance(decode_value({"array": [1.0, 2.0], "shape": [3]}), Unreadable)
+
+
+def test_unknown_labs_are_named():
+    with pytest.raises(ValueError, match="slug must be one of"):
+        labs.cases_for("lstm", "alice")
