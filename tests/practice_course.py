@@ -60,7 +60,7 @@ def need_sandbox():
         pytest.skip(f"grading needs its sandbox, which cannot run here: {why}")
 
 
-def fetch_and_submit(config, student: str, home: Path, change):
+def fetch_and_submit(config, student: str, home: Path, change, assignment: str = "practice"):
     """A student fetches the assignment into ``home``, edits the notebook with ``change`` and submits.
 
     Returns:
@@ -75,10 +75,10 @@ def fetch_and_submit(config, student: str, home: Path, change):
     cfg.Exchange.assignment_dir = str(home)
     cfg.CourseDirectory.root = str(home)
     cd = CourseDirectory(config=cfg)
-    cd.assignment_id = "practice"
+    cd.assignment_id = assignment
     auth = Authenticator(config=cfg)
     ExchangeFetchAssignment(coursedir=cd, authenticator=auth, config=cfg).start()
-    path = home / "practice" / "practice.ipynb"
+    path = home / assignment / f"{assignment}.ipynb"
     nb = nbformat.read(path, as_version=4)
     expected = change(nb)
     nbformat.write(nb, path)
@@ -87,14 +87,16 @@ def fetch_and_submit(config, student: str, home: Path, change):
     return expected, path.read_bytes()
 
 
-def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=None, settings=None) -> dict:
+def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=None, settings=None,
+                assignment: str = "practice") -> dict:
     """Run a whole class through nbgrader; ``class_`` maps student id -> change(nb) -> expected.
 
     ``before_grading``, if given, is called with the course folder after the submissions are
     collected and before autograde runs (e.g. to plant files or hash folders);
     ``before_collect`` with the exchange's inbound folder, after the class has submitted (e.g.
     to change a submission's files as a student could). ``settings`` ({"Class.trait": value})
-    are laid over the course's nbgrader_config.py for every step.
+    are laid over the course's nbgrader_config.py for every step. ``assignment`` is "practice" (the
+    problems) or "labs" (the coding labs); its notebook has the same name.
 
     Returns:
         dict with the course folder, autograde's and generate_feedback's results, each
@@ -110,52 +112,54 @@ def grade_class(tmp: Path, class_: dict, before_grading=None, before_collect=Non
     (course / "source").mkdir(parents=True)
     exchange.mkdir()
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
-    shutil.copytree(SOURCE.parent, course / "source" / "practice")
+    shutil.copytree(ROOT / "exercises" / "source" / assignment, course / "source" / assignment)
     # the students here are names, not accounts: collect need not check who owns each file,
     # and the students' submission records (nbgrader's cache) stay in the temporary folder
     settings = {"Exchange.root": str(exchange), "ExchangeCollect.check_owner": False,
                 "Exchange.cache": str(tmp / "cache"), **(settings or {})}
     api = mk.course_api(course, **settings)
     mk.new_sqlite_gradebook(api)
-    mk.nbgrader_ok(api.generate_assignment("practice"), "generate_assignment")
-    mk.nbgrader_ok(api.release_assignment("practice"), "release_assignment")
+    mk.nbgrader_ok(api.generate_assignment(assignment), "generate_assignment")
+    mk.nbgrader_ok(api.release_assignment(assignment), "release_assignment")
     config = mk.course_config(course, **settings)
     returned, submitted = {}, {}
     for student, change in class_.items():
-        returned[student], submitted[student] = fetch_and_submit(config, student, tmp / "home" / student, change)
+        returned[student], submitted[student] = fetch_and_submit(config, student, tmp / "home" / student, change,
+                                                                 assignment)
     if before_collect is not None:
         before_collect(exchange / "machines-with-memory" / "inbound")
-    mk.nbgrader_ok(api.collect("practice"), "collect")
+    mk.nbgrader_ok(api.collect(assignment), "collect")
     if before_grading is not None:
         before_grading(course)
 
     # the whole class in one batch, like `nbgrader autograde practice`
-    api.coursedir.assignment_id, api.coursedir.student_id = "practice", "*"
+    api.coursedir.assignment_id, api.coursedir.student_id = assignment, "*"
     app = Autograde(coursedir=api.coursedir, parent=api)
     app.force = True
     result = capture_log(app)
     api.coursedir.student_id = "*"
-    feedback = api.generate_feedback("practice")
+    feedback = api.generate_feedback(assignment)
 
     with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb:
         scores, parts = {}, {}
         for student in class_:
             try:
-                sub = gb.find_submission("practice", student)
+                sub = gb.find_submission(assignment, student)
             except Exception:  # noqa: BLE001 - not graded at all
                 scores[student], parts[student] = None, {}
                 continue
             scores[student] = sub.score
-            nb = gb.find_submission_notebook("practice", "practice", student)
+            nb = gb.find_submission_notebook(assignment, assignment, student)
             parts[student] = {g.name[:-len("-test")]: g.score for g in nb.grades}
-        max_score = gb.find_assignment("practice").max_score
+        max_score = gb.find_assignment(assignment).max_score
     return dict(course=course, result=result, feedback=feedback, scores=scores, parts=parts, returned=returned,
-                submitted=submitted, max_score=max_score, students=list(class_))
+                submitted=submitted, max_score=max_score, students=list(class_), assignment=assignment)
 
 
 def autograded(graded: dict, student: str):
     """The notebook nbgrader graded for ``student`` (executed, judged)."""
-    return nbformat.read(graded["course"] / "autograded" / student / "practice" / "practice.ipynb", as_version=4)
+    assignment = graded.get("assignment", "practice")
+    return nbformat.read(graded["course"] / "autograded" / student / assignment / f"{assignment}.ipynb", as_version=4)
 
 
 def errors(c) -> list[str]:

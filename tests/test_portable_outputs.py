@@ -21,7 +21,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
-NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb")) + [ROOT / "exercises" / "source" / "practice" / "practice.ipynb"]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb")) + [ROOT / "exercises" / "source" / "practice" / "practice.ipynb",
+                                                          ROOT / "exercises" / "source" / "labs" / "labs.ipynb"]
 #: Below this size a printed float is presumed to be rounding noise.
 THRESHOLD = 1e-10
 #: "2.5e-16", "-3E-074", "1e-9"; not part of a longer word or number.

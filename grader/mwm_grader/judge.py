@@ -32,6 +32,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from mwm_practice import checks
 
 from . import mistakes as _mistakes
+from mwm_practice.labs import LAB_VIEW_ENV, MIME_LAB
 from mwm_practice.notebook import MIME_ANSWER, MIME_STUDENT, VIEW_ENV, Unreadable, check_answer, decode
 from .sandbox import SandboxedExecute
 
@@ -40,6 +41,8 @@ __all__ = ["RecordWorkedId", "RestoreDeletedCells", "GradingExecute", "JudgeAnsw
 
 #: Grade ids of hand-in cells: ``pNN-x-test``.
 PART_CELL = re.compile(r"(p(\d\d)-([a-z]))-test")
+#: Grade ids of the coding labs' hand-in cells: ``lab-<slug>-test``.
+LAB_CELL = re.compile(r"lab-([a-z-]+)-test")
 #: The key of a judged hand-in cell's metadata, written by :class:`JudgeAnswers` for the class report:
 #: ``{"part": "p01-a", "right": bool, "blank": no answer record, "restored": the cells had been deleted,
 #: "mistakes": {answer name: key of the slip named}}``.
@@ -190,11 +193,17 @@ class GradingExecute(SandboxedExecute):
 
         from .views import grading_view
 
+        from .labs import labs_view
+
         km = super().create_kernel_manager()
-        student = ((getattr(self, "resources", None) or {}).get("nbgrader") or {}).get("student")
-        view = grading_view(student, list(expected_problems(student).values()))
+        info = (getattr(self, "resources", None) or {}).get("nbgrader") or {}
+        student = info.get("student")
         if hasattr(km, "sandbox_env"):
-            km.sandbox_env = {**km.sandbox_env, VIEW_ENV: json.dumps(view, separators=(",", ":"))}
+            if info.get("assignment") == "labs":   # the labs' inputs made for this student, no result
+                views = {LAB_VIEW_ENV: labs_view(student, with_results=False)}
+            else:
+                views = {VIEW_ENV: grading_view(student, list(expected_problems(student).values()))}
+            km.sandbox_env = {**km.sandbox_env, **{k: json.dumps(v, separators=(",", ":")) for k, v in views.items()}}
         return km
 
 
@@ -331,6 +340,10 @@ class JudgeAnswers(NbGraderPreprocessor):
                 if note:
                     cell.outputs.append(NotebookNode(output_type="stream", name="stdout", text=note + "\n"))
                 continue
+            lab = LAB_CELL.fullmatch(gid)
+            if lab and cell.get("cell_type") == "code":
+                self._judge_lab(cell, lab.group(1), student)
+                continue
             m = PART_CELL.fullmatch(gid)
             if not m or cell.get("cell_type") != "code":
                 continue
@@ -366,6 +379,34 @@ class JudgeAnswers(NbGraderPreprocessor):
         write_notes(resources, notes)
         name_by_id(resources, self.config.CourseDirectory.get("course_id", "default_course"))
         return nb, resources
+
+    @staticmethod
+    def _judge_lab(cell, slug: str, student) -> None:
+        """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge)."""
+        from .labs import LABS
+        from .labs import judge as judge_lab
+
+        if slug not in LABS:
+            cell.outputs = [_error(f"lab-{slug}-test: no such lab")]
+            return
+        label = f"Lab {list(LABS).index(slug) + 1} ({LABS[slug].function})"
+        records = [out.get("data", {}).get(MIME_LAB) for out in cell.get("outputs", [])
+                   if out.get("output_type") in ("display_data", "execute_result") and MIME_LAB in out.get("data", {})]
+        mine = [r for r in records if isinstance(r, dict) and r.get("lab") == slug]
+        if not records:
+            right, lines = False, [f"{label}: nothing was handed in (the cell did not run, or stopped before)."]
+        elif len(records) > 1 or len(mine) != 1:
+            right, lines = False, [f"{label}: {len(records)} records in one hand-in cell; cannot tell which to grade."]
+        else:
+            try:
+                right, lines = judge_lab(slug, student, mine[0].get("calls"))
+            except Exception as exc:  # a record no check could read: the lab is not right
+                right, lines = False, [f"{label}: unreadable record ({type(exc).__name__})."]
+        cell.setdefault("metadata", NotebookNode())[JUDGED] = {"part": f"lab-{slug}", "right": bool(right),
+                                                               "blank": not records, "restored": False, "mistakes": {}}
+        text = lines[0] if len(lines) == 1 and lines[0].startswith(label) else \
+            "\n".join([f"{label}: {'right' if right else 'not right'}", *(f"  {ln}" for ln in lines)])
+        cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=text + "\n")] if right else [_error(text)]
 
     @staticmethod
     def _id_note(student, worked) -> str:

@@ -23,6 +23,7 @@ catalogue's entries are written out here as a student would write them, one slip
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -33,11 +34,7 @@ from mwm.cell import rnn_forward as _ref_forward
 from mwm.cell import rnn_step as _ref_step
 from mwm.clipping import clip_by_global_norm as _ref_clip
 from mwm_practice.ids import normalize_student_id
-from mwm_practice.labs import Unreadable, args_digest, decode_value, encode_value
-
-#: Tolerance of a right value: |got - want| <= ATOL + RTOL * |want|, far below any slip's effect.
-RTOL, ATOL = 1e-6, 1e-9
-
+from mwm_practice.labs import args_digest, compare_value, decode_value, encode_value
 
 @dataclass
 class Case:
@@ -218,52 +215,53 @@ SOLUTIONS = {
 }
 
 
+def solution_parts(slug: str) -> tuple[str, str]:
+    """A lab's worked solution split into its first line and docstring (what the student gets) and its body."""
+    source = SOLUTIONS[_lab(slug).slug]
+    end = source.index('"""', source.index('"""') + 3) + 3
+    end = source.index("\n", end) + 1
+    return source[:end], source[end:]
+
+
+def statement(slug: str) -> str:
+    """A lab's words (Markdown), from ``labs.md`` beside this module; ``"header"`` gives the notebook's introduction.
+
+    Raises:
+        ValueError: if ``labs.md`` has no section for ``slug``.
+    """
+    from importlib.resources import files
+
+    text = (files("mwm_grader") / "labs.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## (\S+)\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S))
+    if slug not in sections:
+        raise ValueError(f"labs.md has no section {slug!r}")
+    return sections[slug].strip()
+
+
+def labs_view(student: str | None, *, with_results: bool) -> dict:
+    """The labs as a student's kernel gets them: per lab its function, argument names and cases.
+
+    Args:
+        student: whose inputs (None or "": the website's).
+        with_results: also give each case's result (the website's view only: the grading view
+            holds inputs only).
+
+    Returns:
+        ``{"labs": {slug: {"function", "title", "arg_names", "cases": [{"label", "args"[, "expected"]}]}}}``.
+    """
+    out = {}
+    for slug, lab in LABS.items():
+        cases = []
+        for case in cases_for(slug, student):
+            entry = {"label": case.label, "args": [encode_value(a) for a in case.args]}
+            if with_results:
+                entry["expected"] = encode_value(lab.reference(*case.args))
+            cases.append(entry)
+        out[slug] = {"function": lab.function, "title": lab.title, "arg_names": list(lab.arg_names), "cases": cases}
+    return {"labs": out}
+
+
 # --- the judge -------------------------------------------------------------------------------------
-
-def _kind(value) -> str:
-    if isinstance(value, Unreadable):
-        return repr(value)
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}"
-    if isinstance(value, (tuple, list)):
-        return f"a {type(value).__name__} of {len(value)}"
-    if isinstance(value, dict):
-        return f"a dict with keys {sorted(value)}"
-    return "None" if value is None else f"a {type(value).__name__}"
-
-
-def _compare(got, want, where: str = "") -> str | None:
-    """None if ``got`` matches ``want`` (same structure, shapes, values within tolerance), else one phrase."""
-    if isinstance(want, np.ndarray):
-        if not isinstance(got, np.ndarray):
-            return f"returned {_kind(got)}{where} where an array of shape {want.shape} is asked for"
-        if got.shape != want.shape:
-            return f"returned shape {got.shape}{where} where the signature asks for {want.shape}"
-        bad = ~np.isclose(got, want, rtol=RTOL, atol=ATOL)
-        if bad.any():
-            first = tuple(int(i) for i in np.argwhere(bad)[0])
-            more = int(bad.sum()) - 1
-            return (f"wrong values{where}: {more + 1} of {bad.size} entries, the first at index "
-                    f"{first if len(first) != 1 else first[0]}")
-        return None
-    if isinstance(want, dict):
-        if not isinstance(got, dict) or sorted(got) != sorted(want):
-            return f"returned {_kind(got)}{where} where a dict with keys {sorted(want)} is asked for"
-        for k in want:
-            why = _compare(got[k], want[k], f"{where}[{k!r}]")
-            if why:
-                return why
-        return None
-    if isinstance(want, (list, tuple)):
-        if not isinstance(got, (list, tuple)) or len(got) != len(want):
-            return f"returned {_kind(got)}{where} where a list of {len(want)} arrays is asked for"
-        for i, (g, w) in enumerate(zip(got, want)):
-            why = _compare(g, w, f"{where}[{i}]")
-            if why:
-                return why
-        return None
-    raise TypeError(f"a lab's reference returned {type(want).__name__}")
-
 
 def _results(calls, cases) -> list | None:
     """The decoded results of a record's calls on ``cases``, or None if any call has none."""
@@ -312,7 +310,7 @@ def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
             right = False
             lines.append(f"{head}: unreadable record")
             continue
-        why = _compare(decode_value(call.get("result")), lab.reference(*case.args))
+        why = compare_value(decode_value(call.get("result")), lab.reference(*case.args))
         if mutated:
             names = ", ".join(lab.arg_names[j] for j in mutated if isinstance(j, int) and 0 <= j < len(lab.arg_names))
             why = (f"changed its argument {names} in place (the caller's array is now different; work on new "
@@ -461,7 +459,7 @@ def named_wrong(slug: str, student: str | None, calls) -> str | None:
                 matched = False
                 break
             theirs_changed = [j for j, (a, b) in enumerate(zip(args, case.args)) if not _equal(a, b)]
-            if _compare(result, theirs) is not None or theirs_changed != changed:
+            if compare_value(result, theirs) is not None or theirs_changed != changed:
                 matched = False
                 break
         if matched:

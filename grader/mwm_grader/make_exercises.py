@@ -562,6 +562,23 @@ def page_name(problem) -> str:
     return f"problem-{problem.number:02d}"
 
 
+def labs_section() -> str:
+    """The practice index's paragraph on the coding labs, with their list."""
+    from . import labs as L
+    from .make_labs import DOWNLOAD as LABS_DOWNLOAD
+
+    listing = "\n".join(f"{i}. [{lab.title}](lab-{i:02d}.md) (`{lab.function}`)" for i, lab in enumerate(L.LABS.values(), 1))
+    return f"""
+## Coding labs
+
+Four functions of the course's machinery to write in numpy. The notebook
+{{download}}`labs.ipynb <{LABS_DOWNLOAD}>` gives each function's first line and docstring and checks
+your body on a small case; in a course that grades them, the grader runs it on inputs of your own.
+
+{listing}
+"""
+
+
 def site_pages(problems, missing: dict) -> dict[str, str]:
     """The website's practice pages (MyST Markdown), by file name under ``practice/``."""
     total = sum(p.points for p in problems)
@@ -585,7 +602,7 @@ in the cells marked `# YOUR CODE HERE`. In a course that grades them, fetch the 
 the course instead: there every student works on numbers of their own.
 
 {listing}{waiting}
-"""}
+{labs_section()}"""}
     for p in problems:
         parts = "\n".join(f"**({q.letter})** {q.question}\n" for q in p.parts)
         steps = "\n\n".join(p.steps)
@@ -650,12 +667,17 @@ def build(course: Path = COURSE, site: Path = SITE, numbers=None, *, quiet=False
         (site / name).write_text(text, encoding="utf-8")
     write_notebook(self_study_notebook(release), site / DOWNLOAD)
     say(f"website pages: {site}/ ({len(problems) + 1} pages and the student notebook)")
+    if numbers is None:
+        from . import make_labs
+
+        make_labs.build(course, site, view.parent / "labs_view.json", say)
     for _k, why in sorted(missing.items()):
         say(f"  not generated: {why}")
     return {"problems": problems, "missing": missing, "release": release, "solution": solution, "key": key}
 
 
-COMMITTED = ["lib/mwm_practice/website_view.json", "exercises/source", "exercises/mistakes.md", "practice"]
+COMMITTED = ["lib/mwm_practice/website_view.json", "lib/mwm_practice/labs_view.json", "exercises/source",
+             "exercises/mistakes.md", "practice"]
 
 
 def check(quiet=False) -> list[str]:
@@ -694,7 +716,7 @@ def main(argv=None) -> int:
         if stale:
             print("stale (run `make exercises` and commit):\n  " + "\n  ".join(stale))
             return 1
-        print("the website's view, exercises/source, exercises/mistakes.md and practice/ are up to date")
+        print("the website's views, exercises/source, exercises/mistakes.md and practice/ are up to date")
         return 0
     build()
     return 0

@@ -16,6 +16,7 @@ import copy
 import hashlib
 import json
 import math
+import os
 
 import numpy as np
 
@@ -105,6 +106,68 @@ def decode_value(data):
     return Unreadable("unreadable value")
 
 
+#: Tolerance of a right value: |got - want| <= ATOL + RTOL * |want|, far below any slip's effect.
+RTOL, ATOL = 1e-6, 1e-9
+
+
+def _kind(value) -> str:
+    if isinstance(value, Unreadable):
+        return repr(value)
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}"
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of {len(value)}"
+    if isinstance(value, dict):
+        return f"a dict with keys {sorted(value)}"
+    return "None" if value is None else f"a {type(value).__name__}"
+
+
+def compare_value(got, want, where: str = "") -> str | None:
+    """None if ``got`` matches ``want``, else one phrase saying how it differs, never what ``want`` holds.
+
+    Arrays must have ``want``'s shape and values within :data:`RTOL` / :data:`ATOL`; lists, tuples
+    and dicts are compared item by item. The phrase names the kind or shape asked for (the lab's
+    signature says it) and the positions of wrong values, never a value.
+
+    Args:
+        got: the student's result, decoded; want: the reference result (arrays, lists, dicts of them).
+        where: a suffix naming the item inside a larger result ("[0]", "['W']").
+
+    Raises:
+        TypeError: if ``want`` is of a kind no lab returns.
+    """
+    at = f" in result{where}" if where else ""
+    if isinstance(want, np.ndarray):
+        if not isinstance(got, np.ndarray):
+            return f"returned {_kind(got)}{at} where an array of shape {want.shape} is asked for"
+        if got.shape != want.shape:
+            return f"returned shape {got.shape}{at} where the signature asks for {want.shape}"
+        bad = ~np.isclose(got, want, rtol=RTOL, atol=ATOL)
+        if bad.any():
+            first = tuple(int(i) for i in np.argwhere(bad)[0])
+            more = int(bad.sum()) - 1
+            return (f"wrong values{at}: {more + 1} of {bad.size} entries, the first at index "
+                    f"{first if len(first) != 1 else first[0]}")
+        return None
+    if isinstance(want, dict):
+        if not isinstance(got, dict) or sorted(got) != sorted(want):
+            return f"returned {_kind(got)}{at} where a dict with keys {sorted(want)} is asked for"
+        for k in want:
+            why = compare_value(got[k], want[k], f"{where}[{k!r}]")
+            if why:
+                return why
+        return None
+    if isinstance(want, (list, tuple)):
+        if not isinstance(got, (list, tuple)) or len(got) != len(want):
+            return f"returned {_kind(got)}{at} where a list of {len(want)} arrays is asked for"
+        for i, (g, w) in enumerate(zip(got, want)):
+            why = compare_value(g, w, f"{where}[{i}]")
+            if why:
+                return why
+        return None
+    raise TypeError(f"a lab's reference returned {type(want).__name__}")
+
+
 class Unreadable:
     """A recorded value that could not be read back (shown as "a <kind>" in messages)."""
 
@@ -161,3 +224,117 @@ def record_calls(function, cases) -> list[dict]:
         entry["mutated"] = [i for i, (a, b) in enumerate(zip(args, before)) if not _same(a, b)]
         calls.append(entry)
     return calls
+
+
+# --------------------------------------------------------------------------------------
+# The notebook's object
+# --------------------------------------------------------------------------------------
+#: Environment variable holding the labs' grading view (JSON: inputs only), set by the teacher's grading.
+LAB_VIEW_ENV = "MWM_LAB_VIEW"
+#: The website's labs view: every lab's cases on the website's inputs with their results (public,
+#: like the worked solutions), written by ``mwm-exercises``.
+WEBSITE_LABS = "labs_view.json"
+
+
+def website_labs_view() -> dict:
+    """The website's labs view shipped with this package: ``{"labs": {slug: {"function", "cases"}}}``."""
+    from importlib.resources import files
+
+    return json.loads((files("mwm_practice") / WEBSITE_LABS).read_text(encoding="utf-8"))
+
+
+class Labs:
+    """The coding labs' notebook object: a small visible check, a gradient check, and the hand-in.
+
+    While the student works, the cases are the website's (with their results, so :meth:`check`
+    can say right or wrong). While the notebook is graded, the grading sets :data:`LAB_VIEW_ENV`
+    to the student's own cases, inputs only: :meth:`hand_in` records what the function does on
+    them, and the teacher's process judges the record (``mwm_grader.labs.judge``).
+
+    Args:
+        view: a labs view dict (for tests); None reads :data:`LAB_VIEW_ENV`, else the website's.
+    """
+
+    def __init__(self, view: dict | None = None):
+        raw = os.environ.get(LAB_VIEW_ENV)
+        self.graded = view is None and bool(raw)
+        if view is None:
+            view = json.loads(raw) if raw else website_labs_view()
+        if not isinstance(view, dict) or not isinstance(view.get("labs"), dict):
+            raise ValueError("view must be a labs view: {'labs': {slug: {'function', 'cases'}}}")
+        self.view = view
+
+    def _lab(self, slug: str) -> dict:
+        if slug not in self.view["labs"]:
+            raise ValueError(f"slug must be one of {sorted(self.view['labs'])}, got {slug!r}")
+        return self.view["labs"][slug]
+
+    def check(self, slug: str, function) -> None:
+        """Run ``function`` on the lab's small visible cases and print, per case, right or what is wrong.
+
+        Args:
+            slug: the lab ("rnn-step", ...); function: the student's function.
+
+        Returns:
+            None; prints one line per case (nothing is graded here).
+
+        Raises:
+            ValueError: for an unknown lab.
+        """
+        lab = self._lab(slug)
+        cases = [c for c in lab["cases"] if "expected" in c]
+        if not cases:
+            print(f"{lab['function']}: checked when your work is graded")
+            return
+        for i, (case, call) in enumerate(zip(cases, record_calls(function, cases)), 1):
+            if "error" in call:
+                why = f"raised {call['error']}"
+            else:
+                why = compare_value(decode_value(call["result"]), decode_value(case["expected"]))
+                if call["mutated"]:
+                    names = ", ".join(lab["arg_names"][j] for j in call["mutated"])
+                    why = f"changed its argument {names} in place" + (f", and {why}" if why else "")
+            print(f"{lab['function']}, case {i} ({case['label']}): {why or 'right'}")
+
+    def gradient_check(self, function, eps: float = 1e-5) -> None:
+        """Lab 3's gradient check: your BPTT's dW, dU, db against central differences of the loss (chapter 6).
+
+        On the first visible case, the loss is ``sum(hs * dhs)``, whose gradient on each state is
+        ``dhs``; the states come from the course's forward pass (``mwm.cell.rnn_forward``).
+
+        Args:
+            function: the student's ``rnn_bptt(xs, hs, dhs, h0, W, U, b, tau=None)``.
+
+        Returns:
+            None; prints, per gradient, whether its largest relative error is below 1e-6 (a right
+            float64 gradient gives about 1e-8 or less).
+        """
+        from mwm.bptt import gradient_check
+        from mwm.cell import rnn_forward
+
+        case = self._lab("rnn-bptt")["cases"][0]
+        xs, _hs, dhs, h0, W, U, b, _tau = (decode_value(a) for a in case["args"])
+        params = {"W": W.copy(), "U": U.copy(), "b": b.copy()}
+        hs = rnn_forward(xs, params, h0)[0]
+        grads = function(xs, hs, dhs, h0, params["W"].copy(), params["U"].copy(), params["b"].copy(), None)
+        errors = gradient_check(lambda: float((rnn_forward(xs, params, h0)[0] * dhs).sum()), params, grads, eps)
+        for name, err in errors.items():
+            print(f"d{name}: " + ("matches the numerical gradient (largest relative error below 1e-6)" if err < 1e-6
+                                  else f"does not match the numerical gradient (largest relative error {err:.2g})"))
+
+    def hand_in(self, slug: str, function) -> None:
+        """Hand in a lab: record what ``function`` does on the lab's cases, for the grader.
+
+        Args:
+            slug: the lab; function: the student's function.
+
+        Raises:
+            ValueError: for an unknown lab.
+        """
+        from .notebook import _display
+
+        lab = self._lab(slug)
+        inputs = [{"label": c["label"], "args": c["args"]} for c in lab["cases"]]
+        record = {"lab": slug, "calls": record_calls(function, inputs)}
+        _display({MIME_LAB: record, "text/plain": f"[handed in: {lab['function']}]"})
+        print(f"{lab['function']}: handed in; it is run on your own inputs when your work is graded")
