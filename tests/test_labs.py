@@ -49,8 +49,9 @@ def test_each_common_mistake_fails_and_is_named(slug, wrong, student):
     assert lines[-1] == f"Hint: {wrong.hint}", lines
     wrong_lines = [line for line in lines[:-1] if not line.endswith(": right")]
     assert wrong_lines and all(re.match(rf"{labs.LABS[slug].function}, case \d \(", line) for line in wrong_lines)
-    if wrong.key == "in-place":
-        assert all("in place" in line for line in wrong_lines), wrong_lines
+    if wrong.key == "in-place":   # changed in place; where scaling by 1 changed nothing, the same arrays came back
+        assert all("in place" in line or "share its memory" in line for line in wrong_lines), wrong_lines
+        assert any("in place" in line for line in wrong_lines), wrong_lines
     for line in lines:   # the positions of wrong values, never a value the answer should have
         assert not re.search(r"\d\.\d{3}", line), line
 
@@ -62,10 +63,64 @@ def test_the_cases_catch_what_a_single_case_would_miss():
             assert "a batch of 1" in labels and "hidden size 1" in labels, slug
     step = labs.cases_for("rnn-step", "alice")
     assert any(c.args[3].shape[0] != c.args[3].shape[1] for c in step)   # U not square: U for U.T cannot pass
-    assert any(c.args[-1] == 2 and len(c.args[0]) % 2 for c in labs.cases_for("rnn-bptt", "alice"))   # tau does not divide T
+    assert any(c.args[-1] is not None and len(c.args[0]) % c.args[-1] for c in labs.cases_for("rnn-bptt", "alice"))   # tau does not divide T
     norms = [np.sqrt(sum((g ** 2).sum() for g in c.args[0])) for c in labs.cases_for("clip", "alice")]
     maxes = [c.args[1] for c in labs.cases_for("clip", "alice")]
     assert any(n > m for n, m in zip(norms, maxes)) and any(n < m for n, m in zip(norms, maxes))
+
+
+# Found by a hostile review: functions wrong in ways the first cases could not see, and honest ones refused.
+def _sum_of_squares_clip(grads, max_norm):   # compares the squared norm with the threshold
+    sq = sum((g ** 2).sum() for g in grads)
+    return [g * (max_norm / np.sqrt(sq)) for g in grads] if sq > max_norm else [g.copy() for g in grads]
+
+
+def _always_cut_at_two(xs, hs, dhs, h0, W, U, b, tau=None):   # ignores tau's value
+    return _solution("rnn-bptt")(xs, hs, dhs, h0, W, U, b, None if tau is None else 2)
+
+
+def _chunked_bptt(xs, hs, dhs, h0, W, U, b, tau=None):   # right, written chunk by chunk with range(0, T, tau)
+    T = len(xs)
+    if tau is None:
+        return _solution("rnn-bptt")(xs, hs, dhs, h0, W, U, b)
+    total = {"W": 0, "U": 0, "b": 0}
+    for start in range(T - T % tau if T % tau else T - tau, -1, -tau):
+        stop = min(start + tau, T)
+        h_start = h0 if start == 0 else hs[start - 1]
+        g = _solution("rnn-bptt")(xs[start:stop], hs[start:stop], dhs[start:stop], h_start, W, U, b)
+        total = {k: total[k] + g[k] for k in total}
+    return total
+
+
+@pytest.mark.parametrize("student", IDS + ["dan", "eve", "fay", "gus", "hal"])
+def test_slips_no_single_case_shows_are_caught_for_every_student(student):
+    assert not _graded("clip", _sum_of_squares_clip, student)[0]
+    assert not _graded("rnn-bptt", _always_cut_at_two, student)[0] or \
+        all(c.args[-1] in (None, 2) for c in labs.cases_for("rnn-bptt", student))
+    right, lines = _graded("rnn-bptt", _chunked_bptt, student)   # tau arrives as a whole number
+    assert right, lines
+
+
+def test_no_student_id_gets_the_websites_public_cases():
+    website = labs.view_cases("clip", None)
+    for who in ("website", "Website", " WEBSITE ", "none", "None"):
+        assert labs.view_cases("clip", who) != website, who
+    with pytest.raises(ValueError, match="cannot be used"):
+        labs.view_cases("clip", "\0website")   # the website's seed is no student's id
+
+
+def test_a_chatty_function_still_hands_in_and_odd_results_are_told(capsys):
+    def chatty(h_prev, x, W, U, b):
+        print("debug", "." * 10_000)
+        return np.tanh(h_prev @ W.T + x @ U.T + b)
+
+    assert _graded("rnn-step", chatty)[0]
+    assert capsys.readouterr().out == ""   # nothing the function printed reaches the cell
+    with pytest.warns(PendingDeprecationWarning):   # numpy's own warning about its matrix class
+        right, lines = _graded("rnn-step", lambda h, x, W, U, b: np.matrix(np.tanh(h @ W.T + x @ U.T + b)))
+    assert not right and "case 1" in lines[0]
+    right, lines = _graded("clip", lambda g, m: g)   # the caller's own list, clipped or not
+    assert not right and any("returned its argument grads itself" in line for line in lines), lines
 
 
 def test_students_get_their_own_inputs_and_the_same_ones_every_time():
@@ -170,3 +225,25 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
     assert "raised NotImplementedError" in blank
     feedback = (graded_labs["course"] / "feedback" / "sloppy" / "labs" / "labs.html").read_text(encoding="utf-8")
     assert "changed its argument h_prev in place" in feedback
+
+
+def test_the_visible_check_names_a_common_mistake_and_an_unwritten_body(capsys):
+    from mwm_practice.labs import Labs
+
+    lab = Labs(view=labs.labs_view(None, with_results=True))
+    lab.check("rnn-step", lambda h_prev, x, W, U, b: np.tanh(h_prev @ W.T + x @ U.T))   # the bias left out
+    out = capsys.readouterr().out
+    assert "wrong values" in out and out.strip().endswith("Hint: It looks like the bias b was left out.")
+
+    def unwritten(*args):
+        raise NotImplementedError()
+
+    lab.check("clip", unwritten)
+    lab.gradient_check(unwritten)
+    lab.hand_in("clip", unwritten)
+    out = capsys.readouterr().out
+    assert "raised NotImplementedError: the function is not written yet" in out and "Hint" not in out
+    assert "rnn_bptt is not written yet" in out and "every case raised an error" in out
+    lab.check("rnn-bptt", lambda *a: {"W": a[4] * 0, "U": a[5] * 0, "b": a[6] * 0})   # every gradient wrong: each named
+    out = capsys.readouterr().out
+    assert "result['W']" in out and "result['U']" in out and "result['b']" in out

@@ -342,7 +342,8 @@ class JudgeAnswers(NbGraderPreprocessor):
                 continue
             lab = LAB_CELL.fullmatch(gid)
             if lab and cell.get("cell_type") == "code":
-                self._judge_lab(cell, lab.group(1), student)
+                answer = next((c for c in nb.cells if _gid(c) == f"lab-{lab.group(1)}-answer"), None)
+                self._judge_lab(cell, lab.group(1), student, "" if answer is None else answer.get("source", ""))
                 continue
             m = PART_CELL.fullmatch(gid)
             if not m or cell.get("cell_type") != "code":
@@ -381,8 +382,13 @@ class JudgeAnswers(NbGraderPreprocessor):
         return nb, resources
 
     @staticmethod
-    def _judge_lab(cell, slug: str, student) -> None:
-        """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge)."""
+    def _judge_lab(cell, slug: str, student, answer_source: str = "") -> None:
+        """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge).
+
+        An answer cell that names the course library (``mwm``, whose functions are the labs'
+        answers) is not right whatever its record: the lab asks for the function in numpy. (A
+        student set on hiding the import can; the teacher sees the cell.)
+        """
         from .labs import LABS
         from .labs import judge as judge_lab
 
@@ -390,13 +396,19 @@ class JudgeAnswers(NbGraderPreprocessor):
             cell.outputs = [_error(f"lab-{slug}-test: no such lab")]
             return
         label = f"Lab {list(LABS).index(slug) + 1} ({LABS[slug].function})"
-        records = [out.get("data", {}).get(MIME_LAB) for out in cell.get("outputs", [])
-                   if out.get("output_type") in ("display_data", "execute_result") and MIME_LAB in out.get("data", {})]
+        records = [out["data"][MIME_LAB] for out in cell.get("outputs", [])
+                   if out.get("output_type") in ("display_data", "execute_result") and isinstance(out.get("data"), dict)
+                   and MIME_LAB in out["data"]]
         mine = [r for r in records if isinstance(r, dict) and r.get("lab") == slug]
         if not records:
             right, lines = False, [f"{label}: nothing was handed in (the cell did not run, or stopped before)."]
-        elif len(records) > 1 or len(mine) != 1:
+        elif len(records) > 1:
             right, lines = False, [f"{label}: {len(records)} records in one hand-in cell; cannot tell which to grade."]
+        elif len(mine) != 1:
+            right, lines = False, [f"{label}: the record handed in is not this lab's."]
+        elif re.search(r"\bmwm\b", str(answer_source)):
+            right, lines = False, [f"{label}: the answer cell uses the course library (mwm), whose functions are "
+                                   "this lab's answers; write the function in numpy."]
         else:
             try:
                 right, lines = judge_lab(slug, student, mine[0].get("calls"))

@@ -113,9 +113,11 @@ def _forward_cases(rng):
 
 def _bptt_cases(rng):
     out = []
+    cut = int(rng.choice([2, 3]))
+    steps = int(rng.choice([t for t in (5, 7, 8) if t % cut]))   # tau does not divide T: the first chunk is short
     for label, (T, B, h, d, tau) in (("full BPTT, 5 steps, a batch of 2, hidden size 3, input size 2", (5, 2, 3, 2, None)),
-                                     ("truncated at tau = 2, 5 steps, a batch of 2, hidden size 3, input size 2",
-                                      (5, 2, 3, 2, 2)),
+                                     (f"truncated at tau = {cut}, {steps} steps, a batch of 2, hidden size 3, input size 2",
+                                      (steps, 2, 3, 2, cut)),
                                      ("full BPTT, 3 steps, a batch of 1, hidden size 1, input size 1", (3, 1, 1, 1, None))):
         xs, h0 = _normal(rng, T, B, d), _normal(rng, B, h)
         W, U, b = _normal(rng, h, h), _normal(rng, h, d), _normal(rng, h)
@@ -129,9 +131,17 @@ def _clip_cases(rng):
     small = [_normal(rng, 2, 2, scale=0.1), _normal(rng, 3, scale=0.1)]
     one = [_normal(rng, 5, 4, scale=2.0)]
     norm = float(np.sqrt(sum((g ** 2).sum() for g in big)))
+    # between the threshold and its square (either way round), a sum of squares compared with the
+    # threshold, or a norm compared with its square, decides wrongly
+    mid = [_normal(rng, 2, 3), _normal(rng, 4)]
+    mid_norm = float(np.sqrt(sum((g ** 2).sum() for g in mid)))
+    tiny = [g * (0.5 / mid_norm) for g in mid]      # norm 0.5: between 0.4 and sqrt(0.4)
     return [Case("three arrays, longer than the threshold", (big, round(norm / 3, 3))),
             Case("two arrays, shorter than the threshold", (small, 5.0)),
-            Case("one array, longer than the threshold", (one, 1.0))]
+            Case("one array, longer than the threshold", (one, 1.0)),
+            Case("two arrays, shorter than a threshold above 1, longer than its square root",
+                 (mid, round(mid_norm * 1.2 + 1.0, 3))),
+            Case("two arrays, longer than a threshold below 1, shorter than its square root", (tiny, 0.4))]
 
 
 LABS = {lab.slug: lab for lab in (
@@ -162,7 +172,8 @@ def cases_for(slug: str, student: str | None) -> list[Case]:
         ValueError: for an unknown lab.
     """
     lab = _lab(slug)
-    who = normalize_student_id(student) if student else "website"
+    # the website's seed starts with a character no student id has, so no id gets its (public) cases
+    who = f"id:{normalize_student_id(student)}" if student else "\0website"
     seed = int.from_bytes(hashlib.sha256(f"{who}|lab|{slug}".encode()).digest()[:8], "little")
     return lab.make_cases(np.random.default_rng(seed))
 
@@ -190,7 +201,8 @@ SOLUTIONS = {
     "rnn-bptt": '''def rnn_bptt(xs, hs, dhs, h0, W, U, b, tau=None):
     """Gradients of the loss: xs (T, B, d), hs and dhs (T, B, h), h0 (B, h) -> {"W", "U", "b"}.
 
-    dhs[t] is the gradient the loss puts directly on h_t; tau cuts the gradient every tau words.
+    dhs[k] is the gradient the loss puts directly on hs[k]. With tau, no gradient
+    flows from hs[k] back to hs[k-1] when k is a multiple of tau.
     """
     T = len(xs)
     h_prev = [h0] + list(hs[:-1])               # the state each step started from
@@ -258,7 +270,21 @@ def labs_view(student: str | None, *, with_results: bool) -> dict:
                 entry["expected"] = encode_value(lab.reference(*case.args))
             cases.append(entry)
         out[slug] = {"function": lab.function, "title": lab.title, "arg_names": list(lab.arg_names), "cases": cases}
+        if with_results:   # the website's view: each common mistake's results on these public cases, for its hint
+            out[slug]["slips"] = [_slip_results(wrong, cases_for(slug, student)) for wrong in WRONG.get(slug, [])]
     return {"labs": out}
+
+
+def _slip_results(wrong, cases) -> dict:
+    """A catalogued mistake's hint with its results and in-place changes on ``cases`` (the website's view)."""
+    from copy import deepcopy
+
+    results, mutated = [], []
+    for case in cases:
+        args = deepcopy(list(case.args))
+        results.append(encode_value(wrong.function(*args)))
+        mutated.append([j for j, (a, b) in enumerate(zip(args, case.args)) if not _equal(a, b)])
+    return {"hint": wrong.hint, "results": results, "mutated": mutated}
 
 
 # --- the judge -------------------------------------------------------------------------------------
@@ -292,8 +318,10 @@ def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
     """
     lab = _lab(slug)
     cases = cases_for(slug, student)
-    if not isinstance(calls, list) or len(calls) != len(cases):
+    if not isinstance(calls, list) or not calls:
         return False, [f"{lab.function}: no calls were recorded (the hand-in cell did not run, or stopped before)"]
+    if len(calls) != len(cases):
+        return False, [f"{lab.function}: {len(calls)} calls were recorded for {len(cases)} cases"]
     lines, right = [], True
     for i, (case, call) in enumerate(zip(cases, calls), 1):
         head = f"{lab.function}, case {i} ({case.label})"
@@ -311,6 +339,10 @@ def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
             lines.append(f"{head}: unreadable record")
             continue
         why = compare_value(decode_value(call.get("result")), lab.reference(*case.args))
+        aliased = call.get("aliased")
+        if isinstance(aliased, list) and aliased and not why:
+            names = ", ".join(lab.arg_names[j] for j in aliased if isinstance(j, int) and 0 <= j < len(lab.arg_names))
+            why = f"returned its argument {names} itself, or arrays that share its memory (return new arrays)"
         if mutated:
             names = ", ".join(lab.arg_names[j] for j in mutated if isinstance(j, int) and 0 <= j < len(lab.arg_names))
             why = (f"changed its argument {names} in place (the caller's array is now different; work on new "

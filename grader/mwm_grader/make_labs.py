@@ -16,6 +16,7 @@ nbgrader's own ``generate_assignment labs`` makes the student version, as for th
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -35,6 +36,11 @@ def _number(slug: str) -> int:
     return list(L.LABS).index(slug) + 1
 
 
+def _no_links(text: str) -> str:
+    """The words without their links to chapters: the downloaded notebook sits apart from the website."""
+    return re.sub(r"\[(chapter \d+)\]\(\.\./chapters/[^)]*\)", r"\1", text)
+
+
 def lab_cells(slug: str) -> list:
     """One lab's instructor cells: its words, the function to write, the checks and the hand-in."""
     lab = L.LABS[slug]
@@ -42,10 +48,10 @@ def lab_cells(slug: str) -> list:
     head, body = L.solution_parts(slug)
     indent = " " * (len(body) - len(body.lstrip(" ")))
     cells = [
-        _markdown(f"lab-{slug}-statement", f"## Lab {n}. {lab.title}\n\n{L.statement(slug)}", locked=True),
+        _markdown(f"lab-{slug}-statement", f"## Lab {n}. {lab.title}\n\n{_no_links(L.statement(slug))}", locked=True),
         _code(f"lab-{slug}-answer", f"{head}{indent}### BEGIN SOLUTION\n{body}{indent}### END SOLUTION\n",
               solution=True),
-        _code(f"lab-{slug}-check", f"# Lab {n}: a small case whose answer the course knows (nothing is graded here)\n"
+        _code(f"lab-{slug}-check", f"# Lab {n}: small cases whose answers the course knows (nothing is graded here)\n"
                                    f"labs.check({slug!r}, {lab.function})", locked=True),
     ]
     if slug == "rnn-bptt":
@@ -104,7 +110,7 @@ def site_pages() -> dict[str, str]:
         pages[f"lab-{n:02d}.md"] = f"""# Lab {n}. {lab.title}
 
 *A coding lab: write `{lab.function}` in numpy.* Work it in the
-{{download}}`labs notebook <{DOWNLOAD}>`, where a check runs your function on a small case.
+{{download}}`labs notebook <{DOWNLOAD}>`, where a check runs your function on small cases.
 
 {L.statement(slug)}
 

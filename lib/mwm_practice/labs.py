@@ -12,8 +12,10 @@ written to 12 significant figures (far finer than any tolerance, and the same on
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
+import io
 import json
 import math
 import os
@@ -24,8 +26,9 @@ import numpy as np
 MIME_LAB = "application/vnd.mwm.lab-calls+json"
 #: Longest error message kept from a student's exception.
 MAX_ERROR = 300
-#: Most numbers an encoded value may hold (a result far larger than any case's answer is cut).
-MAX_NUMBERS = 20_000
+#: Most numbers an encoded value may hold (a result far larger than any case's answer is refused; the
+#: record must fit the sandbox's 100 kB of output per cell).
+MAX_NUMBERS = 3_000
 
 
 def _number(x: float):
@@ -36,7 +39,8 @@ def _number(x: float):
 def encode_value(value, _budget=None):
     """A value as tagged JSON data: arrays, numbers, lists/tuples, dicts of them, None; anything else by type name.
 
-    ``{"array": nested lists, "shape": [...], "dtype": "float64"}``, ``{"number": x}``,
+    ``{"array": nested lists, "shape": [...], "dtype": "float64"}``, ``{"int": n}`` (whole numbers,
+    read back as ``int``), ``{"number": x}``,
     ``{"list": [...], "tuple": bool}``, ``{"dict": {key: ...}}`` (string keys), ``{"none": true}``,
     ``{"bool": b}``, ``{"other": "type name"}``; an array of more than :data:`MAX_NUMBERS`
     numbers is recorded as ``{"other": "array too large"}``.
@@ -52,6 +56,8 @@ def encode_value(value, _budget=None):
         return {"none": True}
     if isinstance(value, (bool, np.bool_)):
         return {"bool": bool(value)}
+    if isinstance(value, (int, np.integer)) and abs(int(value)) < 2 ** 53:
+        return {"int": int(value)}   # a count such as tau stays a whole number
     if isinstance(value, (int, float, np.integer, np.floating)):
         return {"number": _number(value)}
     if isinstance(value, np.ndarray):
@@ -85,6 +91,10 @@ def decode_value(data):
             return None
         if "bool" in data:
             return bool(data["bool"])
+        if "int" in data:
+            if isinstance(data["int"], bool) or not isinstance(data["int"], int):
+                return Unreadable("unreadable whole number")
+            return int(data["int"])
         if "number" in data:
             return float(data["number"])
         if "array" in data:
@@ -152,11 +162,8 @@ def compare_value(got, want, where: str = "") -> str | None:
     if isinstance(want, dict):
         if not isinstance(got, dict) or sorted(got) != sorted(want):
             return f"returned {_kind(got)}{at} where a dict with keys {sorted(want)} is asked for"
-        for k in want:
-            why = compare_value(got[k], want[k], f"{where}[{k!r}]")
-            if why:
-                return why
-        return None
+        wrong = [why for k in want if (why := compare_value(got[k], want[k], f"{where}[{k!r}]"))]
+        return "; ".join(wrong) or None
     if isinstance(want, (list, tuple)):
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
             return f"returned {_kind(got)}{at} where a list of {len(want)} arrays is asked for"
@@ -202,9 +209,12 @@ def record_calls(function, cases) -> list[dict]:
         cases: the view's cases, each ``{"label": str, "args": [encoded argument, ...]}``.
 
     Returns:
-        one dict per case: ``label``, ``args`` (the digest of the encoded arguments), and either
-        ``error`` ("Type: message") or ``result`` (encoded) and ``mutated`` (indices of the
-        arguments the call changed in place).
+        one dict per case: ``label``, ``args`` (the digest of the encoded arguments), ``mutated``
+        (indices of the arguments the call changed in place), and either ``error`` ("Type:
+        message") or ``result`` (encoded) and ``aliased`` (indices of the arguments the result is,
+        or shares memory with). What the function prints is dropped. These flags are what the
+        kernel reports about itself: a student's code can tamper with them, so the judge reads
+        them as a teaching aid; the values are recomputed outside the kernel.
     """
     calls = []
     for case in cases:
@@ -216,14 +226,43 @@ def record_calls(function, cases) -> list[dict]:
         args = [decode_value(a) for a in case.get("args", [])]
         before = copy.deepcopy(args)
         try:
-            result = function(*args)
+            # what the function prints is not shown: the record must fit the cell's output
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                result = function(*args)
+        except NotImplementedError:
+            entry["error"] = "NotImplementedError: the function is not written yet"
         except Exception as exc:  # the student's code: report it
             entry["error"] = f"{type(exc).__name__}: {str(exc)[:MAX_ERROR]}"
         else:
-            entry["result"] = encode_value(result)
+            try:
+                entry["result"] = encode_value(result)
+            except Exception as exc:  # noqa: BLE001 - a result no record can carry
+                entry["result"] = {"other": f"unencodable {type(result).__name__} ({type(exc).__name__})"[:40]}
+            entry["aliased"] = [i for i, a in enumerate(args) if _shares(result, a)]
         entry["mutated"] = [i for i, (a, b) in enumerate(zip(args, before)) if not _same(a, b)]
         calls.append(entry)
     return calls
+
+
+def _arrays_in(value, depth=0):
+    if depth > 8:
+        return
+    if isinstance(value, np.ndarray):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _arrays_in(v, depth + 1)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _arrays_in(v, depth + 1)
+
+
+def _shares(result, arg) -> bool:
+    """True if ``result`` is ``arg`` or holds an array sharing memory with one of ``arg``'s."""
+    if result is arg and isinstance(arg, (list, dict, np.ndarray)):
+        return True
+    mine = list(_arrays_in(arg))
+    return any(np.shares_memory(r, a) for r in _arrays_in(result) for a in mine)
 
 
 # --------------------------------------------------------------------------------------
@@ -234,6 +273,16 @@ LAB_VIEW_ENV = "MWM_LAB_VIEW"
 #: The website's labs view: every lab's cases on the website's inputs with their results (public,
 #: like the worked solutions), written by ``mwm-exercises``.
 WEBSITE_LABS = "labs_view.json"
+
+
+def _matching_slip(lab: dict, calls: list) -> str | None:
+    """The hint of the view's common mistake whose results (and in-place changes) the calls match on every case."""
+    for slip in lab.get("slips", []):
+        if all("error" not in call and call.get("mutated") == m and compare_value(decode_value(call["result"]),
+                                                                                  decode_value(r)) is None
+               for call, r, m in zip(calls, slip["results"], slip["mutated"])):
+            return slip["hint"]
+    return None
 
 
 def website_labs_view() -> dict:
@@ -286,7 +335,9 @@ class Labs:
         if not cases:
             print(f"{lab['function']}: checked when your work is graded")
             return
-        for i, (case, call) in enumerate(zip(cases, record_calls(function, cases)), 1):
+        calls = record_calls(function, cases)
+        any_wrong = False
+        for i, (case, call) in enumerate(zip(cases, calls), 1):
             if "error" in call:
                 why = f"raised {call['error']}"
             else:
@@ -294,7 +345,12 @@ class Labs:
                 if call["mutated"]:
                     names = ", ".join(lab["arg_names"][j] for j in call["mutated"])
                     why = f"changed its argument {names} in place" + (f", and {why}" if why else "")
+            any_wrong = any_wrong or why is not None
             print(f"{lab['function']}, case {i} ({case['label']}): {why or 'right'}")
+        if any_wrong:
+            hint = _matching_slip(lab, calls)
+            if hint:
+                print(f"Hint: {hint}")
 
     def gradient_check(self, function, eps: float = 1e-5) -> None:
         """Lab 3's gradient check: your BPTT's dW, dU, db against central differences of the loss (chapter 6).
@@ -316,8 +372,16 @@ class Labs:
         xs, _hs, dhs, h0, W, U, b, _tau = (decode_value(a) for a in case["args"])
         params = {"W": W.copy(), "U": U.copy(), "b": b.copy()}
         hs = rnn_forward(xs, params, h0)[0]
-        grads = function(xs, hs, dhs, h0, params["W"].copy(), params["U"].copy(), params["b"].copy(), None)
-        errors = gradient_check(lambda: float((rnn_forward(xs, params, h0)[0] * dhs).sum()), params, grads, eps)
+        try:
+            grads = function(xs, hs, dhs, h0, params["W"].copy(), params["U"].copy(), params["b"].copy(), None)
+            errors = gradient_check(lambda: float((rnn_forward(xs, params, h0)[0] * dhs).sum()), params, grads, eps)
+        except NotImplementedError:
+            print("rnn_bptt is not written yet")
+            return
+        except Exception as exc:  # the student's code: say what it raised, as check does
+            print(f"the gradient check could not run: {type(exc).__name__}: {str(exc)[:MAX_ERROR]}")
+            return
+        print("full BPTT (tau = None), on the first small case:")
         for name, err in errors.items():
             print(f"d{name}: " + ("matches the numerical gradient (largest relative error below 1e-6)" if err < 1e-6
                                   else f"does not match the numerical gradient (largest relative error {err:.2g})"))
@@ -337,4 +401,11 @@ class Labs:
         inputs = [{"label": c["label"], "args": c["args"]} for c in lab["cases"]]
         record = {"lab": slug, "calls": record_calls(function, inputs)}
         _display({MIME_LAB: record, "text/plain": f"[handed in: {lab['function']}]"})
-        print(f"{lab['function']}: handed in; it is run on your own inputs when your work is graded")
+        if all("error" in call for call in record["calls"]):
+            print(f"{lab['function']}: every case raised an error, so this hand-in earns nothing yet "
+                  "(see the check above)")
+        elif self.graded:
+            print(f"{lab['function']}: handed in, run on your own inputs")
+        else:
+            print(f"{lab['function']}: recorded; in a graded course this cell hands your function in, and the "
+                  "grader runs it on inputs made for you")

@@ -102,6 +102,8 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     return TryPanel("BLEU by sentence length: one summary, attention, same-size control", controls, draw)
 
 
+#: The most Hindi words a translation writes before ``<end>`` is forced (``Translator.translate``'s default).
+MAX_WORDS = 80
 #: The attention-read panel's example sentences: the first test sentence of each of these lengths.
 READ_EXAMPLE_LENGTHS = (10, 20, 30, 40)
 READ_COLOURS = {"all": "tab:blue", "last": "tab:orange", "first half": "tab:green", "second half": "tab:purple",
@@ -124,7 +126,7 @@ def read_translations(model, example) -> dict:
     """{read: (Hindi words, attention weights (words + 1, T), sentence BLEU-4)} for every read of :data:`READS`."""
     out = {}
     for read in READS:
-        words, weights = model.translate(example["source"], return_weights=True, read=read)
+        words, weights = model.translate(example["source"], max_words=MAX_WORDS, return_weights=True, read=read)
         out[read] = (words, weights, sentence_bleu(words, [example["reference"]]))
     return out
 
@@ -164,14 +166,16 @@ def draw_attention_read(read: str = "all", example_length: int = 40, model=None,
     fig = Figure(figsize=(7.2, 3.9))
     grid = fig.add_gridspec(1, 2, width_ratios=(1.6, 1.0))
     ax_w, ax_b = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
-    ax_w.imshow(weights, cmap="Greys", vmin=0, vmax=1, aspect="auto",
-                extent=(0.5, T + 0.5, len(weights) + 0.5, 0.5))
+    image = ax_w.imshow(weights, cmap="Greys", vmin=0, vmax=1, aspect="auto",
+                        extent=(0.5, T + 0.5, len(weights) + 0.5, 0.5))
+    fig.colorbar(image, ax=ax_w, fraction=0.05, pad=0.02, ticks=[0, 0.5, 1]).set_label("weight", fontsize=10)
     for j in np.flatnonzero(~allowed):   # the states this read may not look at, tinted
         ax_w.axvspan(j + 0.5, j + 1.5, color="tab:red", alpha=0.15, lw=0)
     ax_w.set_xlabel(f"English word (may read {int(allowed.sum())} of {T}; tinted: not)")
-    ax_w.set_ylabel("Hindi word written")
+    ax_w.set_ylabel("Hindi word written (last row: <end>)")
     ax_w.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax_w.set_title(f"weights when reading: {read}", fontsize=11)
+    ax_w.set_title(f"weights when reading: {read}" + (f" (each 1/{T})" if read == "equal weights" else ""),
+                   fontsize=11)
     x = np.arange(len(READS))
     scores = [translations[r][2] for r in READS]
     bars = ax_b.bar(x, scores, color=[READ_COLOURS[r] for r in READS], alpha=0.85)
@@ -184,8 +188,9 @@ def draw_attention_read(read: str = "all", example_length: int = 40, model=None,
     layout(fig)
 
     esc = html.escape
+    limit = " (stopped at the 80-word limit)" if len(words) >= MAX_WORDS else ""
     parts = [f"<b>reads:</b> {esc(read)}: sentence BLEU {bleu:.3f} (reading every state, as trained: "
-             f"{translations['all'][2]:.3f}); {len(words)} Hindi words",
+             f"{translations['all'][2]:.3f}); output: {len(words)} Hindi words{limit}",
              f"<b>English ({T} words):</b> {esc(' '.join(example['source']))}",
              f"<b>reference:</b> {esc(' '.join(example['reference']))}",
              f"<b>translation:</b> {esc(' '.join(words))}"]
@@ -221,7 +226,7 @@ def attention_read_try(read: str = "all", example_length: int = 40) -> TryPanel:
     panel = TryPanel("the trained attention decoder, allowed to read only some encoder states", controls, draw)
     panel.named_settings = [
         {"name": "as trained, 40 words", "values": {}, "expect": ["all: sentence BLEU 1.000"]},
-        {"name": "only the last state, 40 words", "values": {"read": "last"}, "expect": ["last: sentence BLEU 0.000", "3 Hindi words"]},
+        {"name": "only the last state, 40 words", "values": {"read": "last"}, "expect": ["last: sentence BLEU 0.000", "output: 3 Hindi words"]},
         {"name": "only the first half, 20 words: the first clause four times", "values": {"read": "first half", "example_length": "20"},
          "expect": ["first half: sentence BLEU 0.227", " aur ".join(["maa mandir par garam dal bana rahi hai"] * 4)]},
     ]
