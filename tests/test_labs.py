@@ -210,9 +210,9 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
 
     assert graded_labs["result"]["success"], graded_labs["result"].get("error")
     assert graded_labs["max_score"] == 2 * len(labs.LABS)
-    assert graded_labs["scores"] == {"ann": 8.0, "blank": 0.0, "sloppy": 4.0}
+    assert graded_labs["scores"] == {"ann": 12.0, "blank": 0.0, "sloppy": 8.0}
     assert graded_labs["parts"]["sloppy"] == {"lab-rnn-step": 0.0, "lab-rnn-forward": 2.0, "lab-rnn-bptt": 2.0,
-                                              "lab-clip": 0.0}
+                                              "lab-clip": 0.0, "lab-lstm-step": 2.0, "lab-gru-step": 2.0}
     nb = autograded(graded_labs, "sloppy")
     assert errors(cell(nb, "lab-rnn-step-test")) == ["NotRight: Lab 1 (rnn_step): not right"]   # 0 points
     step = text(cell(nb, "lab-rnn-step-test"))

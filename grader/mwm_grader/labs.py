@@ -33,6 +33,10 @@ from mwm.bptt import rnn_bptt as _ref_bptt
 from mwm.cell import rnn_forward as _ref_forward
 from mwm.cell import rnn_step as _ref_step
 from mwm.clipping import clip_by_global_norm as _ref_clip
+from mwm.gru import GRU_KEYS
+from mwm.gru import gru_step as _ref_gru
+from mwm.lstm import LSTM_KEYS
+from mwm.lstm import lstm_step as _ref_lstm
 from mwm_practice.ids import normalize_student_id
 from mwm_practice.labs import args_digest, compare_value, decode_value, encode_value
 
@@ -87,6 +91,17 @@ def rnn_bptt_reference(xs, hs, dhs, h0, W, U, b, tau):
 def clip_reference(grads, max_norm):
     """The clipped list of arrays (chapter 8; ``mwm.clipping.clip_by_global_norm``)."""
     return _ref_clip(list(grads), max_norm)[0]
+
+
+def lstm_step_reference(h_prev, c_prev, x, weights):
+    """(h, c) after one LSTM step for a batch, each (B, h) (chapter 9; ``mwm.lstm.lstm_step``)."""
+    h, c = _ref_lstm((h_prev, c_prev), x, weights)[0]
+    return (h, c)
+
+
+def gru_step_reference(h_prev, x, weights):
+    """h after one GRU step for a batch, (B, h) (chapter 10; ``mwm.gru.gru_step``)."""
+    return _ref_gru(h_prev, x, weights)[0]
 
 
 # --- each lab's cases ------------------------------------------------------------------------------
@@ -144,6 +159,26 @@ def _clip_cases(rng):
             Case("two arrays, longer than a threshold below 1, shorter than its square root", (tiny, 0.4))]
 
 
+def _gate_weights(rng, keys, h, d):
+    return {k: _normal(rng, h, h) if k[0] == "W" else _normal(rng, h, d) if k[0] == "U" else _normal(rng, h)
+            for k in keys}
+
+
+_STEP_SHAPES = (("a batch of 3, hidden size 4, input size 2", (3, 4, 2)),
+                ("a batch of 1, hidden size 1, input size 1", (1, 1, 1)),
+                ("a batch of 2, hidden size 3, input size 5", (2, 3, 5)))
+
+
+def _lstm_cases(rng):
+    return [Case(label, (_normal(rng, B, h), _normal(rng, B, h, scale=1.5), _normal(rng, B, d),
+                         _gate_weights(rng, LSTM_KEYS, h, d))) for label, (B, h, d) in _STEP_SHAPES]
+
+
+def _gru_cases(rng):
+    return [Case(label, (_normal(rng, B, h), _normal(rng, B, d), _gate_weights(rng, GRU_KEYS, h, d)))
+            for label, (B, h, d) in _STEP_SHAPES]
+
+
 LABS = {lab.slug: lab for lab in (
     Lab("rnn-step", "One step of the RNN", "rnn_step", ("h_prev", "x", "W", "U", "b"), rnn_step_reference,
         _step_cases, 2),
@@ -153,6 +188,10 @@ LABS = {lab.slug: lab for lab in (
         ("xs", "hs", "dhs", "h0", "W", "U", "b", "tau"), rnn_bptt_reference, _bptt_cases, 6),
     Lab("clip", "Clipping by the global norm", "clip_by_global_norm", ("grads", "max_norm"), clip_reference,
         _clip_cases, 8),
+    Lab("lstm-step", "One step of the LSTM", "lstm_step", ("h_prev", "c_prev", "x", "weights"), lstm_step_reference,
+        _lstm_cases, 9),
+    Lab("gru-step", "One step of the GRU", "gru_step", ("h_prev", "x", "weights"), gru_step_reference,
+        _gru_cases, 10),
 )}
 
 
@@ -223,6 +262,36 @@ SOLUTIONS = {
     norm = np.sqrt(sum((g ** 2).sum() for g in grads))
     scale = min(1.0, max_norm / norm) if norm > 0 else 1.0
     return [g * scale for g in grads]
+''',
+    "lstm-step": '''def lstm_step(h_prev, c_prev, x, weights):
+    """One LSTM step for a batch: h_prev, c_prev (B, h), x (B, d) -> (h, c), each (B, h).
+
+    weights["W_j"] (h, h), weights["U_j"] (h, d), weights["b_j"] (h,) for the blocks j = i, f, c, o.
+    """
+    def sigmoid(a):
+        return 1 / (1 + np.exp(-a))
+
+    def pre(j):                                  # block j's pre-activation, one row per sequence
+        return h_prev @ weights["W_" + j].T + x @ weights["U_" + j].T + weights["b_" + j]
+
+    i, f, o = sigmoid(pre("i")), sigmoid(pre("f")), sigmoid(pre("o"))
+    c_tilde = np.tanh(pre("c"))                 # the candidate
+    c = f * c_prev + i * c_tilde                # keep, then write
+    h = o * np.tanh(c)                          # show
+    return h, c
+''',
+    "gru-step": '''def gru_step(h_prev, x, weights):
+    """One GRU step for a batch: h_prev (B, h), x (B, d) -> h (B, h).
+
+    weights["W_k"] (h, h), weights["U_k"] (h, d), weights["b_k"] (h,) for the blocks k = z, r, h.
+    """
+    def sigmoid(a):
+        return 1 / (1 + np.exp(-a))
+
+    z = sigmoid(h_prev @ weights["W_z"].T + x @ weights["U_z"].T + weights["b_z"])   # update gate
+    r = sigmoid(h_prev @ weights["W_r"].T + x @ weights["U_r"].T + weights["b_r"])   # reset gate
+    h_tilde = np.tanh((r * h_prev) @ weights["W_h"].T + x @ weights["U_h"].T + weights["b_h"])
+    return (1 - z) * h_prev + z * h_tilde       # the blend
 ''',
 }
 
@@ -417,6 +486,32 @@ def _bptt(xs, hs, dhs, h0, W, U, b, tau, *, accumulate=True, slope=True, cut=Tru
     return {"W": dW, "U": dU, "b": db}
 
 
+def _sig(a):
+    return 1 / (1 + np.exp(-a))
+
+
+def _lstm_with(h_prev, c_prev, x, w, *, swap=False, no_tanh_c=False, sigmoid_candidate=False):
+    def pre(j):
+        return h_prev @ w["W_" + j].T + x @ w["U_" + j].T + w["b_" + j]
+    i, f, o = _sig(pre("i")), _sig(pre("f")), _sig(pre("o"))
+    c_tilde = _sig(pre("c")) if sigmoid_candidate else np.tanh(pre("c"))
+    c = i * c_prev + f * c_tilde if swap else f * c_prev + i * c_tilde
+    return (o * c if no_tanh_c else o * np.tanh(c)), c
+
+
+def _gru_with(h_prev, x, w, *, z_swapped=False, no_reset=False, reset_after=False):
+    z = _sig(h_prev @ w["W_z"].T + x @ w["U_z"].T + w["b_z"])
+    r = _sig(h_prev @ w["W_r"].T + x @ w["U_r"].T + w["b_r"])
+    if no_reset:
+        read = h_prev @ w["W_h"].T
+    elif reset_after:
+        read = r * (h_prev @ w["W_h"].T)
+    else:
+        read = (r * h_prev) @ w["W_h"].T
+    h_tilde = np.tanh(read + x @ w["U_h"].T + w["b_h"])
+    return z * h_prev + (1 - z) * h_tilde if z_swapped else (1 - z) * h_prev + z * h_tilde
+
+
 def _clip_with(grads, max_norm, *, per_array=False, sqrt=True, always=False, in_place=False):
     grads = list(grads)
     if per_array:
@@ -470,6 +565,21 @@ WRONG = {
         Wrong("in-place", "The result is right but the arrays handed in were scaled in place: return new arrays.",
               lambda g, m: _clip_with(g, m, in_place=True)),
     ],
+    "lstm-step": [
+        Wrong("gates-swapped", "It looks like the forget and input gates are swapped: f keeps c_prev, i writes the "
+              "candidate.", lambda *a: _lstm_with(*a, swap=True)),
+        Wrong("no-tanh-of-c", "It looks like h = o * c: the window shows tanh(c).", lambda *a: _lstm_with(*a, no_tanh_c=True)),
+        Wrong("sigmoid-candidate", "It looks like the candidate went through a sigmoid: it is tanh, so it can be "
+              "negative.", lambda *a: _lstm_with(*a, sigmoid_candidate=True)),
+    ],
+    "gru-step": [
+        Wrong("z-on-the-wrong-side", "It looks like z and 1 - z are swapped: z is the share of the candidate.",
+              lambda *a: _gru_with(*a, z_swapped=True)),
+        Wrong("reset-not-applied", "It looks like the reset gate was not applied: the candidate reads r * h_prev.",
+              lambda *a: _gru_with(*a, no_reset=True)),
+        Wrong("reset-after-the-matrix", "It looks like r multiplies W_h h_prev (PyTorch's variant); the course's "
+              "GRU resets first: (r * h_prev) @ W_h.T.", lambda *a: _gru_with(*a, reset_after=True)),
+    ],
 }
 
 
@@ -504,4 +614,6 @@ def _equal(a, b) -> bool:
         return isinstance(b, np.ndarray) and a.shape == b.shape and bool(np.array_equal(a, b))
     if isinstance(a, (list, tuple)):
         return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
     return a == b

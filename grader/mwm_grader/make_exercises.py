@@ -571,7 +571,7 @@ def labs_section() -> str:
     return f"""
 ## Coding labs
 
-Four functions of the course's machinery to write in numpy. The notebook
+Six functions of the course's machinery to write in numpy. The notebook
 {{download}}`labs.ipynb <{LABS_DOWNLOAD}>` gives each function's first line and docstring and checks
 your body on small cases; open it in JupyterLab from the course folder. In a course that grades
 them, the grader runs your function on inputs of your own.
