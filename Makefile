@@ -130,7 +130,7 @@ test-fast: system-packages $(STAMP)  ## the unit, property and torch tests and t
 	          --ignore=tests/test_grading_attacks.py --ignore=tests/test_class_trial.py --ignore=tests/test_sandbox.py --ignore=tests/test_notebooks_portable.py \
 	          --ignore=tests/test_grade_parallel.py --ignore=tests/test_hub.py --ignore=tests/test_lab.py \
 	          --ignore=tests/test_teacher_pages.py --ignore=tests/test_site_panels.py --ignore=tests/test_site_readers.py --ignore=tests/test_site_practice_pages.py \
-	          --ignore=tests/test_solutions_every_id.py
+	          --ignore=tests/test_solutions_every_id.py --ignore=tests/test_labs_graded.py
 
 # The instructor notebook, nbgrader's student version and solutions, the answer key and
 # the website's practice pages, all from the numbers in grader/mwm_grader/problems/__init__.py.
