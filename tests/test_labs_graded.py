@@ -23,6 +23,11 @@ WRONG_BODIES = {   # one student's slips, written as a student would
 }
 
 
+#: An error message that is markup: the verdict quotes it, and every page must show it as text.
+HOSTILE = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+HOSTILE_BODIES = {"rnn-step": f"    raise ValueError({HOSTILE!r})\n"}
+
+
 @pytest.fixture(scope="module")
 def graded_labs(tmp_path_factory):
     from tests.practice_course import cell, grade_class
@@ -34,7 +39,8 @@ def graded_labs(tmp_path_factory):
         return []
 
     return grade_class(tmp_path_factory.mktemp("labs"), {"ann": worked, "blank": lambda nb: [],
-                                                         "sloppy": lambda nb: worked(nb, WRONG_BODIES)},
+                                                         "sloppy": lambda nb: worked(nb, WRONG_BODIES),
+                                                         "mallory": lambda nb: worked(nb, HOSTILE_BODIES)},
                        assignment="labs")
 
 
@@ -43,7 +49,7 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
 
     assert graded_labs["result"]["success"], graded_labs["result"].get("error")
     assert graded_labs["max_score"] == 2 * len(labs.LABS)
-    assert graded_labs["scores"] == {"ann": 12.0, "blank": 0.0, "sloppy": 8.0}
+    assert graded_labs["scores"] == {"ann": 12.0, "blank": 0.0, "sloppy": 8.0, "mallory": 10.0}
     assert graded_labs["parts"]["sloppy"] == {"lab-rnn-step": 0.0, "lab-rnn-forward": 2.0, "lab-rnn-bptt": 2.0,
                                               "lab-clip": 0.0, "lab-lstm-step": 2.0, "lab-gru-step": 2.0}
     nb = autograded(graded_labs, "sloppy")
@@ -58,3 +64,12 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
     assert "raised NotImplementedError" in blank
     feedback = (graded_labs["course"] / "feedback" / "sloppy" / "labs" / "labs.html").read_text(encoding="utf-8")
     assert "changed its argument h_prev in place" in feedback
+
+
+def test_an_error_message_that_is_markup_stays_text_in_the_feedback(graded_labs):
+    from tests.practice_course import autograded, cell, text
+
+    assert f"raised ValueError: {HOSTILE}" in text(cell(autograded(graded_labs, "mallory"), "lab-rnn-step-test"))
+    page = (graded_labs["course"] / "feedback" / "mallory" / "labs" / "labs.html").read_text(encoding="utf-8")
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page   # shown, escaped
+    assert "<img src=x" not in page and "<script>alert(2)" not in page

@@ -38,7 +38,7 @@ from mwm.gru import gru_step as _ref_gru
 from mwm.lstm import LSTM_KEYS
 from mwm.lstm import lstm_step as _ref_lstm
 from mwm_practice.ids import normalize_student_id
-from mwm_practice.labs import args_digest, compare_value, decode_value, encode_value
+from mwm_practice.labs import args_digest, compare_value, decode_value, encode_value, matching_slip, same_value
 
 @dataclass
 class Case:
@@ -340,19 +340,27 @@ def labs_view(student: str | None, *, with_results: bool) -> dict:
             cases.append(entry)
         out[slug] = {"function": lab.function, "title": lab.title, "arg_names": list(lab.arg_names), "cases": cases}
         if with_results:   # the website's view: each common mistake's results on these public cases, for its hint
-            out[slug]["slips"] = [_slip_results(wrong, cases_for(slug, student)) for wrong in WRONG.get(slug, [])]
+            slips = (slip_results(wrong, cases_for(slug, student)) for wrong in WRONG.get(slug, []))
+            out[slug]["slips"] = [slip for slip in slips if slip is not None]
     return {"labs": out}
 
 
-def _slip_results(wrong, cases) -> dict:
-    """A catalogued mistake's hint with its results and in-place changes on ``cases`` (the website's view)."""
+def slip_results(wrong, cases) -> dict | None:
+    """A catalogued mistake's hint with its results and in-place changes on ``cases``, or None if it raises on one.
+
+    The website's view carries these for its public cases (``Labs.check`` names the mistake); the
+    judge makes them for a student's cases (:func:`named_wrong`).
+    """
     from copy import deepcopy
 
     results, mutated = [], []
     for case in cases:
         args = deepcopy(list(case.args))
-        results.append(encode_value(wrong.function(*args)))
-        mutated.append([j for j, (a, b) in enumerate(zip(args, case.args)) if not _equal(a, b)])
+        try:
+            results.append(encode_value(wrong.function(*args)))
+        except Exception:  # noqa: BLE001 - a slip that fails on a case cannot be the one a result shows
+            return None
+        mutated.append([j for j, (a, b) in enumerate(zip(args, case.args)) if not same_value(a, b)])
     return {"hint": wrong.hint, "results": results, "mutated": mutated}
 
 
@@ -586,34 +594,8 @@ WRONG = {
 def named_wrong(slug: str, student: str | None, calls) -> str | None:
     """The hint of the catalogued mistake whose results (and in-place changes) the record matches on every case, or None."""
     cases = cases_for(slug, student)
-    got = _results(calls, cases)
-    if got is None:
+    if _results(calls, cases) is None:
         return None
-    mutated = [call.get("mutated") for call in calls]
-    for wrong in WRONG.get(slug, []):
-        from copy import deepcopy
-        matched = True
-        for case, result, changed in zip(cases, got, mutated):
-            args = deepcopy(list(case.args))
-            try:
-                theirs = wrong.function(*args)
-            except Exception:  # noqa: BLE001 - a slip that fails on this case cannot be the one
-                matched = False
-                break
-            theirs_changed = [j for j, (a, b) in enumerate(zip(args, case.args)) if not _equal(a, b)]
-            if compare_value(result, theirs) is not None or theirs_changed != changed:
-                matched = False
-                break
-        if matched:
-            return f"Hint: {wrong.hint}"
-    return None
-
-
-def _equal(a, b) -> bool:
-    if isinstance(a, np.ndarray):
-        return isinstance(b, np.ndarray) and a.shape == b.shape and bool(np.array_equal(a, b))
-    if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    return a == b
+    slips = (slip_results(wrong, cases) for wrong in WRONG.get(slug, []))
+    hint = matching_slip([slip for slip in slips if slip is not None], calls)
+    return None if hint is None else f"Hint: {hint}"

@@ -17,10 +17,11 @@ import copy
 import hashlib
 import io
 import json
-import math
 import os
 
 import numpy as np
+
+from .notebook import Unreadable, _number   # one JSON form of a number, one stand-in for the unreadable
 
 #: The MIME type of a lab's record of calls in a hand-in cell's output.
 MIME_LAB = "application/vnd.mwm.lab-calls+json"
@@ -29,11 +30,6 @@ MAX_ERROR = 300
 #: Most numbers an encoded value may hold (a result far larger than any case's answer is refused; the
 #: record must fit the sandbox's 100 kB of output per cell).
 MAX_NUMBERS = 3_000
-
-
-def _number(x: float):
-    x = float(x)
-    return float(f"{x:.12g}") if math.isfinite(x) else repr(x)
 
 
 def encode_value(value, _budget=None):
@@ -175,29 +171,20 @@ def compare_value(got, want, where: str = "") -> str | None:
     raise TypeError(f"a lab's reference returned {type(want).__name__}")
 
 
-class Unreadable:
-    """A recorded value that could not be read back (shown as "a <kind>" in messages)."""
-
-    def __init__(self, kind: str):
-        self.kind = str(kind)[:40]
-
-    def __repr__(self):
-        return f"a {self.kind}"
-
-
 def args_digest(encoded_args) -> str:
     """sha256 of a case's encoded arguments: both sides compute it, so a record tried on other inputs is seen."""
     return hashlib.sha256(json.dumps(encoded_args, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def _same(a, b) -> bool:
+def same_value(a, b) -> bool:
+    """True if ``a`` and ``b`` hold the same arrays (shape, dtype, values), lists, tuples, dicts or values."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape and \
             a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=True))
     if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return type(a) is type(b) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     return a == b
 
 
@@ -239,7 +226,7 @@ def record_calls(function, cases) -> list[dict]:
             except Exception as exc:  # noqa: BLE001 - a result no record can carry
                 entry["result"] = {"other": f"unencodable {type(result).__name__} ({type(exc).__name__})"[:40]}
             entry["aliased"] = [i for i, a in enumerate(args) if _shares(result, a)]
-        entry["mutated"] = [i for i, (a, b) in enumerate(zip(args, before)) if not _same(a, b)]
+        entry["mutated"] = [i for i, (a, b) in enumerate(zip(args, before)) if not same_value(a, b)]
         calls.append(entry)
     return calls
 
@@ -275,12 +262,23 @@ LAB_VIEW_ENV = "MWM_LAB_VIEW"
 WEBSITE_LABS = "labs_view.json"
 
 
-def _matching_slip(lab: dict, calls: list) -> str | None:
-    """The hint of the view's common mistake whose results (and in-place changes) the calls match on every case."""
-    for slip in lab.get("slips", []):
-        if all("error" not in call and call.get("mutated") == m and compare_value(decode_value(call["result"]),
+def matching_slip(slips: list, calls: list) -> str | None:
+    """The hint of the first common mistake whose results (and in-place changes) the calls match on every case.
+
+    Args:
+        slips: ``[{"hint", "results": [encoded per case], "mutated": [indices per case]}]`` (a view's, or
+            the teacher's, ``mwm_grader.labs.slip_results``).
+        calls: as :func:`record_calls` returns them (from a notebook: untrusted).
+
+    Returns:
+        the hint, or None.
+    """
+    if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
+        return None
+    for slip in slips:
+        if len(calls) == len(slip["results"]) and all("error" not in call and call.get("mutated") == m and compare_value(decode_value(call["result"]),
                                                                                   decode_value(r)) is None
-               for call, r, m in zip(calls, slip["results"], slip["mutated"])):
+                                                          for call, r, m in zip(calls, slip["results"], slip["mutated"])):
             return slip["hint"]
     return None
 
@@ -348,7 +346,7 @@ class Labs:
             any_wrong = any_wrong or why is not None
             print(f"{lab['function']}, case {i} ({case['label']}): {why or 'right'}")
         if any_wrong:
-            hint = _matching_slip(lab, calls)
+            hint = matching_slip(lab.get("slips", []), calls)
             if hint:
                 print(f"Hint: {hint}")
 
