@@ -464,16 +464,28 @@ while True:
 '''
 Z4_NUMPY = "del blocks\nimport numpy as np\nx = np.ones((10**6, 10**6))\n"
 Z4_FORKED = '''\
-# Attack: each process may hold 2 GiB of address space, so hold memory in several processes
-# (a kernel's own address space is about 0.8 GB: 900 MiB more stays well under a process's limit)
+# Attack: each process may hold 2 GiB of address space, so hold memory in several processes.
+# A kernel's own address space (0.8 to 1.2 GB, by what it has run) leaves each child room for
+# some 0.8 GiB; each takes what it can in 100 MiB blocks (touched: resident, not just reserved)
+# and says how much it holds, so four hold more than 2 GiB together whatever the kernel's size.
 import os, time
-for _ in range(3):
+r, w = os.pipe()
+for _ in range(4):
     if os.fork() == 0:
-        block = bytearray(900 * 2**20)   # touched: resident, not just reserved
-        time.sleep(60)
-        os._exit(0)
+        try:
+            blocks = []
+            try:
+                while len(blocks) < 9:
+                    blocks.append(bytearray(100 * 2**20))
+            except MemoryError:
+                pass
+            os.write(w, b"%d " % (100 * len(blocks)))
+            time.sleep(60)
+        finally:
+            os._exit(0)
 time.sleep(10)
-print("three processes held 2.6 GiB together")
+held = os.read(r, 1000).split()
+print(len(held), "processes held", sum(map(int, held)), "MiB together")
 '''
 Z5_DEAF_LOOP = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n"
 Z6_FLOOD = '''\

@@ -67,6 +67,29 @@ def _open(browser, port: int):
     return page
 
 
+def _panel_model(nb: dict, call: str) -> str:
+    """The widget model id that the output of the code cell calling ``call`` shows."""
+    for c in nb["cells"]:
+        if c["cell_type"] == "code" and call in "".join(c["source"]):
+            for o in c.get("outputs", []):
+                view = o.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+                if view:
+                    return view["model_id"]
+    raise AssertionError(f"{call}: no cell shows a widget")
+
+
+def _picture_bytes(state: dict, model_id: str) -> int:
+    """Bytes of the first Image widget's value under ``model_id`` in a saved widget ``state`` (0 if none)."""
+    model = state.get(model_id, {})
+    if model.get("model_name") == "ImageModel":
+        return sum(len(b.get("data", "")) for b in model.get("buffers", []) if b.get("path") == ["value"])
+    for child in model.get("state", {}).get("children", []):
+        found = _picture_bytes(state, child.removeprefix("IPY_MODEL_"))
+        if found:
+            return found
+    return 0
+
+
 def test_a_chapter_reopened_after_a_restart_shows_its_panels_not_model_not_found(tmp_path):
     _need_browser()
     from playwright.sync_api import sync_playwright
@@ -99,17 +122,29 @@ def test_a_chapter_reopened_after_a_restart_shows_its_panels_not_model_not_found
             browser.close()
         _stop_lab(lab)
         saved = json.loads((work / "chapters" / CHAPTER).read_text())
-        assert saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"], "no widget state saved"
+        state = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+        for call in PANELS:   # each panel's models, its picture's bytes among them, went into the file
+            shown = _panel_model(saved, call)
+            assert shown in state, f"{call}: its panel's model is not in the saved widget state"
+            assert _picture_bytes(state, shown) > 0, f"{call}: the saved widget state has no picture"
 
         lab = _start_lab(work, home, port, log)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = _open(browser, port)
+            console = []
+            page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
             for call in PANELS:
                 cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=call)).first
                 cell.scroll_into_view_if_needed()
                 picture = cell.locator(".jp-OutputArea-output img").first
-                picture.wait_for()
+                try:
+                    picture.wait_for()
+                except Exception as exc:   # say what the learner would see instead
+                    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(ARTIFACTS / "lab-chapter-reopened-failed.png"))
+                    raise AssertionError(f"{call}: no picture; the cell shows {cell.inner_text()[:600]!r}; "
+                                         f"the console said {console[-20:]}") from exc
                 picture.scroll_into_view_if_needed()
                 assert picture.evaluate("img => img.complete && img.naturalWidth > 0"), call
                 assert cell.locator("text=model not found").count() == 0, call
