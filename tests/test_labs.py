@@ -9,7 +9,9 @@ each told apart; no feedback line shows an expected number; every lab has a batc
 hidden size 1 among its cases.
 """
 import json
+import math
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -21,13 +23,14 @@ IDS = ["", "alice", "bob", "carol", "Mary.Jones", "s0001", "s0002", "x-long-id-9
 
 
 def _solution(slug):
-    space = {"np": np}
+    space = {"np": np, "math": math, "Counter": Counter}
     exec(labs.SOLUTIONS[slug], space)   # noqa: S102 - the course's own worked solution
     return space[labs.LABS[slug].function]
 
 
 def _graded(slug, function, student="alice"):
-    calls = record_calls(function, labs.view_cases(slug, student))
+    cases = json.loads(json.dumps(labs.view_cases(slug, student), sort_keys=True))   # as a view reaches the kernel
+    calls = record_calls(function, cases)
     json.dumps(calls)   # the record is plain JSON, as it leaves the kernel
     return labs.judge(slug, student, calls)
 
@@ -59,7 +62,7 @@ def test_each_common_mistake_fails_and_is_named(slug, wrong, student):
 def test_the_cases_catch_what_a_single_case_would_miss():
     for slug in labs.LABS:
         labels = " ".join(c.label for c in labs.cases_for(slug, "alice"))
-        if slug != "clip":
+        if slug not in ("clip", "greedy", "beam", "bleu"):
             assert "a batch of 1" in labels and "hidden size 1" in labels, slug
     step = labs.cases_for("rnn-step", "alice")
     assert any(c.args[3].shape[0] != c.args[3].shape[1] for c in step)   # U not square: U for U.T cannot pass
@@ -167,7 +170,8 @@ def test_values_travel_as_json_and_come_back():
     value = {"W": np.arange(6.0).reshape(2, 3), "b": [np.float32(1.5), 2, None, (True, "x")]}
     back = decode_value(json.loads(json.dumps(encode_value(value))))
     np.testing.assert_array_equal(back["W"], value["W"])
-    assert back["b"][:3] == [1.5, 2.0, None] and back["b"][3][0] is True and isinstance(back["b"][3][1], Unreadable)
+    assert back["b"][:3] == [1.5, 2.0, None] and back["b"][3] == (True, "x")
+    assert isinstance(decode_value(encode_value({1, 2})), Unreadable)   # a set: named by its type, not carried
     assert encode_value(np.zeros(10**5)) == {"other": "array too large"}
     assert isinstance(decode_value({"array": [1.0, 2.0], "shape": [3]}), Unreadable)
 
@@ -197,3 +201,55 @@ def test_the_visible_check_names_a_common_mistake_and_an_unwritten_body(capsys):
     lab.check("rnn-bptt", lambda *a: {"W": a[4] * 0, "U": a[5] * 0, "b": a[6] * 0})   # every gradient wrong: each named
     out = capsys.readouterr().out
     assert "result['W']" in out and "result['U']" in out and "result['b']" in out
+
+
+# --- decoding and BLEU (labs 7-9) -------------------------------------------------------------------
+
+def test_a_model_travels_as_its_tree_and_searches_the_same():
+    from mwm.decoding import ProbabilityTree, SEED_TREE, beam_search
+
+    tree = ProbabilityTree(SEED_TREE)
+    back = decode_value(json.loads(json.dumps(encode_value(tree), sort_keys=True)))   # as the views are written
+    assert back.vocab == tree.vocab and beam_search(back, 2).best == beam_search(tree, 2).best
+    assert isinstance(decode_value({"tree": [[[], [["a", 0.5]]]]}), Unreadable)   # not summing to 1: unreadable
+    assert isinstance(decode_value({"tree": [[[], "a"]]}), Unreadable)
+
+
+@pytest.mark.parametrize("student", IDS)
+def test_each_decoding_and_bleu_case_set_tells_every_mistake_apart(student):
+    from mwm_practice.labs import compare_value
+
+    for slug in ("greedy", "beam", "bleu"):
+        cases = labs.cases_for(slug, student)
+        answers = [[labs.LABS[slug].reference(*c.args) for c in cases]]
+        answers += [[w.function(*c.args) for c in cases] for w in labs.WRONG[slug]]
+        for i, a in enumerate(answers):
+            for b in answers[i + 1:]:
+                assert any(compare_value(x, y) for x, y in zip(a, b)), (slug, student)
+
+
+def test_the_beam_trap_is_won_by_the_output_that_finished_first():
+    for student in IDS:
+        model, width, length = labs.cases_for("beam", student)[0].args
+        tokens, _ = labs.beam_reference(model, width, length)
+        assert tokens == [model.eos_id]   # finished at step 1 and set aside
+        kept_in_beam = labs.WRONG["beam"][0].function(model, width, length)
+        assert kept_in_beam[0] != tokens
+
+
+def test_a_search_that_changes_its_model_is_named_and_cases_stay_the_teachers():
+    def greedy_that_prunes(model, max_length):
+        model.tree.clear()
+        return [model.eos_id], 0.0
+
+    right, lines = _graded("greedy", greedy_that_prunes)
+    assert not right and all("changed its argument model in place" in line for line in lines), lines
+    drawn = labs.cases_for("bleu", "alice")
+    drawn[0].args[0][0].append("extra")   # a caller's change does not reach the next caller
+    assert labs.cases_for("bleu", "alice")[0].args[0][0] != drawn[0].args[0][0]
+
+
+def test_a_wrong_output_length_is_told_without_the_right_one():
+    right, lines = _graded("greedy", lambda model, max_length: ([model.eos_id] * 7, 0.0))
+    assert not right and all("returned 7 items in result[0], not as many as the right output has" in line
+                             for line in lines), lines

@@ -1,7 +1,7 @@
 """The coding labs graded end to end by nbgrader: released, fetched, worked, submitted, collected, autograded.
 
-A class of three (the worked solutions; the release untouched; one student with an in-place RNN
-step and per-array clipping) goes through tests/practice_course.py's ``grade_class`` with the
+A class of four (the worked solutions; the release untouched; one student with an in-place RNN
+step, per-array clipping and a BLEU that returns a constant; one whose error message is markup) goes through tests/practice_course.py's ``grade_class`` with the
 ``labs`` assignment: every kernel runs in the bubblewrap sandbox with the student's own inputs,
 and every lab is judged outside it (mwm_grader.judge.JudgeAnswers, mwm_grader.labs.judge). Kept
 apart from tests/test_labs.py so that ``make test-fast`` (no grading) leaves it out.
@@ -20,6 +20,7 @@ def _answer(slug, body):
 WRONG_BODIES = {   # one student's slips, written as a student would
     "rnn-step": "    h = h_prev\n    h[...] = np.tanh(h_prev @ W.T + x @ U.T + b)\n    return h\n",
     "clip": "    return [g * min(1.0, max_norm / np.sqrt((g ** 2).sum())) for g in grads]\n",
+    "bleu": "    return 0.5\n",
 }
 
 
@@ -49,9 +50,10 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
 
     assert graded_labs["result"]["success"], graded_labs["result"].get("error")
     assert graded_labs["max_score"] == 2 * len(labs.LABS)
-    assert graded_labs["scores"] == {"ann": 12.0, "blank": 0.0, "sloppy": 8.0, "mallory": 10.0}
+    assert graded_labs["scores"] == {"ann": 18.0, "blank": 0.0, "sloppy": 12.0, "mallory": 16.0}
     assert graded_labs["parts"]["sloppy"] == {"lab-rnn-step": 0.0, "lab-rnn-forward": 2.0, "lab-rnn-bptt": 2.0,
-                                              "lab-clip": 0.0, "lab-lstm-step": 2.0, "lab-gru-step": 2.0}
+                                              "lab-clip": 0.0, "lab-lstm-step": 2.0, "lab-gru-step": 2.0,
+                                              "lab-greedy": 2.0, "lab-beam": 2.0, "lab-bleu": 0.0}
     nb = autograded(graded_labs, "sloppy")
     assert errors(cell(nb, "lab-rnn-step-test")) == ["NotRight: Lab 1 (rnn_step): not right"]   # 0 points
     step = text(cell(nb, "lab-rnn-step-test"))

@@ -22,6 +22,8 @@ catalogue's entries are written out here as a student would write them, one slip
 """
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -29,10 +31,14 @@ from typing import Callable
 
 import numpy as np
 
+from mwm.bleu import corpus_bleu as _ref_corpus_bleu
 from mwm.bptt import rnn_bptt as _ref_bptt
 from mwm.cell import rnn_forward as _ref_forward
 from mwm.cell import rnn_step as _ref_step
 from mwm.clipping import clip_by_global_norm as _ref_clip
+from mwm.decoding import EOS, ProbabilityTree
+from mwm.decoding import beam_search as _ref_beam
+from mwm.decoding import greedy_decode as _ref_greedy
 from mwm.gru import GRU_KEYS
 from mwm.gru import gru_step as _ref_gru
 from mwm.lstm import LSTM_KEYS
@@ -102,6 +108,23 @@ def lstm_step_reference(h_prev, c_prev, x, weights):
 def gru_step_reference(h_prev, x, weights):
     """h after one GRU step for a batch, (B, h) (chapter 10; ``mwm.gru.gru_step``)."""
     return _ref_gru(h_prev, x, weights)[0]
+
+
+def greedy_reference(model, max_length):
+    """(tokens, log_prob): greedy decoding's output, end symbol included (chapter 13; ``mwm.decoding.greedy_decode``)."""
+    h = _ref_greedy(model, int(max_length))
+    return (list(h.tokens), h.log_prob)
+
+
+def beam_reference(model, beam_width, max_length):
+    """(tokens, log_prob) of beam search's best output (chapter 13; ``mwm.decoding.beam_search``)."""
+    h = _ref_beam(model, int(beam_width), int(max_length)).best
+    return (list(h.tokens), h.log_prob)
+
+
+def bleu_reference(candidates, references, max_n):
+    """Corpus BLEU-N of token lists, each sentence with its list of references (chapter 13; ``mwm.bleu.corpus_bleu``)."""
+    return _ref_corpus_bleu(list(candidates), [list(r) for r in references], int(max_n), streams=False)
 
 
 # --- each lab's cases ------------------------------------------------------------------------------
@@ -179,6 +202,116 @@ def _gru_cases(rng):
             for label, (B, h, d) in _STEP_SHAPES]
 
 
+# Decoding and BLEU: the cases are drawn until every catalogued mistake gives another answer than the
+# reference on some case, and no two mistakes give the same answers (so each is caught and named).
+
+#: The words of the decoding labs' trees (the ids are the tree's: 0 the begin symbol, 1 the end symbol).
+_TREE_WORDS = ("the", "our", "a", "train", "bus", "tram", "is", "was", "late", "early", "here")
+
+
+def _probabilities(rng, words, end: bool) -> dict:
+    """Probabilities of ``words`` (and the end symbol if ``end``) in hundredths, all different, summing to 1."""
+    names = list(words) + ([EOS] if end else [])
+    while True:
+        cuts = np.sort(rng.choice(np.arange(1, 100), size=len(names) - 1, replace=False))
+        hundredths = np.diff(np.concatenate([[0], cuts, [100]]))
+        if len(set(hundredths.tolist())) == len(names) and hundredths.min() >= 4:
+            return {w: round(int(k) / 100, 2) for w, k in zip(names, hundredths)}
+
+
+def _random_tree(rng, depth: int, branch: int) -> ProbabilityTree:
+    """A tree of next-word probabilities: every node below ``depth`` has ``branch`` words and the end symbol."""
+    tree, frontier = {}, [()]
+    for _ in range(depth):
+        grown = []
+        for prefix in frontier:
+            words = [str(w) for w in rng.choice(_TREE_WORDS, size=branch, replace=False)]
+            tree[prefix] = _probabilities(rng, words, end=True)
+            grown += [prefix + (w,) for w in words]
+        frontier = grown
+    return ProbabilityTree(tree)
+
+
+def _trap_tree(rng) -> ProbabilityTree:
+    """A tree on which an output that finishes first is the best, though two live ones pass it on the next step.
+
+    Width 2: at step 1 the end symbol (0.22 or 0.24) is kept beside a likely word (0.62-0.66);
+    at step 2 that word's two extensions (at least 0.62 * 0.44 = 0.27) both pass it; at step 3
+    every extension (at most 0.66 * 0.56 * 0.52 = 0.19) falls below it.
+    """
+    first, second, third = (str(w) for w in rng.choice(_TREE_WORDS, size=3, replace=False))
+    p_end = round(float(rng.choice([0.22, 0.24])), 2)
+    p_first = round(float(rng.choice([0.62, 0.64, 0.66])), 2)
+    split = round(float(rng.choice([0.52, 0.54, 0.56])), 2)
+    tree = {(): {first: p_first, EOS: p_end, second: round(1 - p_first - p_end, 2)},
+            (first,): {second: split, third: round(1 - split, 2)}}
+    for w, stop in ((second, 0.52), (third, 0.53)):
+        tree[(first, w)] = {EOS: stop, first: round(1 - stop, 2)}
+    return ProbabilityTree(tree)
+
+
+def _greedy_cases(rng):
+    return [Case("a tree of depth 3, max_length 5 (every output ends by itself)", (_random_tree(rng, 3, 3), 5)),
+            Case("a tree of depth 4, max_length 2 (the end symbol must be written at position 2)",
+                 (_random_tree(rng, 4, 2), 2)),
+            Case("a tree of depth 2 with 4 words at each node, max_length 3", (_random_tree(rng, 2, 4), 3))]
+
+
+def _beam_cases(rng):
+    return [Case("width 2, max_length 4, an output that finishes at step 1", (_trap_tree(rng), 2, 4)),
+            Case("width 2 on a tree of depth 3, max_length 5", (_random_tree(rng, 3, 3), 2, 5)),
+            Case("width 3 on a tree of depth 3, max_length 3 (the end symbol forced at 3)",
+                 (_random_tree(rng, 3, 3), 3, 3))]
+
+
+_BLEU_WORDS = ("the", "train", "is", "running", "late", "a", "bus", "on", "time", "our", "very", "today")
+
+
+def _sentence(rng, length: int) -> list:
+    return [str(w) for w in rng.choice(_BLEU_WORDS, size=length)]
+
+
+def _candidate(rng, reference: list) -> list:
+    """A candidate made from ``reference``: two words dropped, one changed, one said twice (one word shorter)."""
+    out = list(reference)
+    for _ in range(2):
+        del out[int(rng.integers(len(out)))]
+    out[int(rng.integers(len(out)))] = str(rng.choice(_BLEU_WORDS))
+    i = int(rng.integers(len(out)))
+    return out[:i + 1] + out[i:]
+
+
+def _bleu_cases(rng):
+    refs1 = [[_sentence(rng, int(n))] for n in rng.integers(7, 11, size=3)]
+    refs2 = []
+    for n in rng.integers(9, 12, size=2):   # two references, the first three words longer
+        near = _sentence(rng, int(n))
+        refs2.append([near[:3] + _sentence(rng, 3) + near[3:], near])
+    refs3 = [[_sentence(rng, int(n))] for n in rng.integers(5, 8, size=2)]
+    return [Case("3 sentences, one reference each, BLEU-4", ([_candidate(rng, r[0]) for r in refs1], refs1, 4)),
+            Case("2 sentences, two references each of different lengths, BLEU-4",
+                 ([_candidate(rng, r[1]) for r in refs2], refs2, 4)),
+            Case("2 sentences, one reference each, BLEU-2", ([_candidate(rng, r[0]) for r in refs3], refs3, 2))]
+
+
+def _telling_apart(slug: str, make):
+    """``make`` drawn again until each catalogued mistake gives other answers than the reference, and than each other."""
+    def cases(rng):
+        for _ in range(200):
+            drawn = make(rng)
+            answers = [[encode_value(_lab(slug).reference(*c.args)) for c in drawn]]
+            try:
+                for wrong in WRONG[slug]:
+                    answers.append([encode_value(wrong.function(*c.args)) for c in drawn])
+            except (ValueError, ZeroDivisionError, FloatingPointError):
+                continue
+            if all(not all(compare_value(decode_value(x), decode_value(y)) is None for x, y in zip(a, b))
+                   for i, a in enumerate(answers) for b in answers[i + 1:]):
+                return drawn
+        raise RuntimeError(f"no cases for lab {slug} tell its mistakes apart in 200 draws")
+    return cases
+
+
 LABS = {lab.slug: lab for lab in (
     Lab("rnn-step", "One step of the RNN", "rnn_step", ("h_prev", "x", "W", "U", "b"), rnn_step_reference,
         _step_cases, 2),
@@ -192,6 +325,12 @@ LABS = {lab.slug: lab for lab in (
         _lstm_cases, 9),
     Lab("gru-step", "One step of the GRU", "gru_step", ("h_prev", "x", "weights"), gru_step_reference,
         _gru_cases, 10),
+    Lab("greedy", "Greedy decoding", "greedy_decode", ("model", "max_length"), greedy_reference,
+        _telling_apart("greedy", _greedy_cases), 13),
+    Lab("beam", "Beam search", "beam_search", ("model", "beam_width", "max_length"), beam_reference,
+        _telling_apart("beam", _beam_cases), 13),
+    Lab("bleu", "Corpus BLEU", "corpus_bleu", ("candidates", "references", "max_n"), bleu_reference,
+        _telling_apart("bleu", _bleu_cases), 13),
 )}
 
 
@@ -210,11 +349,16 @@ def cases_for(slug: str, student: str | None) -> list[Case]:
     Raises:
         ValueError: for an unknown lab.
     """
-    lab = _lab(slug)
+    _lab(slug)
     # the website's seed starts with a character no student id has, so no id gets its (public) cases
     who = f"id:{normalize_student_id(student)}" if student else "\0website"
+    return copy.deepcopy(_drawn_cases(slug, who))   # the caller's own arrays: a call may change them
+
+
+@functools.lru_cache(maxsize=256)
+def _drawn_cases(slug: str, who: str) -> list[Case]:
     seed = int.from_bytes(hashlib.sha256(f"{who}|lab|{slug}".encode()).digest()[:8], "little")
-    return lab.make_cases(np.random.default_rng(seed))
+    return LABS[slug].make_cases(np.random.default_rng(seed))
 
 
 def view_cases(slug: str, student: str | None) -> list[dict]:
@@ -226,72 +370,157 @@ def view_cases(slug: str, student: str | None) -> list[dict]:
 
 SOLUTIONS = {
     "rnn-step": '''def rnn_step(h_prev, x, W, U, b):
-    """One step for a batch: h_prev (B, h), x (B, d), W (h, h), U (h, d), b (h,) -> h (B, h)."""
-    return np.tanh(h_prev @ W.T + x @ U.T + b)   # each row is one sequence's state
+    """One step for a batch: h_prev (B, h), x (B, d), W (h, h), U (h, d),
+    b (h,) -> h (B, h)."""
+    return np.tanh(h_prev @ W.T + x @ U.T + b)   # one row per sequence
 ''',
     "rnn-forward": '''def rnn_forward(xs, h0, W, U, b):
-    """Every state of a batch: xs (T, B, d), h0 (B, h) -> hs (T, B, h), h_1..h_T."""
+    """Every state of a batch: xs (T, B, d), h0 (B, h) -> hs (T, B, h),
+    the states h_1..h_T."""
     hs, h = [], h0
-    for x in xs:                                 # the same W, U, b at every step
+    for x in xs:                         # the same W, U, b at every step
         h = np.tanh(h @ W.T + x @ U.T + b)
         hs.append(h)
     return np.stack(hs)
 ''',
     "rnn-bptt": '''def rnn_bptt(xs, hs, dhs, h0, W, U, b, tau=None):
-    """Gradients of the loss: xs (T, B, d), hs and dhs (T, B, h), h0 (B, h) -> {"W", "U", "b"}.
+    """Gradients of the loss: xs (T, B, d), hs and dhs (T, B, h), h0 (B, h)
+    -> {"W": dW, "U": dU, "b": db}.
 
-    dhs[k] is the gradient the loss puts directly on hs[k]. With tau, no gradient
-    flows from hs[k] back to hs[k-1] when k is a multiple of tau.
+    dhs[k] is the gradient the loss puts directly on hs[k]. With tau, no
+    gradient flows from hs[k] back to hs[k-1] when k is a multiple of tau.
     """
     T = len(xs)
-    h_prev = [h0] + list(hs[:-1])               # the state each step started from
+    h_prev = [h0] + list(hs[:-1])        # the state each step started from
     dW, dU, db = np.zeros_like(W), np.zeros_like(U), np.zeros_like(b)
-    from_later = np.zeros_like(h0)              # the gradient step t + 1 sends back to h_t
+    from_later = np.zeros_like(h0)       # what step t + 1 sends back to h_t
     for t in range(T - 1, -1, -1):
         if tau is not None and (t + 1) % tau == 0:
-            from_later = np.zeros_like(h0)      # word t + 1 ends a chunk: nothing crosses back
+            from_later = np.zeros_like(h0)   # a chunk ends: nothing crosses
         da = (dhs[t] + from_later) * (1 - hs[t] ** 2)   # Rule A: through tanh
-        dW += da.T @ h_prev[t]                  # Rule B: every step adds its share
+        dW += da.T @ h_prev[t]           # Rule B: every step adds its share
         dU += da.T @ xs[t]
         db += da.sum(axis=0)
-        from_later = da @ W                     # W^T da_t, for each row
+        from_later = da @ W              # W^T da_t, for each row
     return {"W": dW, "U": dU, "b": db}
 ''',
     "clip": '''def clip_by_global_norm(grads, max_norm):
-    """grads: list of arrays -> new list, all scaled by min(1, max_norm / ||g||), ||g|| over every array."""
+    """grads: list of arrays -> a new list, every array scaled by
+    min(1, max_norm / ||g||), with ||g|| the norm over all of them."""
     norm = np.sqrt(sum((g ** 2).sum() for g in grads))
     scale = min(1.0, max_norm / norm) if norm > 0 else 1.0
     return [g * scale for g in grads]
 ''',
     "lstm-step": '''def lstm_step(h_prev, c_prev, x, weights):
-    """One LSTM step for a batch: h_prev, c_prev (B, h), x (B, d) -> (h, c), each (B, h).
+    """One LSTM step for a batch: h_prev, c_prev (B, h), x (B, d)
+    -> (h, c), each (B, h).
 
-    weights["W_j"] (h, h), weights["U_j"] (h, d), weights["b_j"] (h,) for the blocks j = i, f, c, o.
+    weights["W_j"] (h, h), weights["U_j"] (h, d), weights["b_j"] (h,)
+    for the blocks j = i, f, c, o.
     """
     def sigmoid(a):
         return 1 / (1 + np.exp(-a))
 
-    def pre(j):                                  # block j's pre-activation, one row per sequence
-        return h_prev @ weights["W_" + j].T + x @ weights["U_" + j].T + weights["b_" + j]
+    def pre(j):                          # block j's pre-activation, in rows
+        return (h_prev @ weights["W_" + j].T + x @ weights["U_" + j].T
+                + weights["b_" + j])
 
     i, f, o = sigmoid(pre("i")), sigmoid(pre("f")), sigmoid(pre("o"))
-    c_tilde = np.tanh(pre("c"))                 # the candidate
-    c = f * c_prev + i * c_tilde                # keep, then write
-    h = o * np.tanh(c)                          # show
+    c_tilde = np.tanh(pre("c"))          # the candidate
+    c = f * c_prev + i * c_tilde         # keep, then write
+    h = o * np.tanh(c)                   # show
     return h, c
 ''',
     "gru-step": '''def gru_step(h_prev, x, weights):
     """One GRU step for a batch: h_prev (B, h), x (B, d) -> h (B, h).
 
-    weights["W_k"] (h, h), weights["U_k"] (h, d), weights["b_k"] (h,) for the blocks k = z, r, h.
+    weights["W_k"] (h, h), weights["U_k"] (h, d), weights["b_k"] (h,)
+    for the blocks k = z, r, h.
     """
     def sigmoid(a):
         return 1 / (1 + np.exp(-a))
 
-    z = sigmoid(h_prev @ weights["W_z"].T + x @ weights["U_z"].T + weights["b_z"])   # update gate
-    r = sigmoid(h_prev @ weights["W_r"].T + x @ weights["U_r"].T + weights["b_r"])   # reset gate
-    h_tilde = np.tanh((r * h_prev) @ weights["W_h"].T + x @ weights["U_h"].T + weights["b_h"])
-    return (1 - z) * h_prev + z * h_tilde       # the blend
+    def pre(k, h):                       # block k's pre-activation, in rows
+        return (h @ weights["W_" + k].T + x @ weights["U_" + k].T
+                + weights["b_" + k])
+
+    z = sigmoid(pre("z", h_prev))        # update gate
+    r = sigmoid(pre("r", h_prev))        # reset gate
+    h_tilde = np.tanh(pre("h", r * h_prev))   # the reset scales h_prev first
+    return (1 - z) * h_prev + z * h_tilde     # the blend
+''',
+    "greedy": '''def greedy_decode(model, max_length):
+    """The most likely token at every step -> (tokens, log_prob).
+
+    model: step, initial_state, bos_id, eos_id (chapter 13). tokens ends
+    with model.eos_id, forced at position max_length; log_prob is the sum
+    of their log-probabilities.
+    """
+    tokens, log_prob = [], 0.0
+    state, prev = model.initial_state, model.bos_id
+    for t in range(1, max_length + 1):
+        log_probs, state = model.step(state, prev)
+        last = t == max_length
+        token = model.eos_id if last else int(np.argmax(log_probs))
+        tokens.append(token)
+        log_prob += float(log_probs[token])   # logs add up: a product
+        if token == model.eos_id:
+            break
+        prev = token
+    return tokens, log_prob
+''',
+    "beam": '''def beam_search(model, beam_width, max_length):
+    """The best output a beam of width B finds -> (tokens, log_prob).
+
+    Finished outputs are set aside; the search stops when no live
+    hypothesis can beat the best of them.
+    """
+    beam = [([], 0.0, model.initial_state)]   # (tokens, log-prob, state)
+    finished = []
+    for t in range(1, max_length + 1):
+        grown = []
+        for tokens, log_prob, state in beam:  # every possible next token
+            prev = tokens[-1] if tokens else model.bos_id
+            log_probs, new_state = model.step(state, prev)
+            if t == max_length:
+                choices = [model.eos_id]
+            else:
+                choices = np.flatnonzero(np.isfinite(log_probs))
+            for w in choices:
+                grown.append((tokens + [int(w)],
+                              log_prob + float(log_probs[w]), new_state))
+        grown.sort(key=lambda c: -c[1])
+        kept = grown[:beam_width]             # the B best of all of them
+        finished += [c for c in kept if c[0][-1] == model.eos_id]
+        beam = [c for c in kept if c[0][-1] != model.eos_id]
+        best_finished = max((c[1] for c in finished), default=-np.inf)
+        if not beam or best_finished >= beam[0][1]:
+            break                             # nothing live can still win
+    tokens, log_prob, _ = max(finished, key=lambda c: c[1])
+    return tokens, log_prob
+''',
+    "bleu": '''def corpus_bleu(candidates, references, max_n=4):
+    """Corpus BLEU-N: candidates (S lists of words), references (S lists
+    of references, each a list of words) -> a number in [0, 1]."""
+    matches, totals = np.zeros(max_n), np.zeros(max_n)
+    l_out = l_ref = 0                          # lengths, summed
+    for cand, refs in zip(candidates, references):
+        l_out += len(cand)
+        lengths = [len(ref) for ref in refs]   # the closest; ties: shorter
+        l_ref += min(lengths, key=lambda n: (abs(n - len(cand)), n))
+        for n in range(1, max_n + 1):
+            grams = Counter(tuple(cand[i:i + n])
+                            for i in range(len(cand) - n + 1))
+            most = Counter()                   # largest count in one ref
+            for ref in refs:
+                most |= Counter(tuple(ref[i:i + n])
+                                for i in range(len(ref) - n + 1))
+            matches[n - 1] += sum(min(k, most[g]) for g, k in grams.items())
+            totals[n - 1] += sum(grams.values())
+    if l_out == 0 or matches.min() == 0:
+        return 0.0
+    bp = min(1.0, math.exp(1 - l_ref / l_out))   # the brevity penalty
+    return float(bp * np.exp(np.mean(np.log(matches / totals))))
 ''',
 }
 
@@ -538,6 +767,79 @@ def _clip_with(grads, max_norm, *, per_array=False, sqrt=True, always=False, in_
     return [g * scale for g in grads]
 
 
+def _greedy_with(model, max_length, *, product=False, end_not_forced=False, end_dropped=False, begin_kept=False):
+    tokens, score = [], 1.0 if product else 0.0
+    state, prev = model.initial_state, model.bos_id
+    for t in range(1, int(max_length) + 1):
+        log_probs, state = model.step(state, prev)
+        token = model.eos_id if t == max_length and not end_not_forced else int(np.argmax(log_probs))
+        tokens.append(token)
+        score = score * float(np.exp(log_probs[token])) if product else score + float(log_probs[token])
+        if token == model.eos_id:
+            break
+        prev = token
+    if end_dropped and tokens[-1] == model.eos_id:
+        tokens = tokens[:-1]
+    return ([model.bos_id] + tokens if begin_kept else tokens), score
+
+
+def _beam_with(model, beam_width, max_length, *, finished_compete=False, first_finished=False, last_token=False):
+    eos = model.eos_id
+    beam, finished = [([], 0.0, model.initial_state, 0.0)], []   # (tokens, log-prob, state, last token's log-prob)
+    for t in range(1, int(max_length) + 1):
+        grown = []
+        for tokens, log_prob, state, last in beam:
+            if tokens and tokens[-1] == eos:                   # finished_compete only: it stays as it is
+                grown.append((tokens, log_prob, state, last))
+                continue
+            log_probs, new_state = model.step(state, tokens[-1] if tokens else model.bos_id)
+            choices = [eos] if t == max_length else np.flatnonzero(np.isfinite(log_probs))
+            grown += [(tokens + [int(w)], log_prob + float(log_probs[w]), new_state, float(log_probs[w]))
+                      for w in choices]
+        kept = sorted(grown, key=(lambda c: -c[3]) if last_token else (lambda c: -c[1]))[:int(beam_width)]
+        if finished_compete:
+            beam = kept
+            if all(c[0][-1] == eos for c in beam):
+                break
+            continue
+        newly = [c for c in kept if c[0][-1] == eos]
+        if first_finished and newly:
+            finished = newly
+            break
+        finished += newly
+        beam = [c for c in kept if c[0][-1] != eos]
+        if not beam or max((c[1] for c in finished), default=-np.inf) >= max(c[1] for c in beam):
+            break
+    best = max(beam if finished_compete else finished, key=lambda c: c[1])
+    return best[0], best[1]
+
+
+def _bleu_with(candidates, references, max_n, *, unclipped=False, sentence_mean=False, no_penalty=False,
+               first_length=False, arithmetic=False, always_four=False):
+    from collections import Counter
+
+    max_n = 4 if always_four else int(max_n)
+    flags = dict(unclipped=unclipped, no_penalty=no_penalty, first_length=first_length, arithmetic=arithmetic)
+    if sentence_mean:
+        return float(np.mean([_bleu_with([c], [r], max_n, **flags) for c, r in zip(candidates, references)]))
+    matches, totals, c, r = np.zeros(max_n), np.zeros(max_n), 0, 0
+    for cand, refs in zip(candidates, references):
+        c += len(cand)
+        r += len(refs[0]) if first_length else min((len(x) for x in refs), key=lambda n: (abs(n - len(cand)), n))
+        for n in range(1, max_n + 1):
+            grams = Counter(tuple(cand[i:i + n]) for i in range(len(cand) - n + 1))
+            most = Counter()
+            for ref in refs:
+                most |= Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+            matches[n - 1] += sum(k if unclipped and most[g] else min(k, most[g]) for g, k in grams.items())
+            totals[n - 1] += sum(grams.values())
+    if c == 0 or matches.min() == 0:
+        return 0.0
+    penalty = 1.0 if no_penalty else min(1.0, float(np.exp(1 - r / c)))
+    mean = float(np.mean(matches / totals)) if arithmetic else float(np.exp(np.mean(np.log(matches / totals))))
+    return penalty * mean
+
+
 #: The catalogue: for each lab, the wrong implementations the judge must catch, each with its hint.
 WRONG = {
     "rnn-step": [
@@ -587,6 +889,38 @@ WRONG = {
               lambda *a: _gru_with(*a, no_reset=True)),
         Wrong("reset-after-the-matrix", "It looks like r multiplies W_h h_prev (PyTorch's variant); the course's "
               "GRU resets first: (r * h_prev) @ W_h.T.", lambda *a: _gru_with(*a, reset_after=True)),
+    ],
+    "greedy": [
+        Wrong("probability-not-log", "It looks like the probabilities were multiplied: return the summed "
+              "log-probability.", lambda *a: _greedy_with(*a, product=True)),
+        Wrong("end-not-forced", "It looks like the end symbol was not forced at position max_length: there only the "
+              "end symbol may be written.", lambda *a: _greedy_with(*a, end_not_forced=True)),
+        Wrong("end-dropped", "It looks like the end symbol was left out of tokens: an output ends with it.",
+              lambda *a: _greedy_with(*a, end_dropped=True)),
+        Wrong("begin-kept", "It looks like the begin symbol was put in tokens: it is read first, never written.",
+              lambda *a: _greedy_with(*a, begin_kept=True)),
+    ],
+    "beam": [
+        Wrong("finished-in-the-beam", "It looks like finished outputs stay in the beam, where live hypotheses can "
+              "push them out: set each one aside when it finishes.", lambda *a: _beam_with(*a, finished_compete=True)),
+        Wrong("first-finished", "It looks like the search stops at the first output that finishes: a live "
+              "hypothesis may still beat it.", lambda *a: _beam_with(*a, first_finished=True)),
+        Wrong("last-token-ranking", "It looks like hypotheses are ranked by their last token's log-probability: "
+              "rank them by the whole sum.", lambda *a: _beam_with(*a, last_token=True)),
+    ],
+    "bleu": [
+        Wrong("unclipped", "It looks like n-gram matches are not clipped: a candidate's n-gram counts at most as "
+              "often as it appears in one reference.", lambda *a: _bleu_with(*a, unclipped=True)),
+        Wrong("sentence-average", "It looks like sentence BLEUs were averaged: corpus BLEU adds up the counts and "
+              "lengths of all sentences first.", lambda *a: _bleu_with(*a, sentence_mean=True)),
+        Wrong("no-brevity-penalty", "It looks like the brevity penalty was left out.",
+              lambda *a: _bleu_with(*a, no_penalty=True)),
+        Wrong("first-reference-length", "It looks like the reference length is the first reference's: it is the "
+              "length closest to the candidate's.", lambda *a: _bleu_with(*a, first_length=True)),
+        Wrong("arithmetic-mean", "It looks like the precisions were averaged: BLEU takes their geometric mean, the "
+              "exponential of the mean of their logs.", lambda *a: _bleu_with(*a, arithmetic=True)),
+        Wrong("always-four", "It looks like max_n was not used: BLEU-N counts n-grams up to n = max_n.",
+              lambda *a: _bleu_with(*a, always_four=True)),
     ],
 }
 

@@ -28,7 +28,7 @@ from .make_exercises import _code, _markdown, execute, new_notebook, write_noteb
 POINTS = 2
 #: The website's download of the labs, beside the practice notebook.
 DOWNLOAD = "downloads/labs.ipynb"
-IMPORTS = ("import numpy as np\nfrom mwm_practice.labs import Labs\n\n"
+IMPORTS = ("import math\nfrom collections import Counter\n\nimport numpy as np\nfrom mwm_practice.labs import Labs\n\n"
            "labs = Labs()  # the labs' cases: small visible ones here, your own when your work is graded")
 
 

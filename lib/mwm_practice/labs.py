@@ -27,6 +27,8 @@ from .notebook import Unreadable, _number   # one JSON form of a number, one sta
 MIME_LAB = "application/vnd.mwm.lab-calls+json"
 #: Longest error message kept from a student's exception.
 MAX_ERROR = 300
+#: Longest text an encoded value may hold (a word of a BLEU lab's sentences).
+MAX_TEXT = 200
 #: Most numbers an encoded value may hold (a result far larger than any case's answer is refused; the
 #: record must fit the sandbox's 100 kB of output per cell).
 MAX_NUMBERS = 3_000
@@ -36,10 +38,11 @@ def encode_value(value, _budget=None):
     """A value as tagged JSON data: arrays, numbers, lists/tuples, dicts of them, None; anything else by type name.
 
     ``{"array": nested lists, "shape": [...], "dtype": "float64"}``, ``{"int": n}`` (whole numbers,
-    read back as ``int``), ``{"number": x}``,
+    read back as ``int``), ``{"number": x}``, ``{"str": s}`` (at most :data:`MAX_TEXT` characters),
     ``{"list": [...], "tuple": bool}``, ``{"dict": {key: ...}}`` (string keys), ``{"none": true}``,
-    ``{"bool": b}``, ``{"other": "type name"}``; an array of more than :data:`MAX_NUMBERS`
-    numbers is recorded as ``{"other": "array too large"}``.
+    ``{"bool": b}``, ``{"tree": [[prefix words, [[word, probability], ...]], ...]}`` (a decoder to search:
+    :class:`mwm.decoding.ProbabilityTree`, chapter 13), ``{"other": "type name"}``; an array of more
+    than :data:`MAX_NUMBERS` numbers is recorded as ``{"other": "array too large"}``.
 
     Args:
         value: any Python value (a student's result or a case's argument).
@@ -56,6 +59,14 @@ def encode_value(value, _budget=None):
         return {"int": int(value)}   # a count such as tau stays a whole number
     if isinstance(value, (int, float, np.integer, np.floating)):
         return {"number": _number(value)}
+    if isinstance(value, str):
+        return {"str": value} if len(value) <= MAX_TEXT else {"other": "str too long"}
+    if type(value).__name__ == "ProbabilityTree" and hasattr(value, "tree"):
+        budget[0] -= sum(len(node) for node in value.tree.values())
+        if budget[0] < 0:
+            return {"other": "tree too large"}
+        # pairs, not a dict: the order of first appearance gives the token ids, and JSON may sort keys
+        return {"tree": [[list(prefix), [[w, _number(p)] for w, p in node.items()]] for prefix, node in value.tree.items()]}
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "biuf":
             return {"other": f"array of {value.dtype}"[:40]}
@@ -93,6 +104,14 @@ def decode_value(data):
             return int(data["int"])
         if "number" in data:
             return float(data["number"])
+        if "str" in data:
+            return data["str"][:MAX_TEXT] if isinstance(data["str"], str) else Unreadable("unreadable text")
+        if "tree" in data:
+            from mwm.decoding import ProbabilityTree
+
+            nodes = data["tree"][:MAX_NUMBERS]
+            return ProbabilityTree({tuple(str(w) for w in prefix): {str(w): float(p) for w, p in node}
+                                    for prefix, node in nodes})
         if "array" in data:
             shape = tuple(int(n) for n in data["shape"])
             flat = np.array([float(v) for v in data["array"]], dtype=float)
@@ -107,7 +126,7 @@ def decode_value(data):
             return {str(k)[:40]: decode_value(v) for k, v in list(data["dict"].items())[:64]}
         if "other" in data:
             return Unreadable(str(data["other"])[:40])
-    except (TypeError, ValueError, KeyError, OverflowError):
+    except (TypeError, ValueError, KeyError, OverflowError, AttributeError):
         pass
     return Unreadable("unreadable value")
 
@@ -125,6 +144,8 @@ def _kind(value) -> str:
         return f"a {type(value).__name__} of {len(value)}"
     if isinstance(value, dict):
         return f"a dict with keys {sorted(value)}"
+    if isinstance(value, str):
+        return "a str"
     return "None" if value is None else f"a {type(value).__name__}"
 
 
@@ -161,13 +182,36 @@ def compare_value(got, want, where: str = "") -> str | None:
         wrong = [why for k in want if (why := compare_value(got[k], want[k], f"{where}[{k!r}]"))]
         return "; ".join(wrong) or None
     if isinstance(want, (list, tuple)):
+        tokens = bool(want) and all(isinstance(w, (int, str)) and not isinstance(w, bool) for w in want)
+        if tokens and isinstance(got, (list, tuple)) and len(got) != len(want):
+            # an output's length is part of the answer: say only that it differs
+            return f"returned {len(got)} item{'s' if len(got) != 1 else ''}{at}, not as many as the right output has"
+        items = "arrays" if all(isinstance(w, np.ndarray) for w in want) else "items"
+        asked = f"a {type(want).__name__} of {len(want)} {items}" if not tokens else "a list"
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
-            return f"returned {_kind(got)}{at} where a list of {len(want)} arrays is asked for"
+            return f"returned {_kind(got)}{at} where {asked} is asked for"
+        wrong = [i for i, (g, w) in enumerate(zip(got, want)) if isinstance(w, (int, str)) and
+                 not isinstance(w, bool) and compare_value(g, w)]
+        if len(wrong) > 1:   # a sequence of tokens: say how many differ, not which token each should be
+            return f"wrong items{at}: {len(wrong)} of {len(want)}, the first at position {wrong[0]}"
         for i, (g, w) in enumerate(zip(got, want)):
             why = compare_value(g, w, f"{where}[{i}]")
             if why:
                 return why
         return None
+    if isinstance(want, bool) or want is None:
+        return None if same_value(got, want) else f"returned {_kind(got)}{at} where {want!r} is asked for"
+    if isinstance(want, (int, np.integer)):
+        if isinstance(got, bool) or not isinstance(got, (int, np.integer)):
+            return f"returned {_kind(got)}{at} where a whole number is asked for"
+        return None if int(got) == int(want) else f"a wrong whole number{at}"
+    if isinstance(want, (float, np.floating)):
+        if isinstance(got, bool) or not isinstance(got, (int, float, np.integer, np.floating)):
+            return f"returned {_kind(got)}{at} where a number is asked for"
+        return None if np.isclose(float(got), float(want), rtol=RTOL, atol=ATOL) else f"a wrong number{at}"
+    if isinstance(want, str):
+        return None if got == want else (f"returned {_kind(got)}{at} where a str is asked for"
+                                         if not isinstance(got, str) else f"a wrong word{at}")
     raise TypeError(f"a lab's reference returned {type(want).__name__}")
 
 
@@ -185,6 +229,8 @@ def same_value(a, b) -> bool:
         return type(a) is type(b) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return isinstance(b, dict) and a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if type(a).__name__ == "ProbabilityTree":   # a model handed in: the same if its attributes are
+        return type(a) is type(b) and same_value(vars(a), vars(b))
     return a == b
 
 
