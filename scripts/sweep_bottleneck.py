@@ -1,7 +1,8 @@
 """Chapter 14's controls: five translators, three seeds, three learning rates, graded on the test set.
 
 Usage (from the project root):
-    .venv/bin/python -m scripts.sweep_bottleneck [--workers N] [--out PATH]
+    .venv/bin/python -m scripts.sweep_bottleneck [--workers N] [--out PATH]             # chapter 14's 45 runs
+    .venv/bin/python -m scripts.sweep_bottleneck --scoring [--workers N] [--out PATH]   # lab 11's 9 runs
 
 Every run uses ``scripts/train_translator.py``'s recipe (30 epochs over the 6,000 training pairs,
 batches of 64, Adam with a cosine-decaying learning rate, the gradient clipped at length 1, one
@@ -13,6 +14,9 @@ thread) and differs from chapter 14's models only where its arm says (:data:`ARM
   last states, joined, make a summary of the same 256 numbers (chapter 11);
 - ``control``: chapter 14's same-size control (the combine layer reads h^enc_T at every step);
 - ``attention``: chapter 14's dot-product attention.
+- ``additive`` (``--scoring``, into ``lib/mwm/data/scoring_sweep.json``): the same attention model scoring
+  with v^T tanh(W_q h_t + W_k h^enc_j + b) instead of h_t . h^enc_j (lab 11's question: does the way of
+  scoring matter here?), paired by seed and rate with ``attention``.
 
 Each arm is trained from each seed of :data:`SEEDS` at each starting learning rate of :data:`RATES`
 (0.003 is the committed models' rate, and seed 2014 their seed: those three runs rebuild the
@@ -54,7 +58,12 @@ except ModuleNotFoundError as missing:
 OUT = ROOT / "lib" / "mwm" / "data" / "bottleneck_sweep.json"
 #: arm -> (kind, reverse the English, two-way encoder)
 ARMS = {"plain": ("plain", False, False), "reversed": ("plain", True, False), "two-way": ("plain", False, True),
-        "control": ("control", False, False), "attention": ("attention", False, False)}
+        "control": ("control", False, False), "attention": ("attention", False, False),
+        "additive": ("additive", False, False)}
+#: Chapter 14's arms (``bottleneck_sweep.json``), and lab 11's (``scoring_sweep.json``, paired with "attention").
+CHAPTER_ARMS = ("plain", "reversed", "two-way", "control", "attention")
+SCORING_ARMS = ("additive",)
+SCORING_OUT = ROOT / "lib" / "mwm" / "data" / "scoring_sweep.json"
 RATES = (0.003, 0.001, 0.01)
 SEEDS = (2014, 2015, 2016)
 #: The length groups the runs are graded in (chapter 14's, width 10).
@@ -95,7 +104,7 @@ def run_one(job, epochs: int = recipe.EPOCHS, n_pairs: int | None = None, n_test
     kind, reverse_source, two_way = ARMS[arm]
     model, src_vocab, tgt_vocab, history = recipe.train_model(kind, epochs, n_pairs, seed, progress=False, lr=rate,
                                                               reverse_source=reverse_source, two_way=two_way)
-    sha = None if two_way else weights_sha256(model, src_vocab, tgt_vocab, history)
+    sha = None if two_way or kind == "additive" else weights_sha256(model, src_vocab, tgt_vocab, history)
     test = load_pairs("test")[:n_test]
     outputs = translate_all(model, src_vocab, tgt_vocab, [e for e, _ in test], reverse_source)
     refs, lengths = [h for _, h in test], [len(e) for e, _ in test]
@@ -110,13 +119,14 @@ def run_one(job, epochs: int = recipe.EPOCHS, n_pairs: int | None = None, n_test
             "weights_sha256": sha}
 
 
-def jobs() -> list[tuple[str, float, int]]:
-    """Every (arm, rate, seed), the committed rate first."""
-    return [(arm, rate, seed) for rate in RATES for seed in SEEDS for arm in ARMS]
+def jobs(arms=CHAPTER_ARMS) -> list[tuple[str, float, int]]:
+    """Every (arm, rate, seed) of ``arms`` (chapter 14's by default), the committed rate first."""
+    return [(arm, rate, seed) for rate in RATES for seed in SEEDS for arm in ARMS if arm in arms]
 
 
-def write(path: Path, runs: list[dict]) -> None:
-    data = {"setup": {"arms": {a: {"kind": k, "reverse_source": r, "two_way": t} for a, (k, r, t) in ARMS.items()},
+def write(path: Path, runs: list[dict], arms=CHAPTER_ARMS) -> None:
+    data = {"setup": {"arms": {a: {"kind": k, "reverse_source": r, "two_way": t} for a, (k, r, t) in ARMS.items()
+                               if a in arms},
                       "learning_rates": list(RATES), "seeds": list(SEEDS), "epochs": recipe.EPOCHS,
                       "batch": recipe.BATCH, "clip": recipe.CLIP, "embed": recipe.EMBED, "hidden": recipe.HIDDEN,
                       "buckets": [list(b) for b in BUCKETS]},
@@ -127,13 +137,17 @@ def write(path: Path, runs: list[dict]) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--scoring", action="store_true",
+                        help=f"lab 11's arm (additive scores) instead of chapter 14's, into {SCORING_OUT.name}")
+    parser.add_argument("--out", type=Path, default=None, help=f"default {OUT.name}, or {SCORING_OUT.name}")
     args = parser.parse_args(argv)
-    todo, done = jobs(), {}
+    arms = SCORING_ARMS if args.scoring else CHAPTER_ARMS
+    out = args.out or (SCORING_OUT if args.scoring else OUT)
+    todo, done = jobs(arms), {}
     with mp.get_context("spawn").Pool(args.workers) as pool:
         for record in pool.imap_unordered(run_one, todo, chunksize=1):
             done[record["arm"], record["learning_rate"], record["seed"]] = record
-            write(args.out, [done[j] for j in todo if j in done])
+            write(out, [done[j] for j in todo if j in done], arms)
             print(f"{len(done)}/{len(todo)}: {record['arm']} rate {record['learning_rate']} seed {record['seed']}: "
                   f"BLEU {record['bleu']:.3f}", flush=True)
     return 0

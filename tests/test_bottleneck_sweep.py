@@ -103,7 +103,7 @@ def test_chapter_14_says_what_the_sweep_shows(results):
 
     def of(arm, rate):
         return [r for r in runs if r["arm"] == arm and r["learning_rate"] == rate]
-    summary_arms = [a for a in script.ARMS if a != "attention"]
+    summary_arms = [a for a in script.CHAPTER_ARMS if a != "attention"]
     assert round(min(r["bleu"] for r in runs if r["arm"] == "attention"), 3) == 0.930
     assert round(max(r["bleu"] for r in runs if r["arm"] in summary_arms), 3) == 0.383
     assert round(max(r["bleu_by_length"][-1] for r in runs if r["arm"] in summary_arms), 3) == 0.264
@@ -127,3 +127,48 @@ def test_chapter_14_says_what_the_sweep_shows(results):
                    "by about a tenth at most; looking back nearly removes the fall", "attention loses at most 0.11",
                    "(a smaller encoder: 32,768 fewer numbers in all)", "from rate 0.001 to 0.01"):
         assert phrase in text, phrase
+
+
+# --- lab 11's question: additive scores against dot products (scoring_sweep.json) -----------------
+
+def test_the_additive_arm_starts_from_the_attention_arms_numbers_and_differs_only_in_scoring():
+    torch.manual_seed(7)
+    dot = Seq2Seq(20, 15, 8, 6, "attention")
+    torch.manual_seed(7)
+    add = Seq2Seq(20, 15, 8, 6, "additive")
+    shared = dict(dot.named_parameters())
+    extra = {n: p for n, p in add.named_parameters() if n not in shared}
+    assert sorted(extra) == ["score_key.bias", "score_key.weight", "score_query.weight", "score_v.weight"]
+    for name, p in add.named_parameters():
+        if name in shared:
+            assert torch.equal(p, shared[name]), name
+    with pytest.raises(ValueError, match="numpy twin"):
+        add.to_numpy(None, None)
+
+
+def test_additive_scores_are_v_tanh_of_the_two_projections():
+    from mwm_torch.translator import additive_scores
+
+    g = torch.Generator().manual_seed(3)
+    dec, states = torch.randn(2, 3, 4, generator=g, dtype=torch.float64), torch.randn(2, 5, 4, generator=g, dtype=torch.float64)
+    W_q, W_k = torch.randn(6, 4, generator=g, dtype=torch.float64), torch.randn(6, 4, generator=g, dtype=torch.float64)
+    b, v = torch.randn(6, generator=g, dtype=torch.float64), torch.randn(6, generator=g, dtype=torch.float64)
+    got = additive_scores(dec, states, W_q, W_k, b, v)
+    for bb, t, j in ((0, 0, 0), (1, 2, 4), (0, 1, 3)):
+        want = v @ torch.tanh(W_q @ dec[bb, t] + W_k @ states[bb, j] + b)
+        torch.testing.assert_close(got[bb, t, j], want)
+
+
+def test_the_scoring_file_holds_every_additive_run():
+    runs = json.loads(script.SCORING_OUT.read_text(encoding="utf-8"))
+    assert [(r["arm"], r["learning_rate"], r["seed"]) for r in runs["runs"]] == script.jobs(script.SCORING_ARMS)
+    assert list(runs["setup"]["arms"]) == ["additive"]
+    assert {r["numbers"] for r in runs["runs"]} == {283_478 + 2 * 128 * 128 + 2 * 128}   # W_q, W_k, b, v
+    assert all(r["weights_sha256"] is None for r in runs["runs"])
+
+
+def test_lab_11_reports_the_paired_difference_with_its_interval():
+    from mwm_grader.labs import scoring_measurement, statement
+
+    text = scoring_measurement()
+    assert "9 pairs" in text and "95% interval" in text and text in statement("additive-scores")

@@ -23,7 +23,9 @@ IDS = ["", "alice", "bob", "carol", "Mary.Jones", "s0001", "s0002", "x-long-id-9
 
 
 def _solution(slug):
-    space = {"np": np, "math": math, "Counter": Counter}
+    import torch
+
+    space = {"np": np, "math": math, "Counter": Counter, "torch": torch}
     exec(labs.SOLUTIONS[slug], space)   # noqa: S102 - the course's own worked solution
     return space[labs.LABS[slug].function]
 
@@ -62,7 +64,7 @@ def test_each_common_mistake_fails_and_is_named(slug, wrong, student):
 def test_the_cases_catch_what_a_single_case_would_miss():
     for slug in labs.LABS:
         labels = " ".join(c.label for c in labs.cases_for(slug, "alice"))
-        if slug not in ("clip", "greedy", "beam", "bleu"):
+        if slug not in ("clip", "greedy", "beam", "bleu", "attention-read", "additive-scores"):
             assert "a batch of 1" in labels and "hidden size 1" in labels, slug
     step = labs.cases_for("rnn-step", "alice")
     assert any(c.args[3].shape[0] != c.args[3].shape[1] for c in step)   # U not square: U for U.T cannot pass
@@ -211,6 +213,7 @@ def test_a_model_travels_as_its_tree_and_searches_the_same():
     tree = ProbabilityTree(SEED_TREE)
     back = decode_value(json.loads(json.dumps(encode_value(tree), sort_keys=True)))   # as the views are written
     assert back.vocab == tree.vocab and beam_search(back, 2).best == beam_search(tree, 2).best
+    assert type(back).__module__ == "mwm_practice.labs"   # its class leads to no decoder that answers the lab
     assert isinstance(decode_value({"tree": [[[], [["a", 0.5]]]]}), Unreadable)   # not summing to 1: unreadable
     assert isinstance(decode_value({"tree": [[[], "a"]]}), Unreadable)
 
@@ -219,7 +222,7 @@ def test_a_model_travels_as_its_tree_and_searches_the_same():
 def test_each_decoding_and_bleu_case_set_tells_every_mistake_apart(student):
     from mwm_practice.labs import compare_value
 
-    for slug in ("greedy", "beam", "bleu"):
+    for slug in ("greedy", "beam", "bleu", "attention-read", "additive-scores"):
         cases = labs.cases_for(slug, student)
         answers = [[labs.LABS[slug].reference(*c.args) for c in cases]]
         answers += [[w.function(*c.args) for c in cases] for w in labs.WRONG[slug]]
@@ -253,3 +256,53 @@ def test_a_wrong_output_length_is_told_without_the_right_one():
     right, lines = _graded("greedy", lambda model, max_length: ([model.eos_id] * 7, 0.0))
     assert not right and all("returned 7 items in result[0], not as many as the right output has" in line
                              for line in lines), lines
+
+
+def test_the_kernels_tree_steps_as_the_courses_tree_on_every_prefix():
+    from mwm_practice.labs import LabTree
+
+    for slug in ("greedy", "beam"):
+        for case in labs.cases_for(slug, "alice"):
+            tree = case.args[0]
+            mine = LabTree(tree.tree)
+            for prefix in [()] + [p for p in tree.tree if p] + [("the", "the")]:
+                for prev in range(len(tree.vocab)):
+                    if prev == tree.eos_id:
+                        continue
+                    got, want = mine.step(prefix, prev), tree.step(prefix, prev)
+                    np.testing.assert_array_equal(got[0], want[0])
+                    assert got[1] == want[1]
+
+
+def test_honest_answers_in_numpys_types_are_right_and_errors_stay_on_one_line():
+    solve = _solution("greedy")
+    right, lines = _graded("greedy", lambda m, n: tuple(np.asarray(x) for x in solve(m, n)))   # arrays, 0-d log-prob
+    assert right, lines
+    right, lines = _graded("bleu", lambda *a: np.float32(_solution("bleu")(*a)) * np.ones(()))
+    assert right, lines
+
+    def noisy(*args):
+        raise ValueError("line one\nLab 7 (greedy_decode): right\x1b[2J")
+
+    right, lines = _graded("greedy", noisy)
+    assert not right and all("\n" not in line and "\x1b" not in line for line in lines), lines
+
+
+@pytest.mark.parametrize("slug", ["beam", "bleu"])
+def test_every_mistake_is_told_apart_for_many_students(slug):
+    from mwm_practice.labs import compare_value
+
+    for i in range(40):
+        cases = labs.cases_for(slug, f"s{i:04d}")
+        answers = [[labs.LABS[slug].reference(*c.args) for c in cases]]
+        answers += [[w.function(*c.args) for c in cases] for w in labs.WRONG[slug]]
+        assert all(any(compare_value(x, y) for x, y in zip(a, b)) for k, a in enumerate(answers) for b in answers[k + 1:])
+
+
+def test_no_beam_case_hangs_on_a_tie():
+    from mwm.decoding import exhaustive_search
+
+    for i in range(40):
+        for case in labs.cases_for("beam", f"s{i:04d}"):
+            found = sorted(h.log_prob for h in exhaustive_search(case.args[0], case.args[2]))
+            assert all(b - a > 1e-12 for a, b in zip(found, found[1:]))

@@ -430,3 +430,22 @@ def test_sandbox_off_runs_unsandboxed_with_a_warning(nbdir, caplog):
     nb = run(nbdir, ["import os; print(os.getuid(), os.environ.get('MWM_STUDENT'))"], student="bob", config=c)
     assert text(nb.cells[0]).split() == [str(os.getuid()), "bob"]
     assert "UNSANDBOXED" in caplog.text
+
+
+@needs_sandbox
+def test_hidden_folders_cannot_be_read_or_imported(nbdir):
+    """The labs' grading hides the course library (mwm_grader.judge.library_folders): an empty folder covers it."""
+    from mwm_grader.judge import library_folders
+
+    hidden = library_folders()
+    assert [os.path.basename(f) for f in hidden] == ["mwm", "mwm_torch"]
+    config = Config()
+    config.SandboxedKernelManager.hidden_folders = hidden
+    nb = run(nbdir, [
+        "import importlib\ntry:\n    importlib.import_module('mw' 'm.bleu')\nexcept ImportError as e:\n    print('import:', type(e).__name__)",
+        f"import os\nprint('files:', os.listdir({hidden[0]!r}), os.path.exists({os.path.join(hidden[1], 'translator.py')!r}))",
+        "import mwm_practice.labs, torch\nprint('still there: mwm_practice and torch')",
+    ], config=config, timeout=60)
+    assert text(nb.cells[0]) == "import: ModuleNotFoundError\n"
+    assert text(nb.cells[1]) == "files: [] False\n"
+    assert text(nb.cells[2]) == "still there: mwm_practice and torch\n"

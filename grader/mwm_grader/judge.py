@@ -23,6 +23,7 @@ part, scores 0 ("could not tell which answer to grade").
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -201,10 +202,30 @@ class GradingExecute(SandboxedExecute):
         if hasattr(km, "sandbox_env"):
             if info.get("assignment") == "labs":   # the labs' inputs made for this student, no result
                 views = {LAB_VIEW_ENV: labs_view(student, with_results=False)}
+                if hasattr(km, "hidden_folders"):   # the course library holds the labs' answers: not readable
+                    km.hidden_folders = [*km.hidden_folders, *library_folders()]
             else:
                 views = {VIEW_ENV: grading_view(student, list(expected_problems(student).values()))}
             km.sandbox_env = {**km.sandbox_env, **{k: json.dumps(v, separators=(",", ":")) for k, v in views.items()}}
         return km
+
+
+def library_folders() -> list[str]:
+    """The folders of the course's libraries ``mwm`` and ``mwm_torch``, as this process imports them.
+
+    The coding labs' grading hides them from the sandboxed kernel: their functions (``mwm.decoding``,
+    ``mwm.bleu``, ``mwm_torch.translator``, ...) are the labs' answers, and a source check cannot
+    see an import whose name is built at run time. The labs' kernel side (``mwm_practice.labs``)
+    needs neither while it is graded.
+    """
+    import importlib.util
+
+    folders = []
+    for name in ("mwm", "mwm_torch"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            folders.append(os.path.dirname(os.path.abspath(spec.origin)))
+    return folders
 
 
 class RecordWorkedId(NbGraderPreprocessor):
@@ -342,8 +363,7 @@ class JudgeAnswers(NbGraderPreprocessor):
                 continue
             lab = LAB_CELL.fullmatch(gid)
             if lab and cell.get("cell_type") == "code":
-                answer = next((c for c in nb.cells if _gid(c) == f"lab-{lab.group(1)}-answer"), None)
-                self._judge_lab(cell, lab.group(1), student, "" if answer is None else answer.get("source", ""))
+                self._judge_lab(cell, lab.group(1), student)
                 continue
             m = PART_CELL.fullmatch(gid)
             if not m or cell.get("cell_type") != "code":
@@ -382,20 +402,20 @@ class JudgeAnswers(NbGraderPreprocessor):
         return nb, resources
 
     @staticmethod
-    def _judge_lab(cell, slug: str, student, answer_source: str = "") -> None:
+    def _judge_lab(cell, slug: str, student) -> None:
         """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge).
 
-        An answer cell that names the course library (``mwm``, whose functions are the labs'
-        answers) is not right whatever its record: the lab asks for the function in numpy. (A
-        student set on hiding the import can; the teacher sees the cell.)
+        The course library, whose functions are the labs' answers, is hidden from the kernel while
+        the labs are graded (:func:`library_folders`), so no record can come from it.
         """
-        from .labs import LABS
+        from .labs import LABS, matched_wrong
         from .labs import judge as judge_lab
 
         if slug not in LABS:
             cell.outputs = [_error(f"lab-{slug}-test: no such lab")]
             return
         label = f"Lab {list(LABS).index(slug) + 1} ({LABS[slug].function})"
+        mistakes = {}
         records = [out["data"][MIME_LAB] for out in cell.get("outputs", [])
                    if out.get("output_type") in ("display_data", "execute_result") and isinstance(out.get("data"), dict)
                    and MIME_LAB in out["data"]]
@@ -406,16 +426,20 @@ class JudgeAnswers(NbGraderPreprocessor):
             right, lines = False, [f"{label}: {len(records)} records in one hand-in cell; cannot tell which to grade."]
         elif len(mine) != 1:
             right, lines = False, [f"{label}: the record handed in is not this lab's."]
-        elif re.search(r"\bmwm\b", str(answer_source)):
-            right, lines = False, [f"{label}: the answer cell uses the course library (mwm), whose functions are "
-                                   "this lab's answers; write the function in numpy."]
         else:
             try:
                 right, lines = judge_lab(slug, student, mine[0].get("calls"))
+                slip = None if right else matched_wrong(slug, student, mine[0].get("calls"))
             except Exception as exc:  # a record no check could read: the lab is not right
-                right, lines = False, [f"{label}: unreadable record ({type(exc).__name__})."]
+                right, lines, slip = False, [f"{label}: unreadable record ({type(exc).__name__})."], None
+            if slip is not None:   # for the class report: which catalogued mistake, by its key
+                mistakes = {LABS[slug].function: slip.key}
+        calls = mine[0].get("calls") if len(mine) == 1 else None
+        unwritten = isinstance(calls, list) and bool(calls) and all(
+            isinstance(c, dict) and str(c.get("error", "")).startswith("NotImplementedError") for c in calls)
         cell.setdefault("metadata", NotebookNode())[JUDGED] = {"part": f"lab-{slug}", "right": bool(right),
-                                                               "blank": not records, "restored": False, "mistakes": {}}
+                                                               "blank": not records or unwritten, "restored": False,
+                                                               "mistakes": mistakes}
         text = lines[0] if len(lines) == 1 and lines[0].startswith(label) else \
             "\n".join([f"{label}: {'right' if right else 'not right'}", *(f"  {ln}" for ln in lines)])
         cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=text + "\n")] if right else [_error(text)]

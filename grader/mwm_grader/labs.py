@@ -44,7 +44,8 @@ from mwm.gru import gru_step as _ref_gru
 from mwm.lstm import LSTM_KEYS
 from mwm.lstm import lstm_step as _ref_lstm
 from mwm_practice.ids import normalize_student_id
-from mwm_practice.labs import args_digest, compare_value, decode_value, encode_value, matching_slip, same_value
+from mwm_practice.labs import (one_line, args_digest, compare_value, decode_value, encode_value, matching_slip,
+                               same_value)
 
 @dataclass
 class Case:
@@ -60,7 +61,8 @@ class Lab:
 
     ``arg_names`` name the arguments in feedback ("changed its argument h_prev in place");
     ``make_cases(rng)`` returns the cases, drawn from ``rng``; ``reference(*args)`` is the
-    right result, computed with ``mwm``.
+    right result, computed with ``mwm``. ``framework`` is what the student writes it in ("numpy" or
+    "torch").
     """
 
     slug: str
@@ -70,6 +72,7 @@ class Lab:
     reference: Callable
     make_cases: Callable
     chapter: int
+    framework: str = "numpy"
 
 
 def _normal(rng, *shape, scale=0.8):
@@ -125,6 +128,21 @@ def beam_reference(model, beam_width, max_length):
 def bleu_reference(candidates, references, max_n):
     """Corpus BLEU-N of token lists, each sentence with its list of references (chapter 13; ``mwm.bleu.corpus_bleu``)."""
     return _ref_corpus_bleu(list(candidates), [list(r) for r in references], int(max_n), streams=False)
+
+
+def attention_read_reference(dec, states, src_len):
+    """(weights (B, L, T), context (B, L, H)) of dot-product attention over padded encoder states
+    (chapter 14; the trained translator's own code, ``mwm_torch.translator.attention_read``)."""
+    from mwm_torch.translator import attention_read
+
+    return attention_read(dec, states, src_len)
+
+
+def additive_scores_reference(dec, states, W_q, W_k, b, v):
+    """Additive scores v^T tanh(W_q h_t + W_k h^enc_j + b), (B, L, T) (``mwm_torch.translator.additive_scores``)."""
+    from mwm_torch.translator import additive_scores
+
+    return additive_scores(dec, states, W_q, W_k, b, v)
 
 
 # --- each lab's cases ------------------------------------------------------------------------------
@@ -219,17 +237,66 @@ def _probabilities(rng, words, end: bool) -> dict:
             return {w: round(int(k) / 100, 2) for w, k in zip(names, hundredths)}
 
 
-def _random_tree(rng, depth: int, branch: int) -> ProbabilityTree:
-    """A tree of next-word probabilities: every node below ``depth`` has ``branch`` words and the end symbol."""
-    tree, frontier = {}, [()]
-    for _ in range(depth):
-        grown = []
-        for prefix in frontier:
-            words = [str(w) for w in rng.choice(_TREE_WORDS, size=branch, replace=False)]
-            tree[prefix] = _probabilities(rng, words, end=True)
-            grown += [prefix + (w,) for w in words]
-        frontier = grown
-    return ProbabilityTree(tree)
+def _random_tree(rng, depth: int, branch: int, end_from: int = 0) -> ProbabilityTree:
+    """A tree of next-word probabilities: every node below ``depth`` has ``branch`` words, and the end
+    symbol from prefixes of ``end_from`` words on.
+
+    Drawn again until no two prefixes, and no two complete outputs, are equally likely (products of
+    hundredths can tie, 0.55 * 0.31 = 0.31 * 0.55): the labs' answers never hang on a tie.
+    """
+    while True:
+        tree, frontier = {}, [()]
+        for _ in range(depth):
+            grown = []
+            for prefix in frontier:
+                words = [str(w) for w in rng.choice(_TREE_WORDS, size=branch, replace=False)]
+                tree[prefix] = _probabilities(rng, words, end=len(prefix) >= end_from)
+                grown += [prefix + (w,) for w in words]
+            frontier = grown
+        if _no_ties(tree):
+            return ProbabilityTree(tree)
+
+
+def _no_ties(tree: dict) -> bool:
+    """True if every prefix and every complete output of ``tree`` has a probability of its own."""
+    seen, todo = [], [((), 1.0)]
+    while todo:   # a leaf's only output (its end symbol, probability 1) is as likely as the leaf: counted once
+        prefix, p = todo.pop()
+        for word, q in tree.get(prefix, {}).items():
+            seen.append(p * q)
+            if word != EOS:
+                todo.append((prefix + (word,), p * q))
+    seen.sort()
+    return all(b - a > 1e-12 for a, b in zip(seen, seen[1:]))
+
+
+def _pick(rng, options) -> float:
+    return round(float(rng.choice(options)), 2)
+
+
+def _late_winner_tree(rng) -> ProbabilityTree:
+    """Width 2: the end symbol is kept at step 1 (0.18-0.22) and a live word wins later (at least 0.63).
+
+    A search that stops at the first output to finish returns the short one.
+    """
+    first, second, third = (str(w) for w in rng.choice(_TREE_WORDS, size=3, replace=False))
+    p_first, p_end = _pick(rng, [0.7, 0.72]), _pick(rng, [0.18, 0.2])
+    go_on = _pick(rng, [0.9, 0.92])
+    return ProbabilityTree({(): {first: p_first, EOS: p_end, second: round(1 - p_first - p_end, 2)},
+                            (first,): {third: go_on, EOS: round(1 - go_on, 2)}})
+
+
+def _confident_loser_tree(rng) -> ProbabilityTree:
+    """Width 2: an unlikely first word followed by a near-certain one, beside a likely word with two children.
+
+    Ranked by the last token's probability alone, the near-certain second word (0.97) keeps its place
+    and the best output (0.86 * 0.4 = 0.344, through the less likely child) is pruned.
+    """
+    a, b, c, d, e, g, h = (str(w) for w in rng.choice(_TREE_WORDS, size=7, replace=False))
+    p_a = _pick(rng, [0.84, 0.86])
+    return ProbabilityTree({(): {a: p_a, b: 0.1, EOS: round(0.9 - p_a, 2)},
+                            (a,): {c: 0.6, d: 0.4}, (b,): {e: 0.97, EOS: 0.03},
+                            (a, c): {g: 0.31, h: 0.29, EOS: 0.4}})
 
 
 def _trap_tree(rng) -> ProbabilityTree:
@@ -257,11 +324,34 @@ def _greedy_cases(rng):
             Case("a tree of depth 2 with 4 words at each node, max_length 3", (_random_tree(rng, 2, 4), 3))]
 
 
+def _pruned_best_tree(rng) -> ProbabilityTree:
+    """Width 2: the best output (0.2 * 0.99) starts with the third word, which step 1 prunes; the beam's is 0.175."""
+    a, b, c, p, q, r, s_, t, x = (str(w) for w in rng.choice(_TREE_WORDS, size=9, replace=False))
+    return ProbabilityTree({(): {a: 0.5, b: 0.3, c: 0.2}, (a,): {p: 0.35, q: 0.33, r: 0.32},
+                            (b,): {s_: 0.52, t: 0.48}, (c,): {x: 0.99, EOS: 0.01}})
+
+
+def _kept_by_parent_tree(rng) -> ProbabilityTree:
+    """Width 2: a parent's second child (0.175), cut at step 2 by the beam, would beat the beam's answer (0.14).
+
+    A search that keeps each parent's two best children, with no cut across parents, finds it.
+    """
+    a, b, p, q, s_, t, y, w = (str(v) for v in rng.choice(_TREE_WORDS, size=8, replace=False))
+    return ProbabilityTree({(): {a: 0.5, b: 0.3, EOS: 0.2}, (a,): {p: 0.4, q: 0.35, EOS: 0.25},
+                            (b,): {s_: 0.6, t: 0.4}, (a, p): {EOS: 0.3, y: 0.7}, (b, s_): {EOS: 0.52, w: 0.48}})
+
+
 def _beam_cases(rng):
-    return [Case("width 2, max_length 4, an output that finishes at step 1", (_trap_tree(rng), 2, 4)),
-            Case("width 2 on a tree of depth 3, max_length 5", (_random_tree(rng, 3, 3), 2, 5)),
-            Case("width 3 on a tree of depth 3, max_length 3 (the end symbol forced at 3)",
-                 (_random_tree(rng, 3, 3), 3, 3))]
+    return [Case("width 2, max_length 4, an output that finishes at step 1 and wins", (_trap_tree(rng), 2, 4)),
+            Case("width 2, max_length 4, an output that finishes at step 1 and loses", (_late_winner_tree(rng), 2, 4)),
+            Case("width 2, max_length 4, a near-certain word after an unlikely one", (_confident_loser_tree(rng), 2, 4)),
+            Case("width 2, max_length 4, the best output starting with a word step 1 prunes",
+                 (_pruned_best_tree(rng), 2, 4)),
+            Case("width 2, max_length 4, a good output among a parent's second children",
+                 (_kept_by_parent_tree(rng), 2, 4)),
+            Case("width 2 on a tree of depth 4, max_length 3 (the end symbol forced at 3)",
+                 (_random_tree(rng, 4, 2, end_from=2), 2, 3)),
+            Case("width 3 on a tree of depth 3, max_length 5", (_random_tree(rng, 3, 3), 3, 5))]
 
 
 _BLEU_WORDS = ("the", "train", "is", "running", "late", "a", "bus", "on", "time", "our", "very", "today")
@@ -288,16 +378,53 @@ def _bleu_cases(rng):
         near = _sentence(rng, int(n))
         refs2.append([near[:3] + _sentence(rng, 3) + near[3:], near])
     refs3 = [[_sentence(rng, int(n))] for n in rng.integers(5, 8, size=2)]
+    # a tie: references one word shorter and one word longer than the candidate (the shorter counts)
+    tie_cands, refs4 = [], []
+    for n in rng.integers(8, 11, size=2):
+        ref = _sentence(rng, int(n))
+        cand = _candidate(rng, ref)                               # one word shorter than ref
+        refs4.append([ref, cand[:2] + _sentence(rng, 1) + cand[2:-2]] if len(cand) > 4 else [ref])
+        tie_cands.append(cand)
     return [Case("3 sentences, one reference each, BLEU-4", ([_candidate(rng, r[0]) for r in refs1], refs1, 4)),
             Case("2 sentences, two references each of different lengths, BLEU-4",
                  ([_candidate(rng, r[1]) for r in refs2], refs2, 4)),
-            Case("2 sentences, one reference each, BLEU-2", ([_candidate(rng, r[0]) for r in refs3], refs3, 2))]
+            Case("2 sentences, one reference each, BLEU-2", ([_candidate(rng, r[0]) for r in refs3], refs3, 2)),
+            Case("2 sentences, each with references one word longer and one word shorter, BLEU-3",
+                 (tie_cands, refs4, 3))]
+
+
+def _tensor(rng, *shape, scale=0.8):
+    import torch
+
+    return torch.from_numpy(_normal(rng, *shape, scale=scale))   # float64, as the labs say
+
+
+def _attention_cases(rng):
+    import torch
+
+    shapes = (("a batch of 2, 3 decoder steps, 5 encoder steps (the second sentence 3 words and padding), "
+               "hidden size 4", (2, 3, 5, 4, [5, 3])),
+              ("a batch of 1, 1 decoder step, 1 encoder step, hidden size 1", (1, 1, 1, 1, [1])),
+              ("a batch of 3, 4 decoder steps, 4 encoder steps (lengths 4, 2 and 1), hidden size 3",
+               (3, 4, 4, 3, [4, 2, 1])))
+    return [Case(label, (_tensor(rng, B, L, H), _tensor(rng, B, T, H), torch.tensor(lengths)))
+            for label, (B, L, T, H, lengths) in shapes]
+
+
+def _additive_cases(rng):
+    shapes = (("a batch of 2, 3 decoder steps, 4 encoder steps, hidden size 3, scoring size 5", (2, 3, 4, 3, 5)),
+              ("a batch of 1, 1 decoder step, 1 encoder step, hidden size 1, scoring size 1", (1, 1, 1, 1, 1)),
+              ("a batch of 3, 2 decoder steps, 2 encoder steps, hidden size 4, scoring size 2", (3, 2, 2, 4, 2)))
+    return [Case(label, (_tensor(rng, B, L, H), _tensor(rng, B, T, H), _tensor(rng, A, H), _tensor(rng, A, H),
+                         _tensor(rng, A), _tensor(rng, A)))
+            for label, (B, L, T, H, A) in shapes]
 
 
 def _telling_apart(slug: str, make):
     """``make`` drawn again until each catalogued mistake gives other answers than the reference, and than each other."""
     def cases(rng):
-        for _ in range(200):
+        best, best_apart = None, -1
+        for _ in range(DRAWS):
             drawn = make(rng)
             answers = [[encode_value(_lab(slug).reference(*c.args)) for c in drawn]]
             try:
@@ -305,11 +432,19 @@ def _telling_apart(slug: str, make):
                     answers.append([encode_value(wrong.function(*c.args)) for c in drawn])
             except (ValueError, ZeroDivisionError, FloatingPointError):
                 continue
-            if all(not all(compare_value(decode_value(x), decode_value(y)) is None for x, y in zip(a, b))
-                   for i, a in enumerate(answers) for b in answers[i + 1:]):
+            apart = sum(not all(compare_value(decode_value(x), decode_value(y)) is None for x, y in zip(a, b))
+                        for i, a in enumerate(answers) for b in answers[i + 1:])
+            if apart == len(answers) * (len(answers) - 1) // 2:
                 return drawn
-        raise RuntimeError(f"no cases for lab {slug} tell its mistakes apart in 200 draws")
+            if apart > best_apart:
+                best, best_apart = drawn, apart
+        # never seen in the tests' ids; a student's cases that miss a mistake are still gradable
+        return best if best is not None else make(rng)
     return cases
+
+
+#: Draws :func:`_telling_apart` makes at most before it keeps the draw that tells most mistakes apart.
+DRAWS = 500
 
 
 LABS = {lab.slug: lab for lab in (
@@ -331,6 +466,10 @@ LABS = {lab.slug: lab for lab in (
         _telling_apart("beam", _beam_cases), 13),
     Lab("bleu", "Corpus BLEU", "corpus_bleu", ("candidates", "references", "max_n"), bleu_reference,
         _telling_apart("bleu", _bleu_cases), 13),
+    Lab("attention-read", "The attention read, in torch", "attention_read", ("dec", "states", "src_len"),
+        attention_read_reference, _telling_apart("attention-read", _attention_cases), 14, "torch"),
+    Lab("additive-scores", "Additive scores, in torch", "additive_scores", ("dec", "states", "W_q", "W_k", "b", "v"),
+        additive_scores_reference, _telling_apart("additive-scores", _additive_cases), 14, "torch"),
 )}
 
 
@@ -522,6 +661,26 @@ SOLUTIONS = {
     bp = min(1.0, math.exp(1 - l_ref / l_out))   # the brevity penalty
     return float(bp * np.exp(np.mean(np.log(matches / totals))))
 ''',
+    "attention-read": '''def attention_read(dec, states, src_len):
+    """Dot-product attention for a batch, in torch: dec (B, L, H),
+    states (B, T, H) padded after each sentence, src_len (B,)
+    -> (weights (B, L, T), context (B, L, H))."""
+    scores = dec @ states.transpose(1, 2)        # (B, L, T): h_t . h^enc_j
+    T = states.shape[1]
+    padding = torch.arange(T)[None, None, :] >= src_len[:, None, None]
+    scores = scores.masked_fill(padding, float("-inf"))   # weight 0 there
+    weights = torch.softmax(scores, dim=-1)      # over the T encoder steps
+    return weights, weights @ states             # m_t, the weighted sums
+''',
+    "additive-scores": '''def additive_scores(dec, states, W_q, W_k, b, v):
+    """v^T tanh(W_q h_t + W_k h^enc_j + b) for every decoder state h_t and
+    encoder state h^enc_j: dec (B, L, H), states (B, T, H), W_q and W_k
+    (A, H), b and v (A,) -> scores (B, L, T)."""
+    queries = dec @ W_q.T                        # (B, L, A)
+    keys = states @ W_k.T + b                    # (B, T, A)
+    mixed = torch.tanh(queries[:, :, None, :] + keys[:, None, :, :])
+    return mixed @ v                             # (B, L, T, A) @ (A,)
+''',
 }
 
 
@@ -545,7 +704,69 @@ def statement(slug: str) -> str:
     sections = dict(re.findall(r"^## (\S+)\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S))
     if slug not in sections:
         raise ValueError(f"labs.md has no section {slug!r}")
-    return sections[slug].strip()
+    text = sections[slug].strip()
+    if slug == "additive-scores":
+        text += "\n\n" + scoring_measurement()
+    return text
+
+
+def scoring_measurement() -> str:
+    """Lab 11's measurement, from ``scripts/sweep_bottleneck.py``'s runs: dot-product against additive scores
+    (``bottleneck_sweep.json``'s "attention" arm, ``scoring_sweep.json``'s "additive").
+
+    Both arms are chapter 14's recipe from the same seeds (the additive layer made last, so every other
+    starting number is the same) at three learning rates; the difference is paired by (seed, rate),
+    with a 95% t interval over those pairs.
+
+    Raises:
+        ValueError: if the sweep has no additive run paired with a dot-product run.
+    """
+    import json
+    import math
+
+    from mwm.seq2seq import DATA
+
+    runs = [r for name in ("bottleneck_sweep.json", "scoring_sweep.json")   # chapter 14's runs, lab 11's
+            for r in json.loads((DATA / name).read_text(encoding="utf-8"))["runs"]]
+    bleu = {(r["arm"], r["learning_rate"], r["seed"]): r["bleu"] for r in runs}
+    rates = sorted({r for a, r, _ in bleu if a == "additive"})
+    seeds = sorted({s for a, _, s in bleu if a == "additive"})
+    pairs = [(bleu["attention", r, s], bleu["additive", r, s]) for r in rates for s in seeds
+             if ("attention", r, s) in bleu and ("additive", r, s) in bleu]
+    if len(pairs) < 2:
+        raise ValueError("bottleneck_sweep.json has no additive runs paired with dot-product ones")
+    rows = ["| learning rate | dot product | additive |", "|---|---|---|"]
+    for r in rates:
+        dot = [bleu["attention", r, s] for s in seeds]
+        add = [bleu["additive", r, s] for s in seeds]
+        rows.append(f"| {r:g} | {np.mean(dot):.3f} ({min(dot):.3f}-{max(dot):.3f}) | "
+                    f"{np.mean(add):.3f} ({min(add):.3f}-{max(add):.3f}) |")
+    diff = np.array([a - d for d, a in pairs])
+    # the 97.5% point of Student's t with n - 1 degrees of freedom, for the sweep's 9 or 3 pairs
+    t = {8: 2.306, 2: 4.303}[len(diff) - 1]
+    half = t * diff.std(ddof=1) / math.sqrt(len(diff))
+    best = max(rates, key=lambda r: np.mean([bleu["attention", r, s] for s in seeds]))
+    ahead = int((diff > 0).sum())
+    k = max(ahead, len(diff) - ahead)   # two-sided sign test: k of n pairs one way, were each a coin toss
+    sign_p = min(1.0, 2 * sum(math.comb(len(diff), j) for j in range(k, len(diff) + 1)) / 2 ** len(diff))
+    low, high = diff.mean() - half, diff.mean() + half
+    if low > 0 or high < 0:
+        verdict = (f"The interval leaves out 0: here {'additive scores' if low > 0 else 'dot products'} translate "
+                   "better, by about that much.")
+    elif sign_p < 0.05:
+        verdict = ("The mean's interval just reaches 0 and the sign test is below 0.05: a lead the sweep "
+                   "suggests, not one it settles. Both are far above every one-summary model of chapter 14: "
+                   "that the decoder may look back matters far more than how it scores.")
+    else:
+        verdict = ("Neither test tells the two apart: on this task the way of scoring makes no difference the "
+                   "sweep can measure; that the decoder may look back (chapter 14) is what matters.")
+    return (f"**Does the scoring matter here?** The course trained both translators, {len(seeds)} seeds at each of "
+            f"{len(rates)} learning rates, every other number alike (`scripts/sweep_bottleneck.py --scoring`). Test-set "
+            f"BLEU-4, the mean over the seeds (their range):\n\n" + "\n".join(rows) + "\n\n"
+            f"Additive minus dot product, paired by seed and rate: {diff.mean():+.3f} "
+            f"(95% interval {low:+.3f} to {high:+.3f}, {len(diff)} pairs); additive ahead in {ahead} of "
+            f"{len(diff)} pairs (sign test p = {sign_p:.3f}); at the best rate for dot products ({best:g}), "
+            f"{np.mean([bleu['additive', best, s] - bleu['attention', best, s] for s in seeds]):+.3f}. " + verdict)
 
 
 def labs_view(student: str | None, *, with_results: bool) -> dict:
@@ -637,7 +858,7 @@ def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
             continue
         if "error" in call:
             right = False
-            lines.append(f"{head}: raised {str(call['error'])[:300]}")
+            lines.append(f"{head}: raised {one_line(str(call['error'])[:300])}")   # the kernel's word: one line
             continue
         mutated = call.get("mutated")
         if not isinstance(mutated, list):
@@ -783,7 +1004,8 @@ def _greedy_with(model, max_length, *, product=False, end_not_forced=False, end_
     return ([model.bos_id] + tokens if begin_kept else tokens), score
 
 
-def _beam_with(model, beam_width, max_length, *, finished_compete=False, first_finished=False, last_token=False):
+def _beam_with(model, beam_width, max_length, *, finished_compete=False, first_finished=False, last_token=False,
+               end_not_forced=False, per_parent=False):
     eos = model.eos_id
     beam, finished = [([], 0.0, model.initial_state, 0.0)], []   # (tokens, log-prob, state, last token's log-prob)
     for t in range(1, int(max_length) + 1):
@@ -793,10 +1015,15 @@ def _beam_with(model, beam_width, max_length, *, finished_compete=False, first_f
                 grown.append((tokens, log_prob, state, last))
                 continue
             log_probs, new_state = model.step(state, tokens[-1] if tokens else model.bos_id)
-            choices = [eos] if t == max_length else np.flatnonzero(np.isfinite(log_probs))
-            grown += [(tokens + [int(w)], log_prob + float(log_probs[w]), new_state, float(log_probs[w]))
-                      for w in choices]
-        kept = sorted(grown, key=(lambda c: -c[3]) if last_token else (lambda c: -c[1]))[:int(beam_width)]
+            forced = t == max_length and not end_not_forced
+            choices = [eos] if forced else np.flatnonzero(np.isfinite(log_probs))
+            children = [(tokens + [int(w)], log_prob + float(log_probs[w]), new_state, float(log_probs[w]))
+                        for w in choices]
+            if per_parent:                                     # each parent's B best, no cut over all of them
+                children = sorted(children, key=lambda c: -c[1])[:int(beam_width)]
+            grown += children
+        rank = (lambda c: -c[3]) if last_token else (lambda c: -c[1])
+        kept = sorted(grown, key=rank) if per_parent else sorted(grown, key=rank)[:int(beam_width)]
         if finished_compete:
             beam = kept
             if all(c[0][-1] == eos for c in beam):
@@ -810,34 +1037,68 @@ def _beam_with(model, beam_width, max_length, *, finished_compete=False, first_f
         beam = [c for c in kept if c[0][-1] != eos]
         if not beam or max((c[1] for c in finished), default=-np.inf) >= max(c[1] for c in beam):
             break
-    best = max(beam if finished_compete else finished, key=lambda c: c[1])
+    best = max(beam if finished_compete else finished + (beam if end_not_forced else []), key=lambda c: c[1])
     return best[0], best[1]
 
 
 def _bleu_with(candidates, references, max_n, *, unclipped=False, sentence_mean=False, no_penalty=False,
-               first_length=False, arithmetic=False, always_four=False):
+               first_length=False, arithmetic=False, always_four=False, longer_on_tie=False, summed_refs=False,
+               sentence_penalty=False):
     from collections import Counter
 
     max_n = 4 if always_four else int(max_n)
     flags = dict(unclipped=unclipped, no_penalty=no_penalty, first_length=first_length, arithmetic=arithmetic)
     if sentence_mean:
         return float(np.mean([_bleu_with([c], [r], max_n, **flags) for c, r in zip(candidates, references)]))
-    matches, totals, c, r = np.zeros(max_n), np.zeros(max_n), 0, 0
+    matches, totals, c, r, penalties = np.zeros(max_n), np.zeros(max_n), 0, 0, []
     for cand, refs in zip(candidates, references):
         c += len(cand)
-        r += len(refs[0]) if first_length else min((len(x) for x in refs), key=lambda n: (abs(n - len(cand)), n))
+        if first_length:
+            near = len(refs[0])
+        else:
+            near = min((len(x) for x in refs), key=lambda n: (abs(n - len(cand)), -n if longer_on_tie else n))
+        r += near
+        penalties.append(min(1.0, float(np.exp(1 - near / len(cand)))) if cand else 0.0)
         for n in range(1, max_n + 1):
             grams = Counter(tuple(cand[i:i + n]) for i in range(len(cand) - n + 1))
             most = Counter()
             for ref in refs:
-                most |= Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+                counts = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+                most = most + counts if summed_refs else most | counts
             matches[n - 1] += sum(k if unclipped and most[g] else min(k, most[g]) for g, k in grams.items())
             totals[n - 1] += sum(grams.values())
     if c == 0 or matches.min() == 0:
         return 0.0
     penalty = 1.0 if no_penalty else min(1.0, float(np.exp(1 - r / c)))
+    if sentence_penalty:   # each sentence's penalty, averaged, instead of one from the summed lengths
+        penalty = float(np.mean(penalties))
     mean = float(np.mean(matches / totals)) if arithmetic else float(np.exp(np.mean(np.log(matches / totals))))
     return penalty * mean
+
+
+def _attention_with(dec, states, src_len, *, no_mask=False, wrong_axis=False, mask_after=False, scaled=False):
+    import torch
+
+    scores = dec @ states.transpose(1, 2)
+    if scaled:
+        scores = scores / dec.shape[-1] ** 0.5
+    padding = torch.arange(states.shape[1])[None, None, :] >= src_len[:, None, None]
+    if mask_after:
+        weights = torch.softmax(scores, dim=-1).masked_fill(padding, 0.0)
+    else:
+        weights = torch.softmax(scores if no_mask else scores.masked_fill(padding, float("-inf")),
+                                dim=1 if wrong_axis else -1)
+    return weights, weights @ states   # over the wrong axis, a column of padding only is nan
+
+
+def _additive_with(dec, states, W_q, W_k, b, v, *, no_tanh=False, no_bias=False, swapped=False):
+    import torch
+
+    if swapped:
+        W_q, W_k = W_k, W_q
+    keys = states @ W_k.T + (0 if no_bias else b)
+    mixed = (dec @ W_q.T)[:, :, None, :] + keys[:, None, :, :]
+    return (mixed if no_tanh else torch.tanh(mixed)) @ v
 
 
 #: The catalogue: for each lab, the wrong implementations the judge must catch, each with its hint.
@@ -907,6 +1168,12 @@ WRONG = {
               "hypothesis may still beat it.", lambda *a: _beam_with(*a, first_finished=True)),
         Wrong("last-token-ranking", "It looks like hypotheses are ranked by their last token's log-probability: "
               "rank them by the whole sum.", lambda *a: _beam_with(*a, last_token=True)),
+        Wrong("end-not-forced", "It looks like the end symbol was not forced at position max_length: there only the "
+              "end symbol may be written.", lambda *a: _beam_with(*a, end_not_forced=True)),
+        Wrong("width-ignored", "It looks like every hypothesis is kept: the beam keeps only the beam_width best "
+              "of all the candidates at each step.", lambda m, b, n: _beam_with(m, 10**6, n)),
+        Wrong("per-parent", "It looks like each hypothesis keeps its beam_width best extensions and nothing is cut "
+              "across them: keep the beam_width best of all the candidates.", lambda *a: _beam_with(*a, per_parent=True)),
     ],
     "bleu": [
         Wrong("unclipped", "It looks like n-gram matches are not clipped: a candidate's n-gram counts at most as "
@@ -921,15 +1188,46 @@ WRONG = {
               "exponential of the mean of their logs.", lambda *a: _bleu_with(*a, arithmetic=True)),
         Wrong("always-four", "It looks like max_n was not used: BLEU-N counts n-grams up to n = max_n.",
               lambda *a: _bleu_with(*a, always_four=True)),
+        Wrong("longer-on-tie", "It looks like a tie between two reference lengths goes to the longer one: it goes "
+              "to the shorter.", lambda *a: _bleu_with(*a, longer_on_tie=True)),
+        Wrong("summed-reference-counts", "It looks like an n-gram's counts in the references were added up: it is "
+              "clipped to its largest count in any one reference.", lambda *a: _bleu_with(*a, summed_refs=True)),
+        Wrong("sentence-penalty", "It looks like each sentence got its own brevity penalty: corpus BLEU takes one, "
+              "from the summed lengths.", lambda *a: _bleu_with(*a, sentence_penalty=True)),
+    ],
+    "attention-read": [
+        Wrong("no-mask", "It looks like the padding after a short sentence gets weight: set its scores to -inf "
+              "before the softmax.", lambda *a: _attention_with(*a, no_mask=True)),
+        Wrong("wrong-axis", "It looks like the softmax runs over the decoder steps: each decoder step's weights "
+              "spread over the T encoder steps (dim=-1).", lambda *a: _attention_with(*a, wrong_axis=True)),
+        Wrong("mask-after-softmax", "It looks like the padding's weights were set to 0 after the softmax: the "
+              "others then no longer add up to 1; mask the scores before it.",
+              lambda *a: _attention_with(*a, mask_after=True)),
+        Wrong("scaled", "It looks like the scores were divided by sqrt(H), as the Transformer's scaled dot product "
+              "does; this model's score is the plain dot product.", lambda *a: _attention_with(*a, scaled=True)),
+    ],
+    "additive-scores": [
+        Wrong("no-tanh", "It looks like tanh was left out: the score is v^T tanh(W_q h_t + W_k h^enc_j + b).",
+              lambda *a: _additive_with(*a, no_tanh=True)),
+        Wrong("no-bias", "It looks like the bias b was left out.", lambda *a: _additive_with(*a, no_bias=True)),
+        Wrong("query-and-key-swapped", "It looks like W_q and W_k are swapped: W_q reads the decoder's state h_t, "
+              "W_k the encoder's state h.", lambda *a: _additive_with(*a, swapped=True)),
     ],
 }
 
 
 def named_wrong(slug: str, student: str | None, calls) -> str | None:
     """The hint of the catalogued mistake whose results (and in-place changes) the record matches on every case, or None."""
+    wrong = matched_wrong(slug, student, calls)
+    return None if wrong is None else f"Hint: {wrong.hint}"
+
+
+def matched_wrong(slug: str, student: str | None, calls) -> Wrong | None:
+    """The catalogued mistake (:data:`WRONG`) whose results and in-place changes the record matches on every case, or None."""
     cases = cases_for(slug, student)
     if _results(calls, cases) is None:
         return None
-    slips = (slip_results(wrong, cases) for wrong in WRONG.get(slug, []))
-    hint = matching_slip([slip for slip in slips if slip is not None], calls)
-    return None if hint is None else f"Hint: {hint}"
+    slips = [(wrong, slip_results(wrong, cases)) for wrong in WRONG.get(slug, [])]
+    slips = [(wrong, slip) for wrong, slip in slips if slip is not None]
+    hint = matching_slip([slip for _, slip in slips], calls)
+    return next((wrong for wrong, slip in slips if slip["hint"] == hint), None) if hint else None

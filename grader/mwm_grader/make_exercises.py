@@ -568,11 +568,11 @@ def labs_section() -> str:
     from .make_labs import DOWNLOAD as LABS_DOWNLOAD
 
     listing = "\n".join(f"{i}. [{lab.title}](lab-{i:02d}.md) (`{lab.function}`)" for i, lab in enumerate(L.LABS.values(), 1))
-    count = {6: "Six", 7: "Seven", 8: "Eight", 9: "Nine", 10: "Ten"}.get(len(L.LABS), str(len(L.LABS)))
+    count = {9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}.get(len(L.LABS), str(len(L.LABS)))
     return f"""
 ## Coding labs
 
-{count} functions of the course's machinery to write in numpy. The notebook
+{count} functions of the course's machinery to write, in numpy and (the last two) in torch. The notebook
 {{download}}`labs.ipynb <{LABS_DOWNLOAD}>` gives each function's first line and docstring and checks
 your body on small cases; open it in JupyterLab from the course folder. In a course that grades
 them, the grader runs your function on inputs of your own.

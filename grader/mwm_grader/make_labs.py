@@ -28,7 +28,7 @@ from .make_exercises import _code, _markdown, execute, new_notebook, write_noteb
 POINTS = 2
 #: The website's download of the labs, beside the practice notebook.
 DOWNLOAD = "downloads/labs.ipynb"
-IMPORTS = ("import math\nfrom collections import Counter\n\nimport numpy as np\nfrom mwm_practice.labs import Labs\n\n"
+IMPORTS = ("import math\nfrom collections import Counter\n\nimport numpy as np\nimport torch\nfrom mwm_practice.labs import Labs\n\n"
            "labs = Labs()  # the labs' cases: small visible ones here, your own when your work is graded")
 
 
@@ -109,7 +109,7 @@ def site_pages() -> dict[str, str]:
         head, body = L.solution_parts(slug)
         pages[f"lab-{n:02d}.md"] = f"""# Lab {n}. {lab.title}
 
-*A coding lab: write `{lab.function}` in numpy.* Work it in the
+*A coding lab: write `{lab.function}` in {lab.framework}.* Work it in the
 {{download}}`labs notebook <{DOWNLOAD}>`, where a check runs your function on small cases.
 
 {L.statement(slug)}

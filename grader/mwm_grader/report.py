@@ -187,7 +187,25 @@ def attention_rule(below: float = ATTENTION_BELOW, blank_share: float = ATTENTIO
 
 def _part_label(part: str) -> str:
     m = _PART.fullmatch(part)
-    return f"Problem {int(m.group(1))} ({m.group(2)})" if m else part
+    if m:
+        return f"Problem {int(m.group(1))} ({m.group(2)})"
+    if part.startswith("lab-"):   # a coding lab: its number and function, as its hand-in cell says
+        from .labs import LABS
+
+        slug = part[len("lab-"):]
+        if slug in LABS:
+            return f"Lab {list(LABS).index(slug) + 1} ({LABS[slug].function})"
+    return part
+
+
+def _part_order(grade_cell: str) -> tuple:
+    """Problems by id, then the coding labs in their numbers' order (not their names')."""
+    if grade_cell.startswith("lab-"):
+        from .labs import LABS
+
+        slug = grade_cell[len("lab-"):].removesuffix("-test")
+        return (1, list(LABS).index(slug) if slug in LABS else len(LABS), grade_cell)
+    return (0, 0, grade_cell)
 
 
 def _short(part: str) -> str:
@@ -337,8 +355,12 @@ def slip_hints(student: str | None = None) -> dict[tuple[str, str], str]:
     built, missing = problems.build_all(numbers_for(student))
     if missing:
         raise RuntimeError(f"problems missing from the library: {missing}")
-    return {(f"{p.slug}-{letter}", m.key): m.hint
-            for p in built for letter, entries in mistakes.catalogue(p).items() for m in entries}
+    from .labs import WRONG
+
+    hints = {(f"{p.slug}-{letter}", m.key): m.hint
+             for p in built for letter, entries in mistakes.catalogue(p).items() for m in entries}
+    hints.update({(f"lab-{slug}", w.key): w.hint for slug, wrongs in WRONG.items() for w in wrongs})
+    return hints
 
 
 def _autograded_notebooks(course: Path, autograded: str, student: str, assignment: str) -> list[Path]:
@@ -379,7 +401,7 @@ def gather(course: Path, db_url: str, course_id: str, assignment: str = "practic
         found = gb.find_assignment(assignment)
         max_score = float(found.max_score or 0)
         cells = [(gc.name, float(gc.max_score or 0)) for nb in found.notebooks for gc in nb.grade_cells]
-        for name, points in sorted(cells):
+        for name, points in sorted(cells, key=lambda c: _part_order(c[0])):
             part = name[:-len("-test")] if name.endswith("-test") else name
             parts[part] = PartStats(part, _part_label(part), points)
         for st in sorted(gb.students, key=lambda s: s.id):

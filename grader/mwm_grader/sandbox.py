@@ -466,6 +466,9 @@ class SandboxedKernelManager(AsyncKernelManager):
     sandbox_env = Dict(Unicode(), help="Extra environment variables inside the sandbox (e.g. MWM_STUDENT).").tag(config=True)
     package_dir = Unicode(help="Folder holding the mwm and mwm_practice packages (lib/); bound read-only and the sandbox's PYTHONPATH.").tag(config=True)
     extra_read_only = List(Unicode(), help="More folders the kernel may read.").tag(config=True)
+    hidden_folders = List(Unicode(), help="Folders inside a shown one that the kernel may not read: each is covered "
+                                          "by an empty folder (the coding labs' grading hides the course library, "
+                                          "whose functions are the labs' answers).").tag(config=True)
     scratch_parent = Unicode(help="Folder in which per-kernel scratch folders are made.").tag(config=True)
     uid_range = Tuple(Integer(), Integer(), default_value=(2_000_000, 2_100_000),
                       help="Uids (and gids) the sandboxes run under when the teacher is root: [first, last).").tag(config=True)
@@ -840,6 +843,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         if any(_is_within(teacher, r) for r in [*ro, cwd, "/usr"]):
             args += ["--tmpfs", teacher]
             made.add(path)
+        for folder in self.hidden_folders:   # e.g. lib/mwm while the labs are graded
+            real = os.path.realpath(folder)
+            if any(_is_within(real, r) for r in [*ro, cwd, "/usr"]):
+                args += ["--tmpfs", real]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
         env = {
             "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin",

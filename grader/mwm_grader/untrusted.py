@@ -244,13 +244,14 @@ def judged_record(record, grade_id):
 
     Args:
         record: the cell's ``JUDGED`` metadata (untrusted until the judge wrote it).
-        grade_id: the cell's nbgrader grade id; only a ``pNN-x-test`` cell's record naming that part counts.
+        grade_id: the cell's nbgrader grade id; only a ``pNN-x-test`` (or a lab's ``lab-<slug>-test``)
+            cell's record naming that part counts.
 
     Returns:
         ``{"part", "right", "blank", "restored", "mistakes": {answer name: slip key}}`` with booleans and
         short plain names only (the class report, :mod:`mwm_grader.report`, reads the same form), or None.
     """
-    m = re.fullmatch(r"(p\d\d-[a-z])-test", grade_id) if isinstance(grade_id, str) else None
+    m = re.fullmatch(r"(p\d\d-[a-z]|lab-[a-z][a-z0-9-]{0,40})-test", grade_id) if isinstance(grade_id, str) else None
     if not m or not isinstance(record, dict) or record.get("part") != m.group(1):
         return None
     named = record.get("mistakes") if isinstance(record.get("mistakes"), dict) else {}

@@ -14,18 +14,59 @@ from __future__ import annotations
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 from mwm.seq2seq import Vocab
 
 
 #: The read-out kinds, and the key of each kind's combine layer in a weight file.
 COMBINE_KEYS = {"plain": None, "attention": "combine", "control": "summary_combine"}
+#: Every kind this module trains: those above and "additive", the attention model with additive scores
+#: (Bahdanau et al., 2015) in place of dot products, which has no numpy twin and no weight file.
+KINDS = (*COMBINE_KEYS, "additive")
+
+
+def attention_read(dec, states, src_len, scores=None):
+    """The attention read of chapter 14: weights over the encoder's states, and their weighted sum.
+
+    Args:
+        dec: the decoder's hidden states, (B, L, H).
+        states: the encoder's hidden states, (B, T, H), padded after each sentence's length.
+        src_len: each English sentence's length, (B,) whole numbers in 1..T.
+        scores: (B, L, T) scores; None for dot products ``dec @ states^T`` (the course's model).
+
+    Returns:
+        (weights, context): the attention weights alpha, the softmax of the scores over the T
+        encoder steps with padding given weight 0, (B, L, T); and the context vectors
+        m = ``weights @ states``, (B, L, H).
+    """
+    if scores is None:
+        scores = dec @ states.transpose(1, 2)                                      # (B, L, T)
+    mask = torch.arange(states.shape[1])[None, None, :] >= src_len[:, None, None]
+    weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
+    return weights, weights @ states
+
+
+def additive_scores(dec, states, W_q, W_k, b, v):
+    """Additive attention scores (Bahdanau et al., 2015): e_{t,j} = v^T tanh(W_q h_t + W_k h^enc_j + b).
+
+    Args:
+        dec: decoder hidden states (B, L, H); states: encoder hidden states (B, T, H).
+        W_q, W_k: (A, H); b, v: (A,), with A the scoring layer's size.
+
+    Returns:
+        scores, (B, L, T): one for every decoder step and encoder step.
+    """
+    mixed = F.linear(dec, W_q)[:, :, None, :] + F.linear(states, W_k, b)[:, None, :, :]   # (B, L, T, A)
+    return F.linear(torch.tanh(mixed), v[None, :])[..., 0]
 
 
 class Seq2Seq(nn.Module):
     """LSTM encoder -> summary -> LSTM decoder, read out plainly, through attention or through
     the same combine layer fed the encoder's last hidden state h^enc_T (``kind``: "plain",
-    "attention", "control").
+    "attention", "control"; or "additive": attention whose score of the decoder's state h_t and the
+    encoder's state h^enc_j is v^T tanh(W_q h_t + W_k h^enc_j + b) instead of h_t . h^enc_j, a layer made after every other one,
+    so the two attention kinds start from the same numbers everywhere else).
 
     ``two_way=True`` (plain kind only; chapter 11's two directions) gives the encoder two LSTMs
     of ``hidden // 2`` units, one reading the English forwards and one backwards; their last
@@ -38,8 +79,8 @@ class Seq2Seq(nn.Module):
 
     def __init__(self, n_src: int, n_tgt: int, embed: int, hidden: int, kind: str, two_way: bool = False):
         super().__init__()
-        if kind not in COMBINE_KEYS:
-            raise ValueError(f"kind must be one of {sorted(COMBINE_KEYS)}, got {kind!r}")
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
         if two_way and (kind != "plain" or hidden % 2):
             raise ValueError(f"two_way needs kind 'plain' and an even hidden, got {kind!r} and {hidden}")
         self.kind, self.two_way = kind, two_way
@@ -51,6 +92,10 @@ class Seq2Seq(nn.Module):
         if kind != "plain":  # created here in both cases, so both start from the same random numbers
             self.combine = nn.Linear(2 * hidden, hidden)
         self.out = nn.Linear(hidden, n_tgt)
+        if kind == "additive":   # after every other layer: the same starting numbers as "attention" elsewhere
+            self.score_query = nn.Linear(hidden, hidden, bias=False)   # W_q
+            self.score_key = nn.Linear(hidden, hidden)                 # W_k and b
+            self.score_v = nn.Linear(hidden, 1, bias=False)            # v
 
     def encode(self, src, src_len):
         """Read padded English ids (B, T) with lengths (B,): the encoder's hidden states (B, T, H) and the
@@ -65,11 +110,12 @@ class Seq2Seq(nn.Module):
 
     def read_out(self, dec, states, src_len, h_last):
         """Logits (B, L, V) from the decoder's hidden states dec (B, L, H), per ``kind``."""
-        if self.kind == "attention":
-            scores = dec @ states.transpose(1, 2)                                  # (B, L, T)
-            mask = torch.arange(states.shape[1])[None, None, :] >= src_len[:, None, None]
-            weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
-            dec = torch.tanh(self.combine(torch.cat([dec, weights @ states], dim=-1)))
+        if self.kind in ("attention", "additive"):
+            scores = None if self.kind == "attention" else additive_scores(
+                dec, states, self.score_query.weight, self.score_key.weight, self.score_key.bias,
+                self.score_v.weight[0])
+            _, context = attention_read(dec, states, src_len, scores)
+            dec = torch.tanh(self.combine(torch.cat([dec, context], dim=-1)))
         elif self.kind == "control":                                              # s = h_T at every step
             dec = torch.tanh(self.combine(torch.cat([dec, h_last[:, None, :].expand_as(dec)], dim=-1)))
         return self.out(dec)
@@ -107,8 +153,8 @@ class Seq2Seq(nn.Module):
         Raises:
             ValueError: for a two-way encoder, which the numpy translator does not run.
         """
-        if self.two_way:
-            raise ValueError("a two-way encoder has no numpy twin in mwm.seq2seq")
+        if self.two_way or self.kind == "additive":
+            raise ValueError("a two-way encoder or additive scores have no numpy twin in mwm.seq2seq")
         def f(t):
             return t.detach().numpy().astype(np.float32)
         w = {"src_words": np.array(src_vocab.words), "tgt_words": np.array(tgt_vocab.words),
