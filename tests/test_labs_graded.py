@@ -33,8 +33,12 @@ HOSTILE_BODIES = {"rnn-step": f"    raise ValueError({HOSTILE!r})\n"}
 #: review): the grading hides mwm and mwm_torch from the kernel, so each of these raises.
 CHEAT_BODIES = {
     "greedy": "    h = model.step.__globals__['greedy_decode'](model, max_length)\n    return list(h.tokens), h.log_prob\n",
-    "bleu": "    import importlib\n    return importlib.import_module('mw' 'm.bleu').corpus_bleu(candidates, references, "
-            "max_n, streams=False)\n",
+    "bleu": "    import sacrebleu   # the course checks its BLEU against sacrebleu: hidden too\n"
+            "    streams = [[' '.join(refs[k]) if k < len(refs) else None for refs in references]\n"
+            "               for k in range(max(map(len, references)))]\n"
+            "    bleu = sacrebleu.BLEU(tokenize='none', smooth_method='none', force=True, effective_order=False,\n"
+            "                          max_ngram_order=max_n)\n"
+            "    return bleu.corpus_score([' '.join(c) for c in candidates], streams).score / 100\n",
     "attention-read": "    import importlib\n    return importlib.import_module('mwm_' 'torch.translator')"
                       ".attention_read(dec, states, src_len)\n",
     "beam": "    import pathlib, mwm_practice\n    space = {}\n    exec((pathlib.Path(mwm_practice.__file__).parents[1] / "

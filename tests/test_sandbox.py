@@ -438,14 +438,18 @@ def test_hidden_folders_cannot_be_read_or_imported(nbdir):
     from mwm_grader.judge import library_folders
 
     hidden = library_folders()
-    assert [os.path.basename(f) for f in hidden] == ["mwm", "mwm_torch"]
+    assert [os.path.basename(f) for f in hidden] == ["mwm", "mwm_torch", "sacrebleu"]
     config = Config()
     config.SandboxedKernelManager.hidden_folders = hidden
     nb = run(nbdir, [
         "import importlib\ntry:\n    importlib.import_module('mw' 'm.bleu')\nexcept ImportError as e:\n    print('import:', type(e).__name__)",
         f"import os\nprint('files:', os.listdir({hidden[0]!r}), os.path.exists({os.path.join(hidden[1], 'translator.py')!r}))",
         "import mwm_practice.labs, torch\nprint('still there: mwm_practice and torch')",
+        f"try:\n    open({os.path.join(hidden[0], 'x')!r}, 'w')\nexcept OSError as e:\n    print('write:', type(e).__name__)",
+        "import importlib\nprint('sacrebleu has BLEU:', hasattr(importlib.import_module('sacre' 'bleu'), 'BLEU'))",
     ], config=config, timeout=60)
     assert text(nb.cells[0]) == "import: ModuleNotFoundError\n"
     assert text(nb.cells[1]) == "files: [] False\n"
     assert text(nb.cells[2]) == "still there: mwm_practice and torch\n"
+    assert text(nb.cells[3]) in ("write: OSError\n", "write: PermissionError\n")   # a read-only cover, not a place to fill
+    assert text(nb.cells[4]) == "sacrebleu has BLEU: False\n"   # an empty folder: a namespace with nothing in it

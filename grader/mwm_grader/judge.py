@@ -211,17 +211,17 @@ class GradingExecute(SandboxedExecute):
 
 
 def library_folders() -> list[str]:
-    """The folders of the course's libraries ``mwm`` and ``mwm_torch``, as this process imports them.
+    """The folders of ``mwm``, ``mwm_torch`` and ``sacrebleu``, as this process imports them.
 
     The coding labs' grading hides them from the sandboxed kernel: their functions (``mwm.decoding``,
-    ``mwm.bleu``, ``mwm_torch.translator``, ...) are the labs' answers, and a source check cannot
-    see an import whose name is built at run time. The labs' kernel side (``mwm_practice.labs``)
-    needs neither while it is graded.
+    ``mwm.bleu``, ``mwm_torch.translator``, sacrebleu's BLEU, which the course checks ``mwm.bleu``
+    against) are the labs' answers, and a source check cannot see an import whose name is built at
+    run time. The labs' kernel side (``mwm_practice.labs``) needs none of them while it is graded.
     """
     import importlib.util
 
     folders = []
-    for name in ("mwm", "mwm_torch"):
+    for name in ("mwm", "mwm_torch", "sacrebleu"):
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.origin:
             folders.append(os.path.dirname(os.path.abspath(spec.origin)))

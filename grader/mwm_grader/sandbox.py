@@ -840,13 +840,15 @@ class SandboxedKernelManager(AsyncKernelManager):
         # own environment instead (a plain `pip install ./grader`), it would be inside a shown
         # folder: an empty folder covers it, so nothing of it can be read or imported.
         teacher = os.path.realpath(TEACHER_PACKAGE)
+        # Each cover is an empty tmpfs made read-only: run without root, the kernel could otherwise fill
+        # it, in memory the disk and memory watches do not see.
         if any(_is_within(teacher, r) for r in [*ro, cwd, "/usr"]):
-            args += ["--tmpfs", teacher]
+            args += ["--tmpfs", teacher, "--remount-ro", teacher]
             made.add(path)
         for folder in self.hidden_folders:   # e.g. lib/mwm while the labs are graded
             real = os.path.realpath(folder)
             if any(_is_within(real, r) for r in [*ro, cwd, "/usr"]):
-                args += ["--tmpfs", real]
+                args += ["--tmpfs", real, "--remount-ro", real]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
         env = {
             "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin",
