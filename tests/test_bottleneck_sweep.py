@@ -168,7 +168,7 @@ def test_the_scoring_file_holds_every_additive_run():
 
 
 def test_lab_11_reports_the_paired_difference_with_its_interval():
-    from mwm_grader.labs import scoring_measurement, statement
+    from mwm_grader.labs import afterword, scoring_measurement
 
     text = scoring_measurement()
-    assert "9 pairs" in text and "95% interval" in text and text in statement("additive-scores")
+    assert "9 pairs" in text and "95% interval" in text and "sign test" in text and text == afterword("additive-scores")

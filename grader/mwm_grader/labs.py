@@ -704,10 +704,12 @@ def statement(slug: str) -> str:
     sections = dict(re.findall(r"^## (\S+)\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S))
     if slug not in sections:
         raise ValueError(f"labs.md has no section {slug!r}")
-    text = sections[slug].strip()
-    if slug == "additive-scores":
-        text += "\n\n" + scoring_measurement()
-    return text
+    return sections[slug].strip()
+
+
+def afterword(slug: str) -> str:
+    """What a lab's page and notebook show after the function (Markdown; "" for most labs): lab 11's measurement."""
+    return scoring_measurement() if _lab(slug).slug == "additive-scores" else ""
 
 
 def scoring_measurement() -> str:
@@ -739,8 +741,8 @@ def scoring_measurement() -> str:
     for r in rates:
         dot = [bleu["attention", r, s] for s in seeds]
         add = [bleu["additive", r, s] for s in seeds]
-        rows.append(f"| {r:g} | {np.mean(dot):.3f} ({min(dot):.3f}-{max(dot):.3f}) | "
-                    f"{np.mean(add):.3f} ({min(add):.3f}-{max(add):.3f}) |")
+        rows.append(f"| {r:g} | {np.mean(dot):.3f} ({min(dot):.3f} to {max(dot):.3f}) | "
+                    f"{np.mean(add):.3f} ({min(add):.3f} to {max(add):.3f}) |")
     diff = np.array([a - d for d, a in pairs])
     # the 97.5% point of Student's t with n - 1 degrees of freedom, for the sweep's 9 or 3 pairs
     t = {8: 2.306, 2: 4.303}[len(diff) - 1]
@@ -763,10 +765,15 @@ def scoring_measurement() -> str:
     return (f"**Does the scoring matter here?** The course trained both translators, {len(seeds)} seeds at each of "
             f"{len(rates)} learning rates, every other number alike (`scripts/sweep_bottleneck.py --scoring`). Test-set "
             f"BLEU-4, the mean over the seeds (their range):\n\n" + "\n".join(rows) + "\n\n"
-            f"Additive minus dot product, paired by seed and rate: {diff.mean():+.3f} "
-            f"(95% interval {low:+.3f} to {high:+.3f}, {len(diff)} pairs); additive ahead in {ahead} of "
+            f"Additive minus dot product, paired by seed and rate: {_signed(diff.mean())} "
+            f"(95% interval {_signed(low)} to {_signed(high)}, {len(diff)} pairs); additive ahead in {ahead} of "
             f"{len(diff)} pairs (sign test p = {sign_p:.3f}); at the best rate for dot products ({best:g}), "
-            f"{np.mean([bleu['additive', best, s] - bleu['attention', best, s] for s in seeds]):+.3f}. " + verdict)
+            f"{_signed(np.mean([bleu['additive', best, s] - bleu['attention', best, s] for s in seeds]))}. " + verdict)
+
+
+def _signed(x: float) -> str:
+    """A difference with its sign, a true minus sign for a negative one: +0.019, −0.001."""
+    return f"{x:+.3f}".replace("-", "\u2212")
 
 
 def labs_view(student: str | None, *, with_results: bool) -> dict:
@@ -1041,6 +1048,11 @@ def _beam_with(model, beam_width, max_length, *, finished_compete=False, first_f
     return best[0], best[1]
 
 
+def _per_token_beam(model, beam_width, max_length):
+    best = _ref_beam(model, int(beam_width), int(max_length), nu=1.0).best   # chapter 13's nu = 1
+    return list(best.tokens), best.log_prob
+
+
 def _bleu_with(candidates, references, max_n, *, unclipped=False, sentence_mean=False, no_penalty=False,
                first_length=False, arithmetic=False, always_four=False, longer_on_tie=False, summed_refs=False,
                sentence_penalty=False):
@@ -1076,13 +1088,15 @@ def _bleu_with(candidates, references, max_n, *, unclipped=False, sentence_mean=
     return penalty * mean
 
 
-def _attention_with(dec, states, src_len, *, no_mask=False, wrong_axis=False, mask_after=False, scaled=False):
+def _attention_with(dec, states, src_len, *, no_mask=False, wrong_axis=False, mask_after=False, scaled=False,
+                    off_by_one=False):
     import torch
 
     scores = dec @ states.transpose(1, 2)
     if scaled:
         scores = scores / dec.shape[-1] ** 0.5
-    padding = torch.arange(states.shape[1])[None, None, :] >= src_len[:, None, None]
+    positions = torch.arange(states.shape[1])[None, None, :]
+    padding = positions > src_len[:, None, None] if off_by_one else positions >= src_len[:, None, None]
     if mask_after:
         weights = torch.softmax(scores, dim=-1).masked_fill(padding, 0.0)
     else:
@@ -1174,6 +1188,8 @@ WRONG = {
               "of all the candidates at each step.", lambda m, b, n: _beam_with(m, 10**6, n)),
         Wrong("per-parent", "It looks like each hypothesis keeps its beam_width best extensions and nothing is cut "
               "across them: keep the beam_width best of all the candidates.", lambda *a: _beam_with(*a, per_parent=True)),
+        Wrong("length-normalised", "It looks like hypotheses are ranked by their log-probability per token "
+              "(chapter 13's nu = 1): this lab ranks by the plain sum.", _per_token_beam),
     ],
     "bleu": [
         Wrong("unclipped", "It looks like n-gram matches are not clipped: a candidate's n-gram counts at most as "
@@ -1205,6 +1221,9 @@ WRONG = {
               lambda *a: _attention_with(*a, mask_after=True)),
         Wrong("scaled", "It looks like the scores were divided by sqrt(H), as the Transformer's scaled dot product "
               "does; this model's score is the plain dot product.", lambda *a: _attention_with(*a, scaled=True)),
+        Wrong("mask-off-by-one", "It looks like position src_len[b] still gets weight: a sentence of n words has "
+              "positions 0 to n - 1, and every position from n on is padding.",
+              lambda *a: _attention_with(*a, off_by_one=True)),
     ],
     "additive-scores": [
         Wrong("no-tanh", "It looks like tanh was left out: the score is v^T tanh(W_q h_t + W_k h^enc_j + b).",

@@ -61,6 +61,8 @@ def lab_cells(slug: str) -> list:
     cells.append(_code(f"lab-{slug}-test", f"# Lab {n}: hand in your function ({POINTS} points); it is run on your "
                                            f"own inputs when your work is graded\nlabs.hand_in({slug!r}, {lab.function})",
                        grade=True, locked=True, points=POINTS))
+    if L.afterword(slug):
+        cells.append(_markdown(f"lab-{slug}-afterword", L.afterword(slug), locked=True))
     return cells
 
 
@@ -124,7 +126,7 @@ def site_pages() -> dict[str, str]:
 {(head + body).rstrip()}
 ```
 ::::
-"""
+""" + (f"\n{L.afterword(slug)}\n" if L.afterword(slug) else "")
     return pages
 
 
