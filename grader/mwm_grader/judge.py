@@ -408,13 +408,12 @@ class JudgeAnswers(NbGraderPreprocessor):
         The course library, whose functions are the labs' answers, is hidden from the kernel while
         the labs are graded (:func:`library_folders`), so no record can come from it.
         """
-        from .labs import LABS, matched_wrong
-        from .labs import judge as judge_lab
+        from .labs import LABS, lab_label, verdict
 
         if slug not in LABS:
             cell.outputs = [_error(f"lab-{slug}-test: no such lab")]
             return
-        label = f"Lab {list(LABS).index(slug) + 1} ({LABS[slug].function})"
+        label = lab_label(slug)
         mistakes = {}
         records = [out["data"][MIME_LAB] for out in cell.get("outputs", [])
                    if out.get("output_type") in ("display_data", "execute_result") and isinstance(out.get("data"), dict)
@@ -428,8 +427,7 @@ class JudgeAnswers(NbGraderPreprocessor):
             right, lines = False, [f"{label}: the record handed in is not this lab's."]
         else:
             try:
-                right, lines = judge_lab(slug, student, mine[0].get("calls"))
-                slip = None if right else matched_wrong(slug, student, mine[0].get("calls"))
+                right, lines, slip = verdict(slug, student, mine[0].get("calls"))
             except Exception as exc:  # a record no check could read: the lab is not right
                 right, lines, slip = False, [f"{label}: unreadable record ({type(exc).__name__})."], None
             if slip is not None:   # for the class report: which catalogued mistake, by its key

@@ -806,7 +806,7 @@ def slip_results(wrong, cases) -> dict | None:
     """A catalogued mistake's hint with its results and in-place changes on ``cases``, or None if it raises on one.
 
     The website's view carries these for its public cases (``Labs.check`` names the mistake); the
-    judge makes them for a student's cases (:func:`named_wrong`).
+    judge makes them for a student's cases (:func:`matched_wrong`).
     """
     from copy import deepcopy
 
@@ -835,6 +835,15 @@ def _results(calls, cases) -> list | None:
     return out
 
 
+def lab_label(slug: str) -> str:
+    """How feedback and the class report name a lab: "Lab 4 (clip_by_global_norm)".
+
+    Raises:
+        ValueError: for an unknown lab.
+    """
+    return f"Lab {list(LABS).index(_lab(slug).slug) + 1} ({LABS[slug].function})"
+
+
 def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
     """Decide a lab from the record of calls the student's kernel made (untrusted data).
 
@@ -850,12 +859,21 @@ def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
     Raises:
         ValueError: for an unknown lab.
     """
+    return verdict(slug, student, calls)[:2]
+
+
+def verdict(slug: str, student: str | None, calls) -> tuple[bool, list[str], Wrong | None]:
+    """:func:`judge`'s (right, lines), and the catalogued mistake (:data:`WRONG`) the record matches, or None.
+
+    Raises:
+        ValueError: for an unknown lab.
+    """
     lab = _lab(slug)
     cases = cases_for(slug, student)
     if not isinstance(calls, list) or not calls:
-        return False, [f"{lab.function}: no calls were recorded (the hand-in cell did not run, or stopped before)"]
+        return False, [f"{lab.function}: no calls were recorded (the hand-in cell did not run, or stopped before)"], None
     if len(calls) != len(cases):
-        return False, [f"{lab.function}: {len(calls)} calls were recorded for {len(cases)} cases"]
+        return False, [f"{lab.function}: {len(calls)} calls were recorded for {len(cases)} cases"], None
     lines, right = [], True
     for i, (case, call) in enumerate(zip(cases, calls), 1):
         head = f"{lab.function}, case {i} ({case.label})"
@@ -886,11 +904,10 @@ def judge(slug: str, student: str | None, calls) -> tuple[bool, list[str]]:
             lines.append(f"{head}: {why}")
         else:
             lines.append(f"{head}: right")
-    if not right:
-        hint = named_wrong(slug, student, calls)
-        if hint:
-            lines.append(hint)
-    return right, lines
+    wrong = None if right else matched_wrong(slug, student, calls)
+    if wrong is not None:
+        lines.append(f"Hint: {wrong.hint}")
+    return right, lines, wrong
 
 
 # --- the common wrong implementations ------------------------------------------------------------
@@ -1233,12 +1250,6 @@ WRONG = {
               "W_k the encoder's state h.", lambda *a: _additive_with(*a, swapped=True)),
     ],
 }
-
-
-def named_wrong(slug: str, student: str | None, calls) -> str | None:
-    """The hint of the catalogued mistake whose results (and in-place changes) the record matches on every case, or None."""
-    wrong = matched_wrong(slug, student, calls)
-    return None if wrong is None else f"Hint: {wrong.hint}"
 
 
 def matched_wrong(slug: str, student: str | None, calls) -> Wrong | None:

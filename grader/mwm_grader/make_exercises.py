@@ -569,10 +569,13 @@ def labs_section() -> str:
 
     listing = "\n".join(f"{i}. [{lab.title}](lab-{i:02d}.md) (`{lab.function}`)" for i, lab in enumerate(L.LABS.values(), 1))
     count = {9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}.get(len(L.LABS), str(len(L.LABS)))
+    torch_labs = [str(n) for n, lab in enumerate(L.LABS.values(), 1) if lab.framework == "torch"]
+    where = "in numpy" + (f" (labs {', '.join(torch_labs[:-1])} and {torch_labs[-1]} in torch)"
+                          if len(torch_labs) > 1 else f" (lab {torch_labs[0]} in torch)" if torch_labs else "")
     return f"""
 ## Coding labs
 
-{count} functions of the course's machinery to write, in numpy and (the last two) in torch. The notebook
+{count} functions of the course's machinery to write, {where}. The notebook
 {{download}}`labs.ipynb <{LABS_DOWNLOAD}>` gives each function's first line and docstring and checks
 your body on small cases; open it in JupyterLab from the course folder. In a course that grades
 them, the grader runs your function on inputs of your own.

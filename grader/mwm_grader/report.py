@@ -190,11 +190,10 @@ def _part_label(part: str) -> str:
     if m:
         return f"Problem {int(m.group(1))} ({m.group(2)})"
     if part.startswith("lab-"):   # a coding lab: its number and function, as its hand-in cell says
-        from .labs import LABS
+        from .labs import LABS, lab_label
 
-        slug = part[len("lab-"):]
-        if slug in LABS:
-            return f"Lab {list(LABS).index(slug) + 1} ({LABS[slug].function})"
+        if part[len("lab-"):] in LABS:
+            return lab_label(part[len("lab-"):])
     return part
 
 
