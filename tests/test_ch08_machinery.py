@@ -212,16 +212,26 @@ def test_the_start_sweep_trains_with_the_chapters_own_loop(loop, ten_runs):
 
 @pytest.mark.training
 def test_the_start_sweep_file_is_what_the_script_computes():
-    """Seeds 0-3 of every setting run again: the same final losses (bit for bit), the same chaotic runs and jumps."""
+    """Seeds 0-3 of every setting run again: the same final losses, chaotic runs and jumps, as far as another
+    processor can reproduce them.
+
+    On the processor that wrote the file, a rerun is bit for bit. On another, sums round differently
+    in the last bits (tests/across_machines.py), which is a nudge of the start like the sweep's own
+    (NUDGE = 1e-15): a run the sweep calls steady (a nudge moves its final loss by at most CHAOS) ends
+    within CHAOS of its committed loss, and a run whose label sits on the line may get the other one.
+    Seen on an AMD EPYC against the committed file: 85 of 96 steady runs agree (at most 1e-4
+    relative, 20 of them not bit for bit), 2 runs change label, no jump differs.
+    """
     from scripts import sweep_start
     data = _sweep_file()
     committed = _file_runs(data)
     again = sweep_start.sweep(seeds=range(4), workers=1)
     assert len(again) == 4 * len(sweep_start.ETAS) * len(sweep_start.GAMMAS) * len(sweep_start.STARTS)
+    relabelled = [key for key, (_, chaotic, _) in again.items() if chaotic != committed[key][1]]
+    assert len(relabelled) <= 0.05 * len(again), relabelled
     for key, (final, chaotic, jumped) in again.items():
-        assert chaotic == committed[key][1], key
-        if not chaotic:     # a chaotic run ends elsewhere on a computer that rounds differently
-            assert final == committed[key][0], key
+        if not chaotic and not committed[key][1]:
+            assert abs(final - committed[key][0]) <= sweep_start.CHAOS, (key, final, committed[key][0])
             assert jumped == committed[key][2], key
 
 

@@ -335,13 +335,26 @@ def test_rate_sweep_at_0_01_is_the_committed_training_run(results):
 
 @pytest.mark.training
 def test_rate_sweep_reruns_give_the_committed_runs():
-    """Two runs again, each in its own process as the script runs them: the same steps, loss and score."""
+    """Two runs again, each in its own process as the script runs them: the same steps, loss and score.
+
+    The committed runs were trained on one processor. On another, float32 training rounds
+    differently in the last bits (tests/across_machines.py), and the 4,000 evaluation sentences
+    include a few on which the model hesitates between two answers: seen, the same steps and final
+    loss to its 6 decimals, and 3,973 sentences right against 3,977. So: the same steps and the same
+    verdict (learned or not, at 95%), the loss to 4 significant digits, and the right answers to
+    within 10 (a quarter of a percent) of the committed count.
+    """
     from scripts import sweep_memory_task as sweep
     data = _rate_sweep()
+    n_eval = data["setup"]["eval_sentences"]
     committed = {(r["model"], r["learning_rate"], r["length"], r["seed"]): r for r in data["runs"]}
     todo = [j for j in sweep.jobs(rates=(0.003, 0.03), lengths=(20,), seeds=(1,), models=("LSTM, lane open",))]
     for r in sweep.sweep(todo, workers=2, progress=False):
-        assert r == committed[r["model"], r["learning_rate"], r["length"], r["seed"]]
+        was = committed[r["model"], r["learning_rate"], r["length"], r["seed"]]
+        assert {k: v for k, v in r.items() if k not in ("final_loss", "right")} == \
+            {k: v for k, v in was.items() if k not in ("final_loss", "right")}
+        assert (r["right"] >= 0.95 * n_eval) == (was["right"] >= 0.95 * n_eval), (r, was)
+        assert r["final_loss"] == pytest.approx(was["final_loss"], rel=1e-3) and abs(r["right"] - was["right"]) <= 10, (r, was)
 
 
 def test_rate_sweep_shows_what_chapter_9_states():

@@ -57,6 +57,25 @@ def _plain(x):
     return x
 
 
+#: Significant digits a checked value keeps in a view. Sums and products of a few numbers differ in
+#: their last bit or two from one processor's vector code to another's (seen: 29.03283967999998 on
+#: one, 29.032839679999984 on another), and a view must be the same file on every machine; a check
+#: compares to far fewer digits than these.
+VIEW_DIGITS = 12
+
+
+def _portable(x):
+    """:func:`_plain`, with every float rounded to :data:`VIEW_DIGITS` significant digits."""
+    x = _plain(x)
+    if isinstance(x, list):
+        return [_portable(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _portable(v) for k, v in x.items()}
+    if isinstance(x, float) and np.isfinite(x):
+        return float(f"{x:.{VIEW_DIGITS}g}")
+    return x
+
+
 def problem_markdown(problem) -> str:
     """A problem as the notebook shows it: what it trains, the statement, the parts with their points."""
     parts = "\n".join(f"**({p.letter})** {p.question} *[{p.points} point{'s' if p.points != 1 else ''}]*\n"
@@ -128,16 +147,16 @@ def problem_view(problem, *, checked_parts=(), guarded: bool = False) -> dict:
                      "options": list(a.options), "n_args": a.n_args,
                      "shape": list(np.shape(a.expected)) if a.kind == "vector" else None,
                      "case_args": [_plain(list(args)) for args, _want in a.cases] if a.kind == "function" else []}
-            wants = [_plain(want) for _args, want in a.cases] if a.kind == "function" else []
+            wants = [_portable(want) for _args, want in a.cases] if a.kind == "function" else []
             if guarded and wants:   # one case checked: the first whose result is no later part's answer
                 keep = next((k for k, want in enumerate(wants) if not _gives_away(want, later)), None)
                 wants = [None] * len(wants) if keep is None else [None] * keep + [wants[keep]]
             # the part's own answer is what its check confirms (the student computes it anyway); a
             # function's case results are other numbers, which must not be a later answer
             if checked and not (a.kind == "function" and all(w is None for w in wants)):
-                entry["expected"] = None if a.kind == "function" else _plain(a.expected)
+                entry["expected"] = None if a.kind == "function" else _portable(a.expected)
                 entry["case_wants"] = wants
-                slips = [(m, _plain(m.values[a.name])) for m in usable.get(a.name, [])]
+                slips = [(m, _portable(m.values[a.name])) for m in usable.get(a.name, [])]
                 if a.kind == "function":   # on the cases the view gives results of; there two slips may
                     known = [k for k, w in enumerate(wants) if w is not None]   # agree, or one be right: not told apart
                     slips = [(m, [value[k] for k in known]) for m, value in slips]
