@@ -201,13 +201,24 @@ class GradingExecute(SandboxedExecute):
         student = info.get("student")
         if hasattr(km, "sandbox_env"):
             if info.get("assignment") == "labs":   # the labs' inputs made for this student, no result
-                views = {LAB_VIEW_ENV: labs_view(student, with_results=False)}
+                views = {LAB_VIEW_ENV: labs_view(student, with_results=False, secret=lab_secret(self.config))}
                 if hasattr(km, "hidden_folders"):   # the course library holds the labs' answers: not readable
                     km.hidden_folders = [*km.hidden_folders, *library_folders()]
             else:
                 views = {VIEW_ENV: grading_view(student, list(expected_problems(student).values()))}
             km.sandbox_env = {**km.sandbox_env, **{k: json.dumps(v, separators=(",", ":")) for k, v in views.items()}}
         return km
+
+
+def lab_secret(config) -> str:
+    """The course's lab secret (:func:`mwm_grader.labs.course_secret`) for nbgrader's ``config``.
+
+    The course folder is ``CourseDirectory.root`` (the course's nbgrader_config.py sets it), else
+    the folder nbgrader runs in, as nbgrader's own default.
+    """
+    from .labs import course_secret
+
+    return course_secret(config.CourseDirectory.get("root") or os.getcwd())
 
 
 def library_folders() -> list[str]:
@@ -363,7 +374,7 @@ class JudgeAnswers(NbGraderPreprocessor):
                 continue
             lab = LAB_CELL.fullmatch(gid)
             if lab and cell.get("cell_type") == "code":
-                self._judge_lab(cell, lab.group(1), student)
+                self._judge_lab(cell, lab.group(1), student, lab_secret(self.config))
                 continue
             m = PART_CELL.fullmatch(gid)
             if not m or cell.get("cell_type") != "code":
@@ -402,7 +413,7 @@ class JudgeAnswers(NbGraderPreprocessor):
         return nb, resources
 
     @staticmethod
-    def _judge_lab(cell, slug: str, student) -> None:
+    def _judge_lab(cell, slug: str, student, secret: str) -> None:
         """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge).
 
         The course library, whose functions are the labs' answers, is hidden from the kernel while
@@ -427,7 +438,7 @@ class JudgeAnswers(NbGraderPreprocessor):
             right, lines = False, [f"{label}: the record handed in is not this lab's."]
         else:
             try:
-                right, lines, slip = verdict(slug, student, mine[0].get("calls"))
+                right, lines, slip = verdict(slug, student, mine[0].get("calls"), secret)
             except Exception as exc:  # a record no check could read: the lab is not right
                 right, lines, slip = False, [f"{label}: unreadable record ({type(exc).__name__})."], None
             if slip is not None:   # for the class report: which catalogued mistake, by its key
