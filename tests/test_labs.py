@@ -308,13 +308,13 @@ def test_no_beam_case_hangs_on_a_tie():
             assert all(b - a > 1e-12 for a, b in zip(found, found[1:]))
 
 
-def lookup_body(slug: str, student: str) -> str:
-    """A lab "function" that is a table of answers: ``student``'s cases and the reference's results
-    computed beforehand from this public code (the attack a course secret stops), as a body for the
-    lab's signature. It keys each case on its first argument's first number and raises KeyError
-    on inputs it has not seen."""
+def lookup_body(slug: str, student: str, submission: str = "") -> str:
+    """A lab "function" that is a table of answers: ``student``'s cases (as drawn for ``submission``; ""
+    is the public draw anyone can run) and the reference's results, computed beforehand, as a body
+    for the lab's signature. It keys each case on its first argument's first number and raises
+    KeyError on inputs it has not seen."""
     table = {}
-    for case in labs.cases_for(slug, student):
+    for case in labs.cases_for(slug, student, submission):
         first = np.asarray(case.args[0], dtype=float).ravel()[0]
         table[round(float(first), 6)] = np.asarray(labs.LABS[slug].reference(*case.args)).tolist()
     name = labs.LABS[slug].arg_names[0]
@@ -322,31 +322,27 @@ def lookup_body(slug: str, student: str) -> str:
             f"    return np.array(table[round(float(np.asarray({name}, dtype=float).ravel()[0]), 6)])\n")
 
 
-def test_a_table_of_answers_made_from_the_public_code_fails_with_the_course_secret(tmp_path):
-    slug, student = "rnn-forward", "cheat"
+def _table(slug, student, submission=""):
     space = {"np": np}
-    exec(labs.solution_parts(slug)[0] + lookup_body(slug, student), space)   # noqa: S102 - the attack under test
-    table = space[labs.LABS[slug].function]
-    assert _graded(slug, table, student)[0]   # without a secret, the public draw: the table passes
-    secret = labs.course_secret(tmp_path)
-    assert re.fullmatch(r"[0-9a-f]{64}", secret) and (tmp_path / labs.SECRET_FILE).stat().st_mode & 0o777 == 0o600
-    assert labs.course_secret(tmp_path) == secret   # made once, then read
-    graded = labs.view_cases(slug, student, secret)
-    assert graded != labs.view_cases(slug, student) and graded != labs.view_cases(slug, "other", secret)
+    exec(labs.solution_parts(slug)[0] + lookup_body(slug, student, submission), space)   # noqa: S102 - the attack under test
+    return space[labs.LABS[slug].function]
+
+
+def test_a_table_of_answers_fails_on_the_inputs_of_the_submission_that_carries_it():
+    """The attacks a hostile review found: a table computed offline from this public code (the
+    public draw), or from the inputs an earlier submission printed into its feedback, handed in.
+    Each submission's inputs come from its own fingerprint, so the table meets inputs it lacks."""
+    slug, student = "rnn-forward", "cheat"
+    assert _graded(slug, _table(slug, student), student)[0]   # on the public draw, the table passes
+    first, second = "a" * 64, "b" * 64   # two submissions' fingerprints: the one that printed, the one with the table
+    assert labs.judge(slug, student, record_calls(_table(slug, student, first), labs.view_cases(slug, student, first)),
+                      first)[0]   # (on the inputs it was made from, it would)
+    graded = labs.view_cases(slug, student, second)
+    assert graded != labs.view_cases(slug, student, first) and graded != labs.view_cases(slug, student)
+    assert graded != labs.view_cases(slug, "other", second)
     assert [c["label"] for c in graded] == [c["label"] for c in labs.view_cases(slug, student)]   # the same kinds of case
-    right, lines = labs.judge(slug, student, record_calls(table, graded), secret)
-    assert not right and all(": raised KeyError" in line for line in lines), lines
-    right, lines = labs.judge(slug, student, record_calls(_solution(slug), graded), secret)
-    assert right, lines
-    assert not labs.judge(slug, student, record_calls(_solution(slug), labs.view_cases(slug, student)), secret)[0]
-
-
-def test_the_course_secret_is_made_once_when_graders_start_together_and_a_bad_one_is_named(tmp_path):
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(8) as pool:
-        made = set(pool.map(lambda _: labs.course_secret(tmp_path), range(16)))
-    assert len(made) == 1 and sorted(p.name for p in tmp_path.iterdir()) == [labs.SECRET_FILE]
-    (tmp_path / labs.SECRET_FILE).write_text("not hex\n")
-    with pytest.raises(ValueError, match=r"\.lab-secret must hold the course's lab secret"):
-        labs.course_secret(tmp_path)
+    for table in (_table(slug, student), _table(slug, student, first)):
+        right, lines = labs.judge(slug, student, record_calls(table, graded), second)
+        assert not right and all(": raised KeyError" in line for line in lines), lines
+    assert labs.judge(slug, student, record_calls(_solution(slug), graded), second)[0]   # a function passes
+    assert labs.view_cases(slug, student, second) == graded   # a regrading draws the same inputs

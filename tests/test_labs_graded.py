@@ -3,7 +3,8 @@
 A class of five (the worked solutions; the release untouched; one student with an in-place RNN
 step, per-array clipping and a BLEU that returns a constant; one whose error message is markup; one
 who takes four answers from the course library without naming it and hands in a table of answers
-computed from the public grader code for a fifth) goes through tests/practice_course.py's ``grade_class`` with the
+computed with the public grader code for a fifth: each submission's inputs are drawn with its own
+fingerprint, so the table fails) goes through tests/practice_course.py's ``grade_class`` with the
 ``labs`` assignment: every kernel runs in the bubblewrap sandbox with the student's own inputs,
 and every lab is judged outside it (mwm_grader.judge.JudgeAnswers, mwm_grader.labs.judge). Kept
 apart from tests/test_labs.py so that ``make test-fast`` (no grading) leaves it out.
@@ -46,7 +47,7 @@ CHEAT_BODIES = {
     "beam": "    import pathlib, mwm_practice\n    space = {}\n    exec((pathlib.Path(mwm_practice.__file__).parents[1] / "
             "'m' 'wm' / 'decoding.py').read_text(), space)\n    h = space['beam_search'](model, beam_width, "
             "max_length).best\n    return list(h.tokens), h.log_prob\n",
-    # the student's cases and their answers as this public code draws them without the course's secret
+    # the student's cases and their answers as anyone can draw them with this public code
     "rnn-forward": lookup_body("rnn-forward", "cheat"),
 }
 #: An honest body that names the library in a comment: nothing is judged by the source.
@@ -81,8 +82,6 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
     for slug in CHEAT_BODIES:   # each raised in the kernel: the library is not there while it is graded,
         assert "raised" in text(cell(cheat, f"lab-{slug}-test")), slug   # and the table has no graded input
     assert "raised KeyError" in text(cell(cheat, "lab-rnn-forward-test"))
-    secret = graded_labs["course"] / labs.SECRET_FILE   # made by the first grading, readable by its owner only
-    assert secret.stat().st_mode & 0o777 == 0o600 and labs.course_secret(graded_labs["course"]) != ""
     assert graded_labs["parts"]["sloppy"] == {"lab-rnn-step": 0.0, "lab-rnn-forward": 2.0, "lab-rnn-bptt": 2.0,
                                               "lab-clip": 0.0, "lab-lstm-step": 2.0, "lab-gru-step": 2.0,
                                               "lab-greedy": 2.0, "lab-beam": 2.0, "lab-bleu": 0.0,

@@ -201,7 +201,10 @@ class GradingExecute(SandboxedExecute):
         student = info.get("student")
         if hasattr(km, "sandbox_env"):
             if info.get("assignment") == "labs":   # the labs' inputs made for this student, no result
-                views = {LAB_VIEW_ENV: labs_view(student, with_results=False, secret=lab_secret(self.config))}
+                submission = lab_submission(self.config, student, "labs")
+                if isinstance(getattr(self, "resources", None), dict):   # the judge draws with the same fingerprint
+                    self.resources[LAB_SUBMISSION] = submission
+                views = {LAB_VIEW_ENV: labs_view(student, with_results=False, submission=submission)}
                 if hasattr(km, "hidden_folders"):   # the course library holds the labs' answers: not readable
                     km.hidden_folders = [*km.hidden_folders, *library_folders()]
             else:
@@ -210,15 +213,22 @@ class GradingExecute(SandboxedExecute):
         return km
 
 
-def lab_secret(config) -> str:
-    """The course's lab secret (:func:`mwm_grader.labs.course_secret`) for nbgrader's ``config``.
+#: Where the grading's resources carry the fingerprint the labs' inputs were drawn with, from the
+#: kernel's start to the judge (a resubmission collected in between must not part the two).
+LAB_SUBMISSION = "mwm_lab_submission"
 
-    The course folder is ``CourseDirectory.root`` (the course's nbgrader_config.py sets it), else
-    the folder nbgrader runs in, as nbgrader's own default.
+
+def lab_submission(config, student: str, assignment: str = "labs") -> str:
+    """The fingerprint of ``student``'s collected submission of ``assignment``, which the labs' inputs are drawn with.
+
+    (:func:`mwm_grader.labs.cases_for`; :func:`mwm_grader.grade_parallel.submission_fingerprint`:
+    every byte of every file in ``submitted/<student>/<assignment>`` of the course folder, which is
+    ``CourseDirectory.root`` (the course's nbgrader_config.py sets it), else the folder nbgrader
+    runs in, as nbgrader's own default.)
     """
-    from .labs import course_secret
+    from .grade_parallel import submission_fingerprint
 
-    return course_secret(config.CourseDirectory.get("root") or os.getcwd())
+    return submission_fingerprint(Path(config.CourseDirectory.get("root") or os.getcwd()), assignment, str(student))
 
 
 def library_folders() -> list[str]:
@@ -354,6 +364,7 @@ class JudgeAnswers(NbGraderPreprocessor):
         if unreadable:
             notes.append(f"the notebook handed in could not be read ({unreadable}); it was graded as the "
                          "empty assignment (the file handed in is kept beside it, as .unreadable)")
+        submission = resources.get(LAB_SUBMISSION)   # the fingerprint the kernel's lab inputs were drawn with
         parts_restored = list(dict.fromkeys(_part_label(g) for g in restored
                                             if re.fullmatch(r"p\d\d-[a-z]-(answer|test)", g)))
         n_parts = sum(len(p.parts) for p in problems.values())
@@ -374,7 +385,10 @@ class JudgeAnswers(NbGraderPreprocessor):
                 continue
             lab = LAB_CELL.fullmatch(gid)
             if lab and cell.get("cell_type") == "code":
-                self._judge_lab(cell, lab.group(1), student, lab_secret(self.config))
+                if submission is None:
+                    assignment = (resources.get("nbgrader") or {}).get("assignment") or "labs"
+                    submission = lab_submission(self.config, student, assignment)
+                self._judge_lab(cell, lab.group(1), student, submission)
                 continue
             m = PART_CELL.fullmatch(gid)
             if not m or cell.get("cell_type") != "code":
@@ -413,7 +427,7 @@ class JudgeAnswers(NbGraderPreprocessor):
         return nb, resources
 
     @staticmethod
-    def _judge_lab(cell, slug: str, student, secret: str) -> None:
+    def _judge_lab(cell, slug: str, student, submission: str) -> None:
         """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge).
 
         The course library, whose functions are the labs' answers, is hidden from the kernel while
@@ -438,7 +452,7 @@ class JudgeAnswers(NbGraderPreprocessor):
             right, lines = False, [f"{label}: the record handed in is not this lab's."]
         else:
             try:
-                right, lines, slip = verdict(slug, student, mine[0].get("calls"), secret)
+                right, lines, slip = verdict(slug, student, mine[0].get("calls"), submission)
             except Exception as exc:  # a record no check could read: the lab is not right
                 right, lines, slip = False, [f"{label}: unreadable record ({type(exc).__name__})."], None
             if slip is not None:   # for the class report: which catalogued mistake, by its key
