@@ -346,3 +346,60 @@ def test_a_table_of_answers_fails_on_the_inputs_of_the_submission_that_carries_i
         assert not right and all(": raised KeyError" in line for line in lines), lines
     assert labs.judge(slug, student, record_calls(_solution(slug), graded), second)[0]   # a function passes
     assert labs.view_cases(slug, student, second) == graded   # a regrading draws the same inputs
+
+
+def test_the_course_secret_is_made_once_private_from_its_first_byte_and_a_bad_one_is_named(tmp_path, monkeypatch):
+    import os
+    import stat
+    from concurrent.futures import ThreadPoolExecutor
+
+    made_modes = []
+    real_open = os.open
+
+    def watching_open(path, flags, mode=0o777, **kw):   # the mode the file is created with, before any byte
+        if str(path).startswith(str(tmp_path / labs.SECRET_FILE)) and flags & os.O_CREAT:
+            made_modes.append(mode)
+        return real_open(path, flags, mode, **kw)
+
+    monkeypatch.setattr(os, "open", watching_open)
+    with ThreadPoolExecutor(8) as pool:   # graders starting together agree on one secret
+        made = set(pool.map(lambda _: labs.course_secret(tmp_path), range(16)))
+    assert len(made) == 1 and re.fullmatch(r"[0-9a-f]{64}", made.pop())
+    assert sorted(p.name for p in tmp_path.iterdir()) == [labs.SECRET_FILE]
+    assert made_modes and set(made_modes) == {0o600}
+    assert stat.S_IMODE((tmp_path / labs.SECRET_FILE).stat().st_mode) == 0o600
+    (tmp_path / labs.SECRET_FILE).write_text("not hex\n")
+    with pytest.raises(ValueError, match=r"\.lab-secret must hold the course's lab secret"):
+        labs.course_secret(tmp_path)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "planted").write_text("a" * 64 + "\n")
+    (tmp_path / labs.SECRET_FILE).unlink()
+    (tmp_path / labs.SECRET_FILE).symlink_to(other / "planted")
+    with pytest.raises(ValueError, match="not a link"):
+        labs.course_secret(tmp_path)
+
+
+def test_the_draw_key_covers_the_secret_the_notebook_and_every_file_the_kernel_can_read(tmp_path):
+    import nbformat
+    from traitlets.config import Config
+
+    from mwm_grader.judge import lab_draw
+
+    course, folder = tmp_path / "course", tmp_path / "course" / "autograded" / "s" / "labs"
+    folder.mkdir(parents=True)
+    (folder / "timestamp.txt").write_text("2026-01-01 10:00:00 UTC")
+    config = Config()
+    config.CourseDirectory.root = str(course)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("def rnn_step(*a):\n    return 0")])
+    key = lab_draw(config, nb, folder)
+    assert re.fullmatch(r"[0-9a-f]{64}", key) and lab_draw(config, nb, folder) == key   # a regrading: the same
+    (folder / "table.json").write_text("{}")                                            # a file the kernel can read
+    assert lab_draw(config, nb, folder) != key
+    (folder / "table.json").unlink()
+    nb.cells[0].source += "  # a comment"
+    assert lab_draw(config, nb, folder) != key
+    nb.cells[0].source = nb.cells[0].source.removesuffix("  # a comment")
+    assert lab_draw(config, nb, folder) == key
+    (course / labs.SECRET_FILE).write_text("b" * 64 + "\n")                             # another course's secret
+    assert lab_draw(config, nb, folder) != key

@@ -3,8 +3,8 @@
 A class of five (the worked solutions; the release untouched; one student with an in-place RNN
 step, per-array clipping and a BLEU that returns a constant; one whose error message is markup; one
 who takes four answers from the course library without naming it and hands in a table of answers
-computed with the public grader code for a fifth: each submission's inputs are drawn with its own
-fingerprint, so the table fails) goes through tests/practice_course.py's ``grade_class`` with the
+computed with the public grader code for a fifth: the graded inputs are drawn with the course's
+secret and a fingerprint of what the kernel reads, so the table fails) goes through tests/practice_course.py's ``grade_class`` with the
 ``labs`` assignment: every kernel runs in the bubblewrap sandbox with the student's own inputs,
 and every lab is judged outside it (mwm_grader.judge.JudgeAnswers, mwm_grader.labs.judge). Kept
 apart from tests/test_labs.py so that ``make test-fast`` (no grading) leaves it out.
@@ -82,6 +82,8 @@ def test_a_labs_class_is_graded_outside_the_kernel(graded_labs):
     for slug in CHEAT_BODIES:   # each raised in the kernel: the library is not there while it is graded,
         assert "raised" in text(cell(cheat, f"lab-{slug}-test")), slug   # and the table has no graded input
     assert "raised KeyError" in text(cell(cheat, "lab-rnn-forward-test"))
+    secret = graded_labs["course"] / labs.SECRET_FILE   # made by the first grading, readable by its owner only
+    assert secret.stat().st_mode & 0o777 == 0o600
     assert graded_labs["parts"]["sloppy"] == {"lab-rnn-step": 0.0, "lab-rnn-forward": 2.0, "lab-rnn-bptt": 2.0,
                                               "lab-clip": 0.0, "lab-lstm-step": 2.0, "lab-gru-step": 2.0,
                                               "lab-greedy": 2.0, "lab-beam": 2.0, "lab-bleu": 0.0,

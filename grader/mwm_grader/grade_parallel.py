@@ -452,7 +452,7 @@ def submission_fingerprint(course: Path, assignment: str, student: str) -> str:
     folder = course / "submitted" / student / assignment
     digest = hashlib.sha256()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0")
+        digest.update(os.fsencode(path.relative_to(folder)) + b"\0")   # any name a file system allows
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 

@@ -201,10 +201,11 @@ class GradingExecute(SandboxedExecute):
         student = info.get("student")
         if hasattr(km, "sandbox_env"):
             if info.get("assignment") == "labs":   # the labs' inputs made for this student, no result
-                submission = lab_submission(self.config, student, "labs")
-                if isinstance(getattr(self, "resources", None), dict):   # the judge draws with the same fingerprint
-                    self.resources[LAB_SUBMISSION] = submission
-                views = {LAB_VIEW_ENV: labs_view(student, with_results=False, submission=submission)}
+                draw = lab_draw(self.config, getattr(self, "nb", None),
+                                (getattr(self, "resources", None) or {}).get("metadata", {}).get("path"))
+                if isinstance(getattr(self, "resources", None), dict):   # the judge draws with the same key
+                    self.resources[LAB_DRAW] = draw
+                views = {LAB_VIEW_ENV: labs_view(student, with_results=False, draw=draw)}
                 if hasattr(km, "hidden_folders"):   # the course library holds the labs' answers: not readable
                     km.hidden_folders = [*km.hidden_folders, *library_folders()]
             else:
@@ -213,22 +214,43 @@ class GradingExecute(SandboxedExecute):
         return km
 
 
-#: Where the grading's resources carry the fingerprint the labs' inputs were drawn with, from the
-#: kernel's start to the judge (a resubmission collected in between must not part the two).
-LAB_SUBMISSION = "mwm_lab_submission"
+#: Where the grading's resources carry the key the labs' inputs were drawn with, from the kernel's
+#: start to the judge.
+LAB_DRAW = "mwm_lab_draw"
 
 
-def lab_submission(config, student: str, assignment: str = "labs") -> str:
-    """The fingerprint of ``student``'s collected submission of ``assignment``, which the labs' inputs are drawn with.
+def lab_draw(config, nb, folder) -> str:
+    """The key a student's lab inputs are drawn with (:func:`mwm_grader.labs.cases_for`), at the graded kernel's start.
 
-    (:func:`mwm_grader.labs.cases_for`; :func:`mwm_grader.grade_parallel.submission_fingerprint`:
-    every byte of every file in ``submitted/<student>/<assignment>`` of the course folder, which is
-    ``CourseDirectory.root`` (the course's nbgrader_config.py sets it), else the folder nbgrader
-    runs in, as nbgrader's own default.)
+    sha256 of the course's secret (:func:`mwm_grader.labs.course_secret`; the course folder is
+    ``CourseDirectory.root``, which the course's nbgrader_config.py sets, else the folder nbgrader
+    runs in, as nbgrader's own default) and of everything the kernel can read of the
+    submission: the notebook ``nb`` as it is about to run, and every file's name and bytes in
+    ``folder``, the kernel's folder (a link by its target's name). A table of answers handed in
+    changes this key and so the inputs; the same submission regraded draws the same ones.
+
+    Args:
+        config: nbgrader's traitlets config; nb: the notebook node run (or None); folder: the
+            kernel's working folder (or None).
+    Returns:
+        64 hex digits.
     """
-    from .grade_parallel import submission_fingerprint
+    import hashlib
 
-    return submission_fingerprint(Path(config.CourseDirectory.get("root") or os.getcwd()), assignment, str(student))
+    import nbformat
+
+    from .labs import course_secret
+
+    digest = hashlib.sha256(course_secret(config.CourseDirectory.get("root") or os.getcwd()).encode() + b"\0")
+    digest.update(nbformat.writes(nb).encode("utf-8") if nb is not None else b"")
+    if folder and os.path.isdir(folder):
+        for path in sorted(Path(folder).rglob("*")):
+            digest.update(b"\0" + os.fsencode(path.relative_to(folder)) + b"\0")
+            if path.is_symlink():
+                digest.update(b"link:" + os.fsencode(os.readlink(path)))
+            elif path.is_file():
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def library_folders() -> list[str]:
@@ -364,7 +386,7 @@ class JudgeAnswers(NbGraderPreprocessor):
         if unreadable:
             notes.append(f"the notebook handed in could not be read ({unreadable}); it was graded as the "
                          "empty assignment (the file handed in is kept beside it, as .unreadable)")
-        submission = resources.get(LAB_SUBMISSION)   # the fingerprint the kernel's lab inputs were drawn with
+        draw = resources.get(LAB_DRAW)   # the key the kernel's lab inputs were drawn with (GradingExecute)
         parts_restored = list(dict.fromkeys(_part_label(g) for g in restored
                                             if re.fullmatch(r"p\d\d-[a-z]-(answer|test)", g)))
         n_parts = sum(len(p.parts) for p in problems.values())
@@ -385,10 +407,7 @@ class JudgeAnswers(NbGraderPreprocessor):
                 continue
             lab = LAB_CELL.fullmatch(gid)
             if lab and cell.get("cell_type") == "code":
-                if submission is None:
-                    assignment = (resources.get("nbgrader") or {}).get("assignment") or "labs"
-                    submission = lab_submission(self.config, student, assignment)
-                self._judge_lab(cell, lab.group(1), student, submission)
+                self._judge_lab(cell, lab.group(1), student, draw)
                 continue
             m = PART_CELL.fullmatch(gid)
             if not m or cell.get("cell_type") != "code":
@@ -427,7 +446,7 @@ class JudgeAnswers(NbGraderPreprocessor):
         return nb, resources
 
     @staticmethod
-    def _judge_lab(cell, slug: str, student, submission: str) -> None:
+    def _judge_lab(cell, slug: str, student, draw: str | None) -> None:
         """Replace a lab's hand-in cell's outputs with the verdict on its one record of calls (mwm_grader.labs.judge).
 
         The course library, whose functions are the labs' answers, is hidden from the kernel while
@@ -450,9 +469,11 @@ class JudgeAnswers(NbGraderPreprocessor):
             right, lines = False, [f"{label}: {len(records)} records in one hand-in cell; cannot tell which to grade."]
         elif len(mine) != 1:
             right, lines = False, [f"{label}: the record handed in is not this lab's."]
+        elif draw is None:   # no sandboxed kernel drew this notebook's inputs: nothing to judge them by
+            right, lines = False, [f"{label}: not graded: its inputs were not drawn by the grading's sandboxed run."]
         else:
             try:
-                right, lines, slip = verdict(slug, student, mine[0].get("calls"), submission)
+                right, lines, slip = verdict(slug, student, mine[0].get("calls"), draw)
             except Exception as exc:  # a record no check could read: the lab is not right
                 right, lines, slip = False, [f"{label}: unreadable record ({type(exc).__name__})."], None
             if slip is not None:   # for the class report: which catalogued mistake, by its key

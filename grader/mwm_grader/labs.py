@@ -6,8 +6,9 @@ and GRU steps, decoding and corpus BLEU follow the same pattern). Grading is the
 (``mwm_grader.judge``), with functions in place of numbers:
 
 1. :func:`view_cases` makes the student's cases here, in the teacher's process, from the
-   student's id and a fingerprint of the submission being graded (so that no one can hand in a
-   table of answers: the table would change the fingerprint, and so the cases): small random inputs of several shapes (a batch of one, hidden size 1, more
+   student's id and the grading's draw key (``mwm_grader.judge.lab_draw``: the course's secret,
+   :func:`course_secret`, with a fingerprint of everything the graded kernel can read, so that no
+   one can hand in a table of answers or choose their draw): small random inputs of several shapes (a batch of one, hidden size 1, more
    inputs than hidden units so a transposed matrix cannot pass, a truncation length that does
    not divide the sequence). The student's kernel gets only these inputs.
 2. In the kernel, ``mwm_practice.labs.record_calls`` runs the student's function on them and
@@ -26,8 +27,11 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import os
 import re
+import secrets
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -480,16 +484,64 @@ def _lab(slug: str) -> Lab:
     return LABS[slug]
 
 
-def cases_for(slug: str, student: str | None, submission: str = "") -> list[Case]:
+#: The file in the course folder (nbgrader's ``CourseDirectory.root``) that holds its labs' secret.
+SECRET_FILE = ".lab-secret"
+
+
+def course_secret(course) -> str:
+    """The course's secret for its students' lab inputs: the 64 hex digits in ``course/.lab-secret``.
+
+    The code that draws a student's inputs is public; with this secret in the draw, nobody can
+    run it offline to see which inputs a submission will meet (and, say, change a comment until
+    a function that is only sometimes right draws inputs it gets right). The file is made with a
+    random secret the first time a lab is graded, readable by its owner only from its first byte
+    (never committed: .gitignore). Every machine that grades the course reads the same course
+    folder, and so the same secret; no kernel sees it. Keep it for the course's life, so that a
+    regrading draws the same inputs.
+
+    Args:
+        course: the course folder (a path).
+
+    Returns:
+        The secret, 64 lowercase hex digits.
+
+    Raises:
+        ValueError: if the file is not a regular file holding such a secret.
+        OSError: if the file is missing and cannot be made in ``course``.
+    """
+    path = Path(course) / SECRET_FILE
+    if not os.path.lexists(path):   # made once: graders starting together race to link theirs, the first wins
+        made = path.with_name(f"{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.write(fd, (secrets.token_hex(32) + "\n").encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(made, path)
+        except FileExistsError:
+            pass
+        finally:
+            made.unlink()
+    if path.is_symlink() or not path.is_file():
+        raise ValueError(f"{path} must be a regular file holding the course's lab secret (not a link)")
+    secret = path.read_text(encoding="ascii", errors="replace").strip()
+    if not re.fullmatch(r"[0-9a-f]{64}", secret):
+        raise ValueError(f"{path} must hold the course's lab secret, 64 lowercase hex digits; delete it to make a new "
+                         "one (the labs' graded inputs then change)")
+    return secret
+
+
+def cases_for(slug: str, student: str | None, draw: str = "") -> list[Case]:
     """The cases of lab ``slug`` for ``student`` (None or "" gives the website's).
 
     The inputs are drawn from a generator seeded by the student's id (read as nbgrader and the hub
-    do: :func:`mwm_practice.ids.normalize_student_id`), the lab and ``submission``, the fingerprint
-    of the submission graded (``mwm_grader.grade_parallel.submission_fingerprint``: every byte
-    of every file handed in; "" for the draw the tests and the website use). So a regrading of
-    one submission draws the same inputs, and a submission gets inputs no earlier feedback and
-    no offline run of this public code could show: a table of answers for some inputs, handed
-    in, changes the fingerprint and so the inputs.
+    do: :func:`mwm_practice.ids.normalize_student_id`), the lab and ``draw``, the grading's draw
+    key (``mwm_grader.judge.lab_draw``: the course's secret and a fingerprint of everything the
+    graded kernel can read; "" for the public draw the tests and the website use). A regrading
+    of one submission draws the same inputs; a table of answers handed in changes the
+    fingerprint, and so the inputs it meets; and without the secret nobody can compute a draw.
 
     Raises:
         ValueError: for an unknown lab.
@@ -497,8 +549,8 @@ def cases_for(slug: str, student: str | None, submission: str = "") -> list[Case
     _lab(slug)
     # the website's seed starts with a character no student id has, so no id gets its (public) cases
     who = f"id:{normalize_student_id(student)}" if student else "\0website"
-    if student and submission:
-        who += f"|submission:{submission}"
+    if student and draw:
+        who += f"|draw:{draw}"
     return copy.deepcopy(_drawn_cases(slug, who))   # the caller's own arrays: a call may change them
 
 
@@ -508,10 +560,10 @@ def _drawn_cases(slug: str, who: str) -> list[Case]:
     return LABS[slug].make_cases(np.random.default_rng(seed))
 
 
-def view_cases(slug: str, student: str | None, submission: str = "") -> list[dict]:
+def view_cases(slug: str, student: str | None, draw: str = "") -> list[dict]:
     """The cases as the student's kernel gets them (inputs only): ``[{"label", "args": [encoded...]}]``."""
     return [{"label": c.label, "args": [encode_value(a) for a in c.args]}
-            for c in cases_for(slug, student, submission)]
+            for c in cases_for(slug, student, draw)]
 
 
 # --- the worked solutions, as a student writes them (the notebook's solution cells) ---------------
@@ -785,14 +837,14 @@ def _signed(x: float) -> str:
     return f"{x:+.3f}".replace("-", "\u2212")
 
 
-def labs_view(student: str | None, *, with_results: bool, submission: str = "") -> dict:
+def labs_view(student: str | None, *, with_results: bool, draw: str = "") -> dict:
     """The labs as a student's kernel gets them: per lab its function, argument names and cases.
 
     Args:
         student: whose inputs (None or "": the website's).
         with_results: also give each case's result (the website's view only: the grading view
             holds inputs only).
-        submission: the fingerprint of the submission graded (see :func:`cases_for`).
+        draw: the grading's draw key (see :func:`cases_for`).
 
     Returns:
         ``{"labs": {slug: {"function", "title", "arg_names", "cases": [{"label", "args"[, "expected"]}]}}}``.
@@ -800,14 +852,14 @@ def labs_view(student: str | None, *, with_results: bool, submission: str = "") 
     out = {}
     for slug, lab in LABS.items():
         cases = []
-        for case in cases_for(slug, student, submission):
+        for case in cases_for(slug, student, draw):
             entry = {"label": case.label, "args": [encode_value(a) for a in case.args]}
             if with_results:
                 entry["expected"] = encode_value(lab.reference(*case.args))
             cases.append(entry)
         out[slug] = {"function": lab.function, "title": lab.title, "arg_names": list(lab.arg_names), "cases": cases}
         if with_results:   # the website's view: each common mistake's results on these public cases, for its hint
-            slips = (slip_results(wrong, cases_for(slug, student, submission)) for wrong in WRONG.get(slug, []))
+            slips = (slip_results(wrong, cases_for(slug, student, draw)) for wrong in WRONG.get(slug, []))
             out[slug]["slips"] = [slip for slip in slips if slip is not None]
     return {"labs": out}
 
@@ -854,14 +906,14 @@ def lab_label(slug: str) -> str:
     return f"Lab {list(LABS).index(_lab(slug).slug) + 1} ({LABS[slug].function})"
 
 
-def judge(slug: str, student: str | None, calls, submission: str = "") -> tuple[bool, list[str]]:
+def judge(slug: str, student: str | None, calls, draw: str = "") -> tuple[bool, list[str]]:
     """Decide a lab from the record of calls the student's kernel made (untrusted data).
 
     Args:
         slug: the lab (a key of :data:`LABS`).
         student: whose cases the calls must have used.
         calls: the record's list, as ``mwm_practice.labs.record_calls`` returns it.
-        submission: the fingerprint of the submission the cases were drawn for (see :func:`cases_for`).
+        draw: the grading's draw key the cases were drawn with (see :func:`cases_for`).
 
     Returns:
         (right, lines): right only if every case gave the reference's result without changing an
@@ -870,17 +922,17 @@ def judge(slug: str, student: str | None, calls, submission: str = "") -> tuple[
     Raises:
         ValueError: for an unknown lab.
     """
-    return verdict(slug, student, calls, submission)[:2]
+    return verdict(slug, student, calls, draw)[:2]
 
 
-def verdict(slug: str, student: str | None, calls, submission: str = "") -> tuple[bool, list[str], Wrong | None]:
+def verdict(slug: str, student: str | None, calls, draw: str = "") -> tuple[bool, list[str], Wrong | None]:
     """:func:`judge`'s (right, lines), and the catalogued mistake (:data:`WRONG`) the record matches, or None.
 
     Raises:
         ValueError: for an unknown lab.
     """
     lab = _lab(slug)
-    cases = cases_for(slug, student, submission)
+    cases = cases_for(slug, student, draw)
     if not isinstance(calls, list) or not calls:
         return False, [f"{lab.function}: no calls were recorded (the hand-in cell did not run, or stopped before)"], None
     if len(calls) != len(cases):
@@ -915,7 +967,7 @@ def verdict(slug: str, student: str | None, calls, submission: str = "") -> tupl
             lines.append(f"{head}: {why}")
         else:
             lines.append(f"{head}: right")
-    wrong = None if right else matched_wrong(slug, student, calls, submission)
+    wrong = None if right else matched_wrong(slug, student, calls, draw)
     if wrong is not None:
         lines.append(f"Hint: {wrong.hint}")
     return right, lines, wrong
@@ -1263,9 +1315,9 @@ WRONG = {
 }
 
 
-def matched_wrong(slug: str, student: str | None, calls, submission: str = "") -> Wrong | None:
+def matched_wrong(slug: str, student: str | None, calls, draw: str = "") -> Wrong | None:
     """The catalogued mistake (:data:`WRONG`) whose results and in-place changes the record matches on every case, or None."""
-    cases = cases_for(slug, student, submission)
+    cases = cases_for(slug, student, draw)
     if _results(calls, cases) is None:
         return None
     slips = [(wrong, slip_results(wrong, cases)) for wrong in WRONG.get(slug, [])]
