@@ -3,7 +3,7 @@
 :func:`panels_reach_their_named_settings` reads, for every panel of a chapter page, the
 panel's declared named settings (``named_settings`` in the panel's builder, carried in the
 page's panel data), then, for each one, moves the controls from the panel's start as a
-reader would: sliders one notch at a time with the arrow keys, buttons and check boxes with
+reader would, in the order the chapter sets them: sliders one notch at a time with the arrow keys, buttons and check boxes with
 a click, menus by choosing an option. On the way no other control may jump back (the panel
 draws every combination on the way to a named setting), and at the end the readings and the
 picture's alt text must show what was declared. The pictures must be files of their own: no
@@ -103,7 +103,7 @@ def panels_reach_their_named_settings(page):
                     _set(panel, listed, k, start[k])
             assert _index(panel, listed) == start, where
             target = [int(x) for x in named["key"].split(",")]
-            for k in range(len(listed)):
+            for k in named["order"]:              # in the order the chapter sets them
                 if target[k] != start[k]:
                     _set(panel, listed, k, target[k])
                     assert panel.locator(".mwm-try-status").text_content() == "", \
@@ -138,6 +138,15 @@ def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # 
         index = _index(panel, listed)
         assert index[u] == len(listed[u]["options"]) - 1 and ",".join(map(str, index)) in data["states"]
         _shows_state(panel, data, ",".join(map(str, index)))
+        label = {c["name"]: c["label"] for c in listed}
+        said = status.text_content()
+        assert f"{label['w']} went back to" in said and f"{label['steps']} went back to" in said, said
+        slider.press("ArrowLeft")             # another move of u: what went back is still said
+        assert f"{label['w']} went back to" in status.text_content() and f"{label['steps']} went back to" in status.text_content()
+        w = names.index("w")
+        _set(panel, listed, w, _index(panel, listed)[w] + 1)   # moving w: the panel stops saying w went back
+        now = status.text_content()
+        assert f"{label['w']} went back to" not in now and f"{label['steps']} went back to" in now, now
         assert not visit.problems, visit.problems
     finally:
         visit.close()

@@ -755,7 +755,8 @@ def test_named_settings_are_drawn_and_read_as_the_chapter_says(build, named_stat
 @pytest.mark.parametrize("build", NAMED, ids=lambda b: b.__name__)
 def test_named_settings_are_reached_control_by_control_in_any_order(build, named_states):
     """A reader moving the named controls one notch at a time (sliders) or by one click, first
-    to last or last to first, never sees another control jump back, and ends on the setting."""
+    to last or last to first, never sees another control jump back, and ends on the setting; in
+    the order the chapter sets them, no notch skips a value."""
     from mwm.widgets.static import move
     data = named_states[build.__name__][1]
     listed = _listed(data)
@@ -763,13 +764,17 @@ def test_named_settings_are_reached_control_by_control_in_any_order(build, named
     for named in data["named"]:
         target = [int(x) for x in named["key"].split(",")]
         changed = [k for k in range(len(listed)) if target[k] != start[k]]
-        for order in (changed, changed[::-1]):
+        way = [k for k in named["order"] if k in changed]   # the chapter's order: every notch drawn, none skipped
+        assert sorted(way) == changed, named["name"]
+        for order in (changed, changed[::-1], way):
             index = list(start)
             for k in order:
                 while index[k] != target[k]:
                     if listed[k]["kind"] == "range":
                         step = 1 if target[k] > index[k] else -1
+                        was = index[k]
                         index, moved = move(data, index, k, index[k] + step, step=True)
+                        assert order is not way or index[k] == was + step, (named["name"], listed[k]["name"], "skipped")
                     else:
                         index, moved = move(data, index, k, target[k])
                     assert moved == [], (named["name"], listed[k]["name"])
@@ -778,19 +783,31 @@ def test_named_settings_are_reached_control_by_control_in_any_order(build, named
 
 
 def test_a_control_moved_out_of_the_drawn_settings_moves_the_others_back_and_says_which(cheap_pictures):
-    from mwm.widgets.static import move, static_states
+    from mwm.widgets.static import move, state_key, static_states
     data = static_states(W.scalar_cell_try())
     names = [c["name"] for c in _listed(data)]
     w, u, steps = (names.index(n) for n in ("w", "u", "steps"))
     index = [int(x) for x in next(n["key"] for n in data["named"] if n["name"] == "three steps with w = 1").split(",")]
-    kept, moved = move(data, index, steps, index[steps] - 1, step=True)   # 2 steps at w = 1 was not drawn...
-    assert moved == [] and kept[w] == index[w] and kept[steps] == 0       # ...so the slider goes on to 1 step
+    kept, moved = move(data, index, steps, index[steps] - 1, step=True)   # w with steps: every combination drawn
+    assert moved == [] and kept[w] == index[w] and kept[steps] == index[steps] - 1
+    for w_i in range(len(_listed(data)[w]["options"])):                   # (panel.combined: "w" x "steps")
+        assert all(state_key({"w": w_i, "u": _listed(data)[u]["start"], "steps": s}, names) in data["states"]
+                   for s in range(len(_listed(data)[steps]["options"])))
     start_u = _listed(data)[u]["start"]
     after, moved = move(data, index, u, start_u + 3)                      # u moved away from the drawn corners
     assert after[u] == start_u + 3 and ",".join(map(str, after)) in data["states"]
     assert moved and set(moved) <= {w, steps}
     with pytest.raises(ValueError, match="option index"):
         move(data, index, u, 99)
+
+
+def test_a_slider_notch_into_a_setting_not_drawn_goes_on_to_the_next_drawn_option():
+    from mwm.widgets.static import move
+    controls = [{"name": "a", "label": "a", "kind": "range", "options": ["0", "1", "2", "3"], "start": 0},
+                {"name": "b", "label": "b", "kind": "range", "options": ["0", "1"], "start": 0}]
+    data = {"controls": controls, "states": {k: [0, 0] for k in ("0,0", "1,0", "2,0", "3,0", "0,1", "3,1")}}
+    assert move(data, [0, 1], 0, 1, step=True) == ([3, 1], [])   # a = 1 and 2 were not drawn with b = 1
+    assert move(data, [0, 1], 0, 1) == ([1, 0], [1])             # not a notch: b goes back, and is named
 
 
 def test_a_bad_named_setting_is_refused(cheap_pictures):

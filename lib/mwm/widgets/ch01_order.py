@@ -91,6 +91,7 @@ def running_state_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man
         {"name": "turn 0 degrees", "values": {"angle": 0}, "expect": ['"dog bites man" -> (2, 2)', "cannot tell them apart"]},
         {"name": "turn 180 degrees", "values": {"angle": 180}, "expect": ['"dog bites man" -> (0, 0)']},
     ]
+    panel.combined = [("angle", "sentence_b")]   # "turn by 60 degrees instead": every turn with every order
     return panel
 
 

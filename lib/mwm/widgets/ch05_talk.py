@@ -116,6 +116,7 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
     panel = TryPanel("the model talks: greedy or sampled, and how hot?", controls,
                      lambda v: draw_talk(**v, model=model))
     panel.named_settings = _NAMED_SETTINGS
+    panel.combined = [("prompt", "mode", "temperature", "seed")]   # any prompt, greedy or sampled, at any θ and seed
     return panel
 
 
@@ -123,12 +124,15 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
 #: and sampling at the four temperatures with seeds 1 (the worked example's sentences), 2 and 3.
 _WORKED_EXAMPLE = {"0.2": "mysore is late by twenty minutes.", "0.5": "kochi is cancelled today.",
                    "1": "tickets for mysore are sold at window eight.", "2": "my grandmothhr"}
+#: What the text says seeds 2 and 3 show at θ = 2: one draw readable, the other garbled.
+_HOT_DRAWS = {2: "kochi express will arrive on platform six.", 3: "platform connfor"}
 _NAMED_SETTINGS = (
     [{"name": "greedy: the loop", "values": {"mode": "greedy"}, "expect": ["loop found: a block of 27 characters"]},
      {"name": "greedy at θ = 0.2", "values": {"mode": "greedy", "temperature": "0.2"},
       "expect": ['"p" with p = 0.390 (θ = 0.2)']}]
     + [{"name": f"sampled at θ = {theta}, seed {seed}",
         "values": {"mode": "sample", "temperature": theta, "seed": seed},
-        "expect": [f"(θ = {theta})"] + ([_WORKED_EXAMPLE[theta]] if seed == 1 else [])}
+        "expect": [f"(θ = {theta})"] + ([_WORKED_EXAMPLE[theta]] if seed == 1 else [])
+        + ([_HOT_DRAWS[seed]] if theta == "2" and seed in _HOT_DRAWS else [])}
        for theta in TEMPERATURES for seed in (1, 2, 3)]
 )

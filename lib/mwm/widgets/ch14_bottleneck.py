@@ -99,7 +99,9 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
                                               description="bucket width"),
                 "example_length": widgets.IntSlider(value=example_length, min=min(lengths), max=max(lengths),
                                                     step=1, description="example")}
-    return TryPanel("BLEU by sentence length: one summary, attention, same-size control", controls, draw)
+    panel = TryPanel("BLEU by sentence length: one summary, attention, same-size control", controls, draw)
+    panel.combined = [("width", "example_length")]   # every example at every bucket width
+    return panel
 
 
 #: The most Hindi words a translation writes before ``<end>`` is forced (``Translator.translate``'s default).

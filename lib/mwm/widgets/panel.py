@@ -58,7 +58,11 @@ class TryPanel(widgets.VBox):
         named_settings: the settings the panel's chapter tells the reader to try, each a
             dict {"name": str, "values": {control: value}, "expect": [substrings the
             readings show there]}; the website draws each of them (and the combinations
-            on the way to it) even when it cannot draw every combination.
+            on the way to it; in the order of ``values``, every notch of a slider) even when
+            it cannot draw every combination.
+        combined: groups of control names (tuples) whose lesson is their combination, such as
+            chapter 2's w with the number of steps: the website draws every combination of each
+            group's values, the other controls at their start.
     """
 
     def __init__(self, title: str, controls: Mapping[str, widgets.ValueWidget],
@@ -67,6 +71,7 @@ class TryPanel(widgets.VBox):
         self.controls = dict(controls)
         self.live_only: str | None = None
         self.named_settings: list[dict] = []
+        self.combined: list[tuple] = []
         self._draw = in_course_style(draw)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.readings = widgets.HTML()

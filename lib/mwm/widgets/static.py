@@ -13,13 +13,16 @@ Which settings are drawn:
 * otherwise "one control at a time": each control's values with every other control
   at its starting value;
 * in both cases, every setting the chapter names (the panel's ``named_settings``) and
-  the combinations on the way to it, so the reader can set its controls in any order.
+  the combinations on the way to it, so the reader can set its controls in any order (and
+  in the order the chapter's text sets them, every notch of a slider, so no arrow key on that
+  way skips a value); and every combination of each group of
+  controls the panel's lesson combines (its ``combined``, e.g. chapter 2's w with the steps).
 
 On the page, moving a control keeps the others when that combination was drawn; a
 one-notch slider move into a combination that was not drawn goes on to the next drawn
-option; otherwise the other controls move back (to the drawn setting that keeps most of
-them) and the panel says so next to the controls (:func:`move`). In Jupyter they
-combine freely.
+option and says which it passed; otherwise the other controls move back (to the drawn
+setting that keeps most of them) and the panel says so next to the controls (:func:`move`),
+until the reader moves a control that went back. In Jupyter they combine freely.
 
 Each picture is a ``data:`` URI in the notebook's output, so the output is
 self-contained; the website build (``_ext/course_pages.py``) moves every one into a
@@ -231,15 +234,19 @@ def _named_settings(panel, listed: dict, start: dict) -> list[dict]:
             else:
                 raise ValueError(f"named_settings[{n}] ({setting['name']}): {control}={value!r} is not among "
                                  f"the control's options {options}")
-        out.append({"name": setting["name"], "combo": combo, "expect": list(expect)})
+        out.append({"name": setting["name"], "combo": combo, "expect": list(expect), "order": list(values)})
     return out
 
 
-def _corners(combo: dict, start: dict) -> list[dict]:
+def _corners(combo: dict, start: dict, sliders=(), order=()) -> list[dict]:
     """Every combination that takes some of ``combo``'s changed controls to their named value, the others at start.
 
     These are drawn too, so a reader who sets the named controls one by one, in any
-    order, never leaves the drawn combinations.
+    order, never leaves the drawn combinations. For a control named in ``sliders`` (moved a
+    notch at a time), every option between its start and its named value is drawn too, on
+    the way the chapter's text takes (``order``: the named controls in the order the text sets
+    them; the ones before at their named value, the ones after at start): on that way an arrow
+    key never skips a value.
     """
     changed = [n for n in combo if combo[n] != start[n]]
     out = []
@@ -248,6 +255,29 @@ def _corners(combo: dict, start: dict) -> list[dict]:
             corner = dict(start)
             corner.update({n: combo[n] for n in subset})
             out.append(corner)
+    way = [n for n in order if n in changed] + [n for n in changed if n not in order]
+    for k, n in enumerate(way):
+        if n not in sliders:
+            continue
+        before = {**start, **{m: combo[m] for m in way[:k]}}
+        step = 1 if combo[n] > start[n] else -1
+        out += [{**before, n: i} for i in range(start[n] + step, combo[n], step)]
+    return out
+
+
+def _combined(panel, listed: dict, start: dict) -> list[dict]:
+    """Every combination of each group in the panel's ``combined``, the other controls at start.
+
+    Raises:
+        ValueError: for a group that is not a tuple of names of listable controls.
+    """
+    out = []
+    for n, group in enumerate(getattr(panel, "combined", None) or []):
+        if not isinstance(group, (tuple, list)) or not group or any(name not in listed for name in group):
+            raise ValueError(f"combined[{n}] must be a tuple of names of the panel's listable controls "
+                             f"{sorted(listed)}, got {group!r}")
+        for values in itertools.product(*[range(len(listed[name])) for name in group]):
+            out.append({**start, **dict(zip(group, values))})
     return out
 
 
@@ -271,7 +301,8 @@ def static_states(panel):
         kind "fixed" for a control that cannot be listed), "mode" ("grid" or "single"),
         "states" (key "i,j,..." of option indices -> [image index, readings index]),
         "images" (``data:`` URIs of :data:`PICTURE_MIME`, each distinct picture once; the website build moves
-        them into files), "readings" and "named" (name, state key, expected substrings).
+        them into files), "readings" and "named" (name, state key, expected substrings, and "order": the
+        positions of the controls it sets, in the order the chapter sets them).
 
     Raises:
         ValueError: for a bad ``named_settings`` entry (see :func:`_named_settings`).
@@ -305,8 +336,10 @@ def static_states(panel):
                 combo = dict(start)
                 combo[name] = i
                 settings.append(combo)
+    sliders = {c["name"] for c in controls if c.get("kind") == "range"}
     for setting in named:
-        settings += _corners(setting["combo"], start)
+        settings += _corners(setting["combo"], start, sliders, setting["order"])
+    settings += _combined(panel, listed, start)
     unique = {}
     for combo in settings:
         unique.setdefault(state_key(combo, listed), combo)
@@ -327,7 +360,9 @@ def static_states(panel):
             readings_index[text] = len(readings)
             readings.append(text)
         states[state_key(combo, listed)] = [image_index[uri], readings_index[text]]
-    named_out = [{"name": s["name"], "key": state_key(s["combo"], listed), "expect": s["expect"]} for s in named]
+    # "order": the listed controls' positions in the order the chapter sets them (the way drawn notch by notch)
+    named_out = [{"name": s["name"], "key": state_key(s["combo"], listed), "expect": s["expect"],
+                  "order": [list(listed).index(n) for n in s["order"]]} for s in named]
     return {"title": panel.title, "controls": controls, "mode": mode, "states": states, "images": images,
             "readings": readings, "named": named_out}
 
@@ -426,15 +461,27 @@ _SCRIPT = r"""
       img.alt = text;
     });
   }
+  // what the reader was told about a control that went back, kept until they move that control
+  var held = {};
   function choose(k, i, step) {
     var want = index.slice(); want[k] = i;
+    var skipped = "";
     if (!data.states[key(want)] && step && Math.abs(i - index[k]) === 1) {
       var d = i - index[k];
       for (var j = i + d; j >= 0 && j < listed[k].options.length; j += d) {
         var t = want.slice(); t[k] = j;
-        if (data.states[key(t)]) { want = t; break; }
+        if (data.states[key(t)]) {
+          want = t;
+          var passed = [];
+          for (var q = i; q !== j; q += d) { passed.push(listed[k].options[q]); }
+          skipped = listed[k].label + " went on to " + listed[k].options[j] + ": " + passed.join(", ") +
+            (passed.length > 1 ? " were" : " was") +
+            " not drawn with the other controls as they are.";
+          break;
+        }
       }
     }
+    delete held[k];
     var moved = [];
     if (!data.states[key(want)]) {
       var best = null, bestScore = null;
@@ -444,13 +491,15 @@ _SCRIPT = r"""
         cand.forEach(function (v, j) { if (j !== k) { a += v === want[j] ? 1 : 0; b += v === starts[j] ? 1 : 0; } });
         if (bestScore === null || a > bestScore[0] || (a === bestScore[0] && b > bestScore[1])) { best = cand; bestScore = [a, b]; }
       });
-      best.forEach(function (v, j) { if (j !== k && v !== want[j]) { moved.push(listed[j].label + " went back to " + listed[j].options[v]); } });
+      best.forEach(function (v, j) { if (j !== k && v !== want[j]) { held[j] = listed[j].label + " went back to " + listed[j].options[v]; } });
       want = best.slice();
     }
     index = want;
     listed.forEach(function (c, j) { setters[j](index[j]); });
-    status.textContent = moved.length ? "That combination was not drawn for this page, so " + moved.join(", ") +
-      ". In Jupyter the controls combine freely." : "";
+    Object.keys(held).forEach(function (j) { moved.push(held[j]); });
+    status.textContent = ((moved.length ? "That combination was not drawn for this page, so " + moved.join(", ") +
+      (moved.length > 1 ? "; each stays there until you move it" : " and stays there until you move it") +
+      ". In Jupyter the controls combine freely. " : "") + skipped).trim();
     show();
   }
   listed.forEach(function (c, k) {
@@ -569,9 +618,13 @@ def static_html(panel) -> str:
     hit = data["states"][start_key]
     notes = []
     if data["mode"] == "single":
+        label = {c["name"]: c["label"] for c in listed}
+        groups = [" and ".join(f"\u201c{label[n]}\u201d" for n in group) for group in (getattr(panel, "combined", None) or [])]
+        drawn = (["every setting the chapter names"] if data["named"] else []) + \
+            [f"every combination of {group}" for group in groups]
         notes.append("Not every combination of these controls was drawn for this page: moving a control keeps the"
                      " others when that combination was drawn" +
-                     (" (every setting the chapter names was)" if data["named"] else "") +
+                     (f" (drawn: {'; '.join(drawn)})" if drawn else "") +
                      ", and otherwise moves them back, saying so next to the controls."
                      " Run the chapter in Jupyter to combine them freely.")
     fixed = [c for c in data["controls"] if c["kind"] == "fixed"]
