@@ -72,6 +72,8 @@ SLOWEST_FIRST = ("tests/test_site.py", "tests/test_notebooks_portable.py", "test
                  "tests/test_teacher_pages.py",
                  "tests/test_exercises.py", "tests/test_lab.py", "tests/test_class_trial.py", "tests/test_sandbox.py",
                  "tests/test_solutions_every_id.py",
+                 # 150 s of drawing every panel's settings: last in collection order, it ran alone at the end
+                 "tests/test_widgets.py",
                  # the site's other readers: handed out once the site is likely built (the first file builds it)
                  "tests/test_site_readers.py", "tests/test_site_practice_pages.py", "tests/test_site_panels.py")
 
