@@ -103,7 +103,9 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
     """
     model = load_char_lm()
     controls = {
-        "prompt": widgets.Dropdown(options=list(PROMPTS), value=prompt, description="prompt"),
+        # the empty prompt gets a label of its own: an empty menu entry reads as a blank line
+        "prompt": widgets.Dropdown(options=[(p or "(nothing: the start symbol only)", p) for p in PROMPTS],
+                                   value=prompt, description="prompt"),
         "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="talk"),
         "temperature": widgets.ToggleButtons(options=list(TEMPERATURES), value=temperature, description="θ"),
         "seed": widgets.IntSlider(value=seed, min=1, max=3, description="seed", disabled=mode == "greedy"),
