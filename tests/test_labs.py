@@ -381,6 +381,7 @@ def test_the_course_secret_is_made_once_private_from_its_first_byte_and_a_bad_on
 
 
 def test_the_draw_key_covers_the_secret_the_notebook_and_every_file_the_kernel_can_read(tmp_path):
+    """Its name, mode bits and bytes: all the kernel can read of a file that nbgrader's copy keeps."""
     import nbformat
     from traitlets.config import Config
 
@@ -389,6 +390,7 @@ def test_the_draw_key_covers_the_secret_the_notebook_and_every_file_the_kernel_c
     course, folder = tmp_path / "course", tmp_path / "course" / "autograded" / "s" / "labs"
     folder.mkdir(parents=True)
     (folder / "timestamp.txt").write_text("2026-01-01 10:00:00 UTC")
+    (folder / "timestamp.txt").chmod(0o644)
     config = Config()
     config.CourseDirectory.root = str(course)
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("def rnn_step(*a):\n    return 0")])
@@ -397,6 +399,10 @@ def test_the_draw_key_covers_the_secret_the_notebook_and_every_file_the_kernel_c
     (folder / "table.json").write_text("{}")                                            # a file the kernel can read
     assert lab_draw(config, nb, folder) != key
     (folder / "table.json").unlink()
+    assert lab_draw(config, nb, folder) == key
+    (folder / "timestamp.txt").chmod(0o751)    # answers written into mode bits (a third hostile review's attack)
+    assert lab_draw(config, nb, folder) != key
+    (folder / "timestamp.txt").chmod(0o644)
     nb.cells[0].source += "  # a comment"
     assert lab_draw(config, nb, folder) != key
     nb.cells[0].source = nb.cells[0].source.removesuffix("  # a comment")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from nbformat.notebooknode import NotebookNode
@@ -225,8 +226,9 @@ def lab_draw(config, nb, folder) -> str:
     sha256 of the course's secret (:func:`mwm_grader.labs.course_secret`; the course folder is
     ``CourseDirectory.root``, which the course's nbgrader_config.py sets, else the folder nbgrader
     runs in, as nbgrader's own default) and of everything the kernel can read of the
-    submission: the notebook ``nb`` as it is about to run, and every file's name and bytes in
-    ``folder``, the kernel's folder (a link by its target's name). A table of answers handed in
+    submission: the notebook ``nb`` as it is about to run, and every file's name, mode bits and
+    bytes in ``folder``, the kernel's folder (a link by its target's name). Times and owners are
+    left out: nbgrader's copy into the folder does not keep them, so they carry nothing in. A table of answers handed in
     changes this key and so the inputs; the same submission regraded draws the same ones.
 
     Args:
@@ -245,7 +247,9 @@ def lab_draw(config, nb, folder) -> str:
     digest.update(nbformat.writes(nb).encode("utf-8") if nb is not None else b"")
     if folder and os.path.isdir(folder):
         for path in sorted(Path(folder).rglob("*")):
-            digest.update(b"\0" + os.fsencode(path.relative_to(folder)) + b"\0")
+            # a file's mode bits too: collect and nbgrader's copy keep them, and a kernel can read them
+            mode = stat.S_IMODE(path.lstat().st_mode)
+            digest.update(b"\0" + os.fsencode(path.relative_to(folder)) + b"\0" + str(mode).encode() + b"\0")
             if path.is_symlink():
                 digest.update(b"link:" + os.fsencode(os.readlink(path)))
             elif path.is_file():
