@@ -864,3 +864,12 @@ def test_site_build_moves_panel_pictures_into_files(tmp_path):
         assert url.split("/")[-1].startswith(hashlib.sha256(body).hexdigest()[:20])
     again = page.read_text(encoding="utf-8")
     assert pages.move_panel_pictures_in_page(page, tmp_path, {}) == 0 and page.read_text(encoding="utf-8") == again
+
+
+def test_a_panel_whose_combined_groups_cover_every_combination_says_every_setting_was_drawn(named_states):
+    """Chapter 5's panel: prompt x talk x θ x seed, 144 settings, more than MAX_STATES, all drawn as one group."""
+    from mwm.widgets.static import MAX_STATES
+    data = named_states["talk_try"][1]
+    sizes = [len(c["options"]) for c in _listed(data)]
+    assert int(np.prod(sizes)) == len(data["states"]) == 144 > MAX_STATES
+    assert data["mode"] == "grid"   # so its note says every setting was drawn, and no control ever goes back

@@ -49,7 +49,8 @@ def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
         {"name": "three steps with w = 1", "values": {"steps": 3, "w": 1.0}, "expect": ["states: 0.7616, 0.6420, 0.5663"]},
         {"name": "three steps with w = -0.5", "values": {"steps": 3, "w": -0.5}, "expect": ["states: 0.7616, -0.3634, 0.1797"]},
     ]
-    panel.combined = [("w", "steps")]   # the lesson: how w fades the first word over the steps, for every w
+    # the lesson: how w fades the first word over the steps, for every w; and how u scales what comes in
+    panel.combined = [("w", "steps"), ("u", "steps")]
     return panel
 
 

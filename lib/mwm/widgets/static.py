@@ -344,6 +344,8 @@ def static_states(panel):
     for combo in settings:
         unique.setdefault(state_key(combo, listed), combo)
     settings = list(unique.values())
+    if len(settings) == grid:   # the combined groups and named settings came to every combination
+        mode = "grid"
     images, readings, states = [], [], {}
     image_index, readings_index = {}, {}
     all_values = []
