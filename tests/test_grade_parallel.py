@@ -54,8 +54,10 @@ ATTACKERS = ["a2-hooks", "a4-hide", "z2-osexit"]
 #: The kill test's class: a few of the same students, and a submission nbgrader cannot read.
 KILL_CLASS = ["c00", "c01", "p01", "b00", "a4-hide"]
 BROKEN = "zz-broken"
-#: The class of the remembered-gradebook test: one full marks, one partial, one blank.
-REMEMBERED = ["c00", "p01", "b00"]
+#: The class of the remembered-gradebook test: one full marks and one blank (two: one is graded
+#: before its server is stopped in the middle of a run, the other by the next run; partial
+#: marks are checked on PostgreSQL by the two-workers test).
+REMEMBERED = ["c00", "b00"]
 #: The students the serial run grades: one of each kind.
 SERIAL = ["c00", "p01", "b00", "a2-hooks"]
 CLASS_SIZE = len(CORRECT) + len(PARTIAL) + len(BLANK) + len(ATTACKERS)
@@ -328,7 +330,9 @@ def _broken_submission(url: str) -> dict:
     return {BROKEN: found} if found else {}
 
 
-def test_bad_arguments_are_named(tmp_path):
+def test_bad_arguments_are_named(tmp_path, capsys, monkeypatch):
+    """Each bad option is named in one line with exit status 2: the console script for a misspelt assignment,
+    the command's ``main`` in this process for the options (the same code, without a Python start each)."""
     course = tmp_path / "course"
     (course / "source" / "practice").mkdir(parents=True)
     shutil.copy(ROOT / "exercises" / "nbgrader_config.py", course)
@@ -339,10 +343,12 @@ def test_bad_arguments_are_named(tmp_path):
     done = subprocess.run([COMMAND[0], "practise"], cwd=course, env=_env(), capture_output=True, text=True)
     assert done.returncode == 2 and "no assignment 'practise'" in done.stderr and "Did you mean 'practice'?" in \
         done.stderr, done.stderr
+    monkeypatch.delenv("MWM_GRADEBOOK_URL", raising=False)
     for args, message in cases.items():
-        done = subprocess.run([*COMMAND, *args], cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 2 and message in done.stderr, (args, done.stderr[-2000:])
-        assert "Traceback" not in done.stderr
+        status = gp.main(["practice", "--course", str(course), "--no-progress", *args])
+        stderr = capsys.readouterr().err
+        assert status == 2 and message in stderr, (args, stderr[-2000:])
+        assert "Traceback" not in stderr
     # without --workers, an SQLite gradebook gets one worker
     done = subprocess.run(COMMAND, cwd=course, env=_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "no submissions of practice" in done.stdout and "(1 worker(s))" in done.stdout

@@ -59,7 +59,7 @@ def _log_bars(ax, values, outline, highlight, title):
             label.set_color(HIGHLIGHT)
             label.set_fontweight("bold")
     ax.set_xlabel("step $t$")
-    ax.set_title(title, fontsize=11, y=1.0)  # a fixed title position skips a costly layout pass
+    ax.set_title(title, fontsize=11)
 
 
 def draw_chain(w: float = 0.5, tanh: bool = False, steps: int = CHAIN_STEPS):
@@ -157,7 +157,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax.plot(path[inside, 0], path[inside, 1], "o-", color="tab:green", ms=3.5, lw=0.8)
     ax.plot(*path[0], "ks", ms=6, label="start (1, 0)")
     ax.legend(fontsize=9, loc="lower left")
-    ax.set_title(f"$W$ = {W.tolist()}", fontsize=11, y=1.0)
+    ax.set_title(f"$W$ = {W.tolist()}", fontsize=11)
     if not inside.all():
         ax.text(0, MAP * 0.88, f"ran off the map at step {int(np.argmin(inside))}", ha="center",
                 fontsize=10, color="tab:red")
@@ -167,7 +167,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     ax2.set_xlim(-0.6, max(steps, 10) + 0.6)
     ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax2.set_xlabel("step $t$")
-    ax2.set_title(r"the state's length $\|W^t (1, 0)\|$", fontsize=11, y=1.0)
+    ax2.set_title(r"the state's length $\|W^t (1, 0)\|$", fontsize=11)
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.93, wspace=0.22)
     lams = ", ".join(f"{v:.4g}" for v in np.atleast_1d(values))
     text = (f"eigenvalues {lams}; spectral radius {spectral_radius(W):.4g}. After {steps} "

@@ -91,7 +91,7 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax.set_ylim(-MAP_Y, MAP_Y)
     ax.set_aspect("equal")
     ax.legend(fontsize=9, loc="upper right")
-    ax.set_title(r"plateau, wall at $w_1 = 0$, valley", fontsize=11, y=1.0)
+    ax.set_title(r"plateau, wall at $w_1 = 0$, valley", fontsize=11)
     ax.set_xlabel(r"$w_1$", fontsize=11)
     ax.set_ylabel(r"$w_2$", fontsize=11)
     ax2 = fig.add_subplot(1, 2, 2)
@@ -104,7 +104,7 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     ax2.set_xlim(0, CLIFF_STEPS + 1)
     ax2.set_ylim(0, 16)
     ax2.set_xlabel("step")
-    ax2.set_title("the gradient's length at each step", fontsize=11, y=1.0)
+    ax2.set_title("the gradient's length at each step", fontsize=11)
     ax2.legend(fontsize=9, loc="upper right")
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.93, wspace=0.18)  # fixed: no extra layout pass
     mode = f"clipped at γ = {gamma:g}" if clip else "no clipping"
