@@ -1,8 +1,9 @@
 """Sphinx extension of the course: a "run it yourself" note on every chapter page.
 
-It also removes a duplicated script tag that this Jupyter Book version emits, and, once
-the site is written, moves every "Try" panel picture out of the pages into files of
-their own (:func:`move_panel_pictures`).
+It also gives every page a description for search engines and link previews (its first
+paragraph of plain text, :func:`add_description`), removes a duplicated script tag that this
+Jupyter Book version emits, and, once the site is written, moves every "Try" panel picture
+out of the pages into files of their own (:func:`move_panel_pictures`).
 
 Each page under ``chapters/`` gets, right under its title, a short note with a link that
 downloads the chapter's notebook (Sphinx copies the file into the site's ``_downloads``)
@@ -52,6 +53,44 @@ def add_run_note(app, doctree) -> None:
         index = section.index(title) + 1 if title is not None else 0
         section.insert(index, _note(docname, str(source)))
         break
+
+
+#: The description of a page with no paragraph of plain text (the index, search and the like).
+SITE_DESCRIPTION = ("A course on recurrent neural networks: the recurrent cell, backpropagation through time, "
+                    "LSTM and GRU, attention, beam search and BLEU.")
+#: At most this many characters, as search engines show.
+DESCRIPTION_CHARS = 155
+
+
+def _shortened(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > DESCRIPTION_CHARS:
+        text = text[:DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return text
+
+
+def page_description(doctree) -> str:
+    """The page's opening: the first of its first two paragraphs of running text (not in a note, a table
+    or a list) that has no formula (a description shows no TeX) and 40 characters or more, as one line of
+    at most :data:`DESCRIPTION_CHARS` characters (cut at a word, with an ellipsis). Without one: the page's
+    title and :data:`SITE_DESCRIPTION`; without a title either, :data:`SITE_DESCRIPTION`."""
+    if doctree is None:
+        return SITE_DESCRIPTION
+    opening = [p for p in doctree.findall(nodes.paragraph) if isinstance(p.parent, (nodes.section, nodes.document))][:2]
+    for para in opening:
+        if any(n.tagname in ("math", "raw") for n in para.findall()):
+            continue
+        text = " ".join(para.astext().split())
+        if len(text) >= 40:
+            return _shortened(text)
+    title = next(iter(doctree.findall(nodes.title)), None)
+    return _shortened(f"{title.astext()}. {SITE_DESCRIPTION}") if title is not None else SITE_DESCRIPTION
+
+
+def add_description(app, pagename, templatename, context, doctree) -> None:
+    """Add ``<meta name="description">`` with :func:`page_description` to the page's head."""
+    tag = f'<meta name="description" content="{html.escape(page_description(doctree), quote=True)}" />\n'
+    context["metatags"] = context.get("metatags", "") + tag
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
@@ -125,18 +164,39 @@ def move_panel_pictures_in_page(page: Path, site: Path, made: dict) -> int:
     return len(urls)
 
 
+#: The theme's "download source" buttons (the page's .md or .ipynb): a link that opens a tab.
+_SOURCE_LINK = re.compile(r'<a href="(?P<href>[^"]*_sources/[^"]+)" target="_blank"(?P<rest>\s+class="[^"]*btn-download-'
+                          r'(?:source|notebook)-button)')
+
+
+def download_sources_in_page(page: Path) -> int:
+    """Make the page's "download source" links download their file instead of opening a tab; how many changed."""
+    text = page.read_text(encoding="utf-8")
+
+    def fix(match):
+        name = html.escape(match["href"].rsplit("/", 1)[-1], quote=True)
+        return f'<a href="{match["href"]}" download="{name}"{match["rest"]}'
+    fixed, n = _SOURCE_LINK.subn(fix, text)
+    if n:
+        page.write_text(fixed, encoding="utf-8")
+    return n
+
+
 def move_panel_pictures(app, exception) -> None:
-    """After an HTML build, move every panel picture out of the pages into ``_static/panels/``."""
+    """After an HTML build, move every panel picture out of the pages into ``_static/panels/``, and make
+    the "download source" links download (:func:`download_sources_in_page`)."""
     if exception is not None or app.builder.format != "html":
         return
     site = Path(app.outdir)
     made = {}
     for page in sorted(site.rglob("*.html")):
         move_panel_pictures_in_page(page, site, made)
+        download_sources_in_page(page)
 
 
 def setup(app):
     app.connect("html-page-context", drop_duplicate_scripts)
+    app.connect("html-page-context", add_description)
     app.connect("build-finished", move_panel_pictures)
     # Run before Sphinx's own collectors (priority 500) so the download link is registered.
     app.connect("doctree-read", add_run_note, priority=400)

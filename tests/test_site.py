@@ -82,6 +82,51 @@ def _visible_text(html: str) -> str:
     return re.sub(r"<[^>]+>", " ", html)
 
 
+def _built_pages(site):
+    """Every page the site renders (not its static files, sources, or the root's redirect to the intro)."""
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts
+                  and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:400])
+
+
+def test_every_page_has_a_description_and_the_icon(site):
+    """A description of its own (its first plain paragraph, at most 155 characters) for search engines and
+    link previews, and the course's icon (without one, browsers ask for /favicon.ico and get a 404)."""
+    described = {}
+    for page in _built_pages(site):
+        html = page.read_text(encoding="utf-8")
+        found = re.findall(r'<meta name="description" content="([^"]*)"', html)
+        assert len(found) == 1, (page, found)
+        assert 40 <= len(found[0]) <= 155 and "<" not in found[0], (page, found[0])
+        described[page.relative_to(site).as_posix()] = found[0]
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', html)
+        assert icon and (page.parent / icon.group(1)).resolve().is_file(), page
+    chapters = [described[f"{doc}.html"] for doc in _chapters_in_toc()]
+    assert len(set(chapters)) == len(chapters), "each chapter describes itself"
+
+
+def test_the_source_buttons_download_their_file(site):
+    """The header's ".md" / ".ipynb" button downloads the page's source (the theme's link opened it in a tab)."""
+    for page in _built_pages(site):
+        html = page.read_text(encoding="utf-8")
+        links = re.findall(r'<a href="([^"]*_sources/[^"]+)"([^>]*)>', html)
+        if not links:
+            continue
+        for href, rest in links:
+            name = href.rsplit("/", 1)[-1]
+            assert f'download="{name}"' in rest and "_blank" not in rest, (page, href)
+            assert (page.parent / href).resolve().is_file(), (page, href)
+
+
+def test_every_table_header_cell_names_its_column(site):
+    """No empty <th> (a screen reader announces a column by its header)."""
+    empty = []
+    for page in _built_pages(site):
+        for cell in re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", page.read_text(encoding="utf-8"), re.S):
+            if not re.sub(r"<[^>]+>", "", cell).strip():
+                empty.append(page.relative_to(site).as_posix())
+    assert not empty, empty
+
+
 @pytest.mark.parametrize("doc", _chapters_in_toc())
 def test_chapter_page_has_figures_maths_and_no_raw_dollars(site, doc):
     html = (site / f"{doc}.html").read_text(encoding="utf-8")
