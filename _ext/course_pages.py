@@ -58,33 +58,56 @@ def add_run_note(app, doctree) -> None:
 #: The description of a page with no paragraph of plain text (the index, search and the like).
 SITE_DESCRIPTION = ("A course on recurrent neural networks: the recurrent cell, backpropagation through time, "
                     "LSTM and GRU, attention, beam search and BLEU.")
+#: After a page's title, for a page whose opening starts with a formula.
+PAGE_OF_THE_COURSE = "A page of Machines with Memory, a course on recurrent neural networks."
 #: At most this many characters, as search engines show.
 DESCRIPTION_CHARS = 155
 
 
 def _shortened(text: str) -> str:
+    """``text`` on one line, cut to whole sentences that fit :data:`DESCRIPTION_CHARS`; a first sentence
+    longer than that is cut at a word, with an ellipsis."""
     text = " ".join(text.split())
-    if len(text) > DESCRIPTION_CHARS:
-        text = text[:DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    if len(text) <= DESCRIPTION_CHARS:
+        return text
+    sentences = re.findall(r".+?[.?!](?=\s|$)", text)
+    kept = ""
+    for sentence in sentences:
+        if len(kept) + len(sentence) > DESCRIPTION_CHARS:
+            break
+        kept += sentence
+    if kept:
+        return kept.strip()
+    return text[:DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def _before_maths(para) -> str:
+    """The paragraph's text up to its first formula, as whole sentences ("" if the formula comes first)."""
+    text = ""
+    for child in para.children:
+        if child.tagname in ("math", "raw") or any(n.tagname in ("math", "raw") for n in child.findall()):
+            return " ".join(re.findall(r".+?[.?!](?=\s|$)", " ".join(text.split())))
+        text += child.astext()
     return text
 
 
 def page_description(doctree) -> str:
     """The page's opening: the first of its first two paragraphs of running text (not in a note, a table
-    or a list) that has no formula (a description shows no TeX) and 40 characters or more, as one line of
-    at most :data:`DESCRIPTION_CHARS` characters (cut at a word, with an ellipsis). Without one: the page's
-    title and :data:`SITE_DESCRIPTION`; without a title either, :data:`SITE_DESCRIPTION`."""
+    or a list) that gives 40 characters or more before any formula (a description shows no TeX), as
+    whole sentences of at most :data:`DESCRIPTION_CHARS` characters (a longer first sentence is cut at a
+    word, with an ellipsis). Without one: the page's title and :data:`PAGE_OF_THE_COURSE`; without a
+    title either (the index, search), :data:`SITE_DESCRIPTION`."""
     if doctree is None:
         return SITE_DESCRIPTION
     opening = [p for p in doctree.findall(nodes.paragraph) if isinstance(p.parent, (nodes.section, nodes.document))][:2]
     for para in opening:
-        if any(n.tagname in ("math", "raw") for n in para.findall()):
-            continue
-        text = " ".join(para.astext().split())
+        text = " ".join(_before_maths(para).split())
         if len(text) >= 40:
             return _shortened(text)
     title = next(iter(doctree.findall(nodes.title)), None)
-    return _shortened(f"{title.astext()}. {SITE_DESCRIPTION}") if title is not None else SITE_DESCRIPTION
+    if title is None:
+        return SITE_DESCRIPTION
+    return _shortened(f"{title.astext().rstrip('.')}. {PAGE_OF_THE_COURSE}")
 
 
 def add_description(app, pagename, templatename, context, doctree) -> None:

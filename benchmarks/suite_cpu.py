@@ -1,12 +1,15 @@
 """Where the test suite's CPU goes: core-seconds per test file, every process counted.
 
-The goal of a ten-minute ``make test`` on two cores is a budget of CPU, not of wall time: the
-run keeps both cores busy to the end, so it lasts about (CPU used) / 2. pytest's durations give
+``make test`` keeps every core busy to the end (about sixteen minutes on two cores; the
+course's goal is ten), so it lasts about (CPU used) / (cores): its time is a budget of CPU. pytest's durations give
 wall time, and a process's own CPU counters miss what it does not wait for (a database server,
 the browser, a graded kernel in its sandbox). This runs pytest with a plugin that puts each
 test file's worker, and so every process that file starts, into a control group (Linux
-cgroups, v1 ``cpuacct`` or v2) of its own, then prints the CPU each group used, largest first,
-with the run's wall time and the machine's busy time. A file's session-wide fixtures (the
+cgroups, v1 ``cpuacct`` or v2) of its own, then prints the CPU each group used, largest first
+(``core-s``, and its ``share`` of the run's CPU; files under one core-second are left out), and
+a last group for pytest's own start-up, collection and controller (``(pytest itself)``). Under
+the table: the run's wall time, and how busy the machine's cores were meanwhile, which counts
+every process on the machine, the run's and any other's. A file's session-wide fixtures (the
 website, built once) count for the first file that asks for them; the second notebook pass's
 chapters are listed with ``portable:`` in front.
 
@@ -60,6 +63,15 @@ def _busy_seconds() -> float:
 
 # --- the plugin, loaded in pytest's processes with -p benchmarks.suite_cpu ---------------------
 
+def _group_name(test_file: str) -> str:
+    """A group's folder name for ``test_file`` (its "/" become "+", which :func:`_test_file` turns back)."""
+    return re.sub(r"[^A-Za-z0-9_.:+-]", "_", test_file.replace("/", "+"))
+
+
+def _test_file(group_name: str) -> str:
+    return group_name.replace("+", "/")
+
+
 _current = [None]
 
 
@@ -71,7 +83,7 @@ def pytest_runtest_setup(item):
         return
     _current[0] = name
     portable = "portable:" if os.environ.get("NPY_DISABLE_CPU_FEATURES") else ""   # the second notebook pass
-    group = Path(run) / re.sub(r"[^A-Za-z0-9_.:-]", "_", portable + name)
+    group = Path(run) / _group_name(portable + name)
     group.mkdir(exist_ok=True)
     (group / "cgroup.procs").write_text(str(os.getpid()))
 
@@ -95,6 +107,9 @@ def main(argv=None) -> int:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     # in PYTEST_ADDOPTS, so that the pytest the second notebook pass starts loads the plugin too
     env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS", ""), "-p benchmarks.suite_cpu"]))
+    itself = run / "(pytest itself)"    # this process and pytest's own: start-up, collection, the controller
+    itself.mkdir()
+    (itself / "cgroup.procs").write_text(str(os.getpid()))
     start, busy = time.monotonic(), _busy_seconds()
     status = subprocess.call([sys.executable, "-m", "pytest", *args], cwd=ROOT, env=env)
     wall, busy = time.monotonic() - start, _busy_seconds() - busy
@@ -103,9 +118,10 @@ def main(argv=None) -> int:
     print(f"\n{'core-s':>8} {'share':>6}  test file")
     for seconds, name in rows:
         if seconds >= 1:
-            print(f"{seconds:8.1f} {seconds / total:6.1%}  {name}")
-    print(f"{total:8.1f}          every test file ({len(rows)}); wall {wall:.0f} s; "
-          f"the machine busy {busy:.0f} core-s of {wall * (os.cpu_count() or 1):.0f}")
+            print(f"{seconds:8.1f} {seconds / total:6.1%}  {_test_file(name)}")
+    print(f"{total:8.1f}          the run ({len(rows) - 1} test files and pytest itself); wall {wall:.0f} s; "
+          f"the machine's cores busy {busy:.0f} of {wall * (os.cpu_count() or 1):.0f} core-s (every process on it)")
+    (base / "cgroup.procs").write_text(str(os.getpid()))   # out of the run's groups, so that they can go
     for group in run.iterdir():   # empty once pytest's processes have ended; a group still in use stays
         try:
             group.rmdir()

@@ -599,7 +599,7 @@ $h_t=\\tanh(w\\,h_{{t-1}}+u\\,x_t+b)$ worked by hand to the BLEU score of a tran
 page below states one problem and keeps its worked solution folded away: try the problem
 first, then open the solution.
 
-To work them with your answers checked, download the self-study notebook,
+To work the problems with your answers checked, download the self-study notebook,
 {{download}}`practice.ipynb <{DOWNLOAD}>` ({total} points in all): it has every problem with the
 numbers printed here, a cell for each answer, and below it a cell that checks the answer's
 value. Open it in JupyterLab from the course folder (so that `mwm` can be imported) and answer
