@@ -119,9 +119,14 @@ class _TankFigure:
         self.curves = [ax_pre.plot(z, sigmoid(z), color="0.3", lw=1, label=r"$\sigma$ ($f, i, o$)")[0],
                        ax_pre.plot(z, np.tanh(z), color="0.3", lw=1, ls="--", label=r"$\tanh$ ($\tilde{c}$)")[0]]
         self.dots, self.notes = [], []
-        for _, _, offset in self.PRE:
-            self.dots.append(ax_pre.plot([0.0], [0.0], "o", ms=7)[0])
-            self.notes.append(ax_pre.annotate("", (0.0, 0.0), textcoords="offset points", xytext=offset, fontsize=10))
+        for name, _, offset in self.PRE:
+            # the candidate a square a size up: at equal pre-activations it and o sit on one spot, both seen
+            self.dots.append(ax_pre.plot([0.0], [0.0], "s" if name == "c_tilde" else "o", ms=9 if name == "c_tilde" else 7,
+                                         zorder=2 if name == "c_tilde" else 3)[0])
+            # on a white ground: the curves pass behind a label, not through it
+            self.notes.append(ax_pre.annotate("", (0.0, 0.0), textcoords="offset points", xytext=offset, fontsize=10,
+                                              bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85),
+                                              zorder=4))
         ax_pre.axhline(0, color="0.85", lw=0.8)
         ax_pre.set_xlim(-5, 5)
         ax_pre.set_ylim(-1.05, 1.05)
