@@ -1,7 +1,7 @@
 """Sphinx extension of the course: a "run it yourself" note on every chapter page.
 
-It also gives every page a description for search engines and link previews (its first
-paragraph of plain text, :func:`add_description`), removes a duplicated script tag that this
+It also gives every page a description for search engines and link previews (the opening
+sentences of its text, :func:`page_description`), removes a duplicated script tag that this
 Jupyter Book version emits, and, once the site is written, moves every "Try" panel picture
 out of the pages into files of their own (:func:`move_panel_pictures`).
 

@@ -706,6 +706,20 @@ def cheap_pictures(monkeypatch):
     monkeypatch.setenv(static.WORKERS_ENV, "1")
 
 
+def _drawn_only_at(panel, settings):
+    """``panel`` with only ``settings`` (a list of value dicts) really drawn; every other setting an empty stand-in."""
+    from matplotlib.figure import Figure
+
+    real = panel._draw
+    panel._draw = lambda v: real(v) if v in settings else (Figure(), "(not drawn here)")
+    return panel
+
+
+def _only_the_start_drawn(panel):
+    """``panel`` with only its start setting really drawn (the first picture and readings)."""
+    return _drawn_only_at(panel, [panel.values()])
+
+
 @pytest.fixture(scope="module")
 def named_states():
     """builder name -> (panel, static_states(panel)) for the panels that name settings.
@@ -713,8 +727,6 @@ def named_states():
     Only the named settings are really drawn (their readings are what the tests read);
     every other setting the website would draw is listed with an empty stand-in.
     """
-    from matplotlib.figure import Figure
-
     from mwm.widgets import static
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(static, "_small_picture", _fake_picture)
@@ -723,9 +735,7 @@ def named_states():
         for build in NAMED:
             panel = build()
             named = [dict(panel.values(), **s["values"]) for s in panel.named_settings]
-            real = panel._draw
-            panel._draw = lambda v, real=real, named=named: real(v) if v in named else (Figure(), "(not drawn here)")
-            out[build.__name__] = (panel, static.static_states(panel))
+            out[build.__name__] = (panel, static.static_states(_drawn_only_at(panel, named)))
     return out
 
 
@@ -819,15 +829,6 @@ def test_a_bad_named_setting_is_refused(cheap_pictures):
     panel.named_settings = [{"name": "too wide", "values": {"n": 99}}]
     with pytest.raises(ValueError, match="n=99"):
         static_states(panel)
-
-
-def _only_the_start_drawn(panel):
-    """``panel`` with only its start setting really drawn (the first picture and readings); every other setting an empty stand-in."""
-    from matplotlib.figure import Figure
-
-    start, real = panel.values(), panel._draw
-    panel._draw = lambda v: real(v) if v == start else (Figure(), "(not drawn here)")
-    return panel
 
 
 def test_static_twin_controls_are_named_and_expose_their_state(cheap_pictures):

@@ -79,6 +79,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_
 #: with 5.7:1 contrast on white (WCAG AA asks 4.5:1 of text; the faded curves beside it are no text).
 UNUSED_TEXT = "0.4"
 
+
 class _TankFigure:
     """The tank panel's figure, built once; :meth:`show` sets every artist for one setting.
 
