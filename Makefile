@@ -44,16 +44,17 @@ venv: $(STAMP)  ## create .venv and install requirements.txt only
 # package starts a database service on install, which a contributor's machine need not run; the
 # test that needs it (tests/test_grade_parallel.py) is skipped without it, and CI's .ci/run installs it.
 SANDBOX_TOOLS := bwrap prlimit setpriv
-system-packages:  ## install Debian's bubblewrap and util-linux for grading's sandbox, if missing and possible
-	@missing=""; for t in $(SANDBOX_TOOLS); do command -v $$t >/dev/null 2>&1 || missing=1; done; \
+system-packages:  ## install Debian's bubblewrap and util-linux for grading's sandbox, and nodejs for the book's formulas, if missing and possible
+	@missing=""; for t in $(SANDBOX_TOOLS); do command -v $$t >/dev/null 2>&1 || missing=" bubblewrap util-linux"; done; \
+	command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	if [ -n "$$missing" ]; then \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO="sudo"; \
 	  if command -v apt-get >/dev/null 2>&1 && { [ -z "$$SUDO" ] || command -v sudo >/dev/null 2>&1; }; then \
-	    echo "Installing bubblewrap and util-linux (the grading sandbox): $$SUDO apt-get install bubblewrap util-linux"; \
-	    { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux >/dev/null; } \
-	      || echo "Could not install them; grading needs them: sudo apt-get install bubblewrap util-linux"; \
+	    echo "Installing$$missing (the grading sandbox; nodejs typesets the book's formulas): $$SUDO apt-get install$$missing"; \
+	    { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
+	      || echo "Could not install them; grading needs bubblewrap and util-linux, the book nodejs: sudo apt-get install$$missing"; \
 	  else \
-	    echo "Note: grading practice problems needs bubblewrap and util-linux (Linux): sudo apt-get install bubblewrap util-linux"; \
+	    echo "Note: grading practice problems needs bubblewrap and util-linux (Linux), building the book nodejs: sudo apt-get install$$missing"; \
 	  fi; \
 	fi
 

@@ -143,6 +143,38 @@ def test_chapter_page_has_figures_maths_and_no_raw_dollars(site, doc):
     assert "dropdown" in html, "answers and proofs are folded away"
 
 
+def test_formulas_are_typeset_in_the_page_not_by_a_script(site):
+    """Every formula arrives typeset (MathJax's CommonHTML with its MathML for screen readers), so a page is
+    readable before any script runs; no page loads MathJax's 258 KiB script; the stylesheet and fonts are there."""
+    typeset = 0
+    for page in _built_pages(site):
+        html = page.read_text(encoding="utf-8")
+        assert "window.MathJax" not in html and not re.search(r'<script[^>]*src="[^"]*mathjax/', html), page
+        formulas = re.findall(r'<(span|div) class="math notranslate nohighlight"[^>]*>(.*?)</\1>', html, re.S)
+        for _, body in formulas:
+            assert body.count("<mjx-container") == 1 and "<mjx-assistive-mml" in body, (page, body[:200])
+            assert "\\(" not in body and "\\[" not in body and "mjx-merror" not in body, (page, body[:200])
+        assert "\\(" not in _visible_text(html), (page, "a formula left as TeX")
+        if formulas:
+            css = re.search(r'<link rel="stylesheet" type="text/css" href="([^"]*mwm-maths\.css)"', html)
+            assert css and (page.parent / css.group(1)).resolve().is_file(), page
+            typeset += len(formulas)
+    assert typeset > 1000, f"only {typeset} formulas on the whole site"
+    sheet = site / "_static" / "mwm-maths.css"
+    fonts = re.findall(r'url\("?([^")]+\.woff)"?\)', sheet.read_text(encoding="utf-8"))
+    assert fonts and all((sheet.parent / f).is_file() for f in fonts), fonts[:3]
+
+
+def test_a_formula_mathjax_cannot_read_stops_the_build():
+    """The build's typesetting names a formula MathJax cannot read (the browser showed it red), and typesets a good one."""
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import typeset_maths
+    good, bad = ("h_t = \\tanh(W h_{t-1})", False), ("\\frac{1}{", True)
+    html, css, errors = typeset_maths.typeset([good, bad])
+    assert [tex for tex, _ in errors] == [bad[0]]
+    assert html[good].startswith("<mjx-container") and "<mi>tanh</mi>" in html[good] and "@font-face" in css
+
+
 def test_display_and_inline_maths_on_the_intro(site):
     html = (site / "intro.html").read_text(encoding="utf-8")
     assert '<div class="math notranslate nohighlight">' in html  # $$ ... $$
