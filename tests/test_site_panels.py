@@ -15,6 +15,7 @@ Uses the session-wide built ``site`` and the server, browser and :class:`Visit` 
 ``tests/test_site.py``.
 """
 import json
+import re
 
 from tests.test_site import CHAPTERS, Visit, browser, chapter_panels, server  # noqa: F401  (fixtures used by name)
 
@@ -83,6 +84,19 @@ def _picture_loaded(panel):
         " img.onerror = () => ok(false)))")
 
 
+#: The most a screen reader hears after one move: the control, its value and what changed, in at most
+#: 120 characters (the script's SPOKEN), and "; and more below the picture." when parts were left out.
+SPOKEN_MAX = 120 + len("; and more below the picture.")
+
+
+def _hears_a_short_line(panel, where):
+    """After a move, the panel's live region says it in one short line of words, not the whole readings."""
+    spoken = panel.locator(".mwm-try-spoken").text_content()
+    assert 0 < len(spoken) <= SPOKEN_MAX and spoken.endswith("."), f"{where}: a screen reader hears {spoken!r}"
+    assert not re.search(r"\d\.\d*0\b|[*_]|->", spoken), f"{where}: not spoken maths: {spoken!r}"
+    assert panel.locator("[aria-live]").count() == 1, f"{where}: more than the one live region"
+
+
 def panels_reach_their_named_settings(page):
     """Every panel of ``page`` reaches each of its named settings from its start, as a reader moves the controls.
 
@@ -108,6 +122,7 @@ def panels_reach_their_named_settings(page):
                     _set(panel, listed, k, target[k])
                     assert panel.locator(".mwm-try-status").text_content() == "", \
                         f"{where}: a control jumped back: {panel.locator('.mwm-try-status').text_content()}"
+                    _hears_a_short_line(panel, where)
             assert _index(panel, listed) == target, where
             _shows_state(panel, data, named["key"])
             readings = panel.locator(".mwm-try-readings").inner_text()

@@ -438,12 +438,55 @@ _SCRIPT = r"""
   var img = root.querySelector("img.mwm-try-figure");
   var out = root.querySelector(".mwm-try-readings");
   var status = root.querySelector(".mwm-try-status");
+  var spoken = root.querySelector(".mwm-try-spoken");
   var setters = [];
   function key(ix) { return ix.join(","); }
-  function plain(h) { var d = document.createElement("div"); d.innerHTML = h; return d.textContent.replace(/\s+/g, " ").trim(); }
+  function plain(h) {  // a line break of the readings becomes "; " (textContent would join the lines' words)
+    var d = document.createElement("div"); d.innerHTML = h.replace(/<br\s*\/?>/gi, "; ");
+    return d.textContent.replace(/\s+/g, " ").trim();
+  }
   function alt(hit) {
     var parts = listed.map(function (c, j) { return c.label + " " + c.options[index[j]]; });
     return data.title + ". Settings: " + parts.join(", ") + ". " + plain(data.readings[hit[1]]);
+  }
+  // What a screen reader hears after a move: the control's new value and the readings' parts that
+  // changed (at most SPOKEN characters), numbers without trailing zeros and signs in words.
+  var SPOKEN = 120;
+  function parts(t) {  // split at ", " and "; " outside brackets
+    var out = [], depth = 0, cur = "";
+    for (var n = 0; n < t.length; n++) {
+      var ch = t[n];
+      if (ch === "(" || ch === "[") { depth++; } else if (ch === ")" || ch === "]") { depth--; }
+      if (depth <= 0 && (ch === ";" || ch === ",") && t[n + 1] === " ") { out.push(cur.trim()); cur = ""; n++; continue; }
+      cur += ch;
+    }
+    if (cur.trim()) { out.push(cur.trim()); }
+    return out;
+  }
+  var SUP = {"\u207b": "minus ", "\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4",
+             "\u2075": "5", "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9"};
+  function say(t) {
+    return t.replace(/\d+(\.\d+)?e([-+]?)(\d+)/gi, function (m, f, sign, e) {
+        return m.split(/e/i)[0] + " times 10 to the " + (sign === "-" ? "minus " : "") + parseInt(e, 10); })
+      .replace(/\u00d7\s*10([\u207b\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)/g, function (m, e) {
+        return " times 10 to the " + e.split("").map(function (c) { return SUP[c]; }).join(""); })
+      .replace(/\d+\.\d+/g, function (m) { return String(parseFloat(m)); })
+      .replace(/(^|[\s(=,\[])[-\u2212](?=\d)/g, "$1minus ")
+      .replace(/\s*->\s*/g, " gives ").replace(/\s*[*\u00d7]\s*/g, " times ")
+      .replace(/\u00b1/g, " plus or minus ").replace(/_/g, " ").replace(/\s+/g, " ").trim();
+  }
+  function announce(k, before, after) {
+    var was = parts(before), changed = parts(after).filter(function (p) { return was.indexOf(p) < 0; });
+    var text = say(listed[k].label + " " + listed[k].options[index[k]]) + ": ";
+    if (!changed.length) { spoken.textContent = text + "the readings stay the same."; return; }
+    var said = [];
+    changed.forEach(function (p) {
+      var s = say(p), room = SPOKEN - text.length - said.join("; ").length - (said.length ? 2 : 0);
+      if (s.length <= room) { said.push(s); }
+      else if (!said.length) { said.push(s.slice(0, s.lastIndexOf(" ", room - 1)) + "\u2026"); }
+    });
+    var all = said.length === changed.length && said[said.length - 1].slice(-1) !== "\u2026";
+    spoken.textContent = text + said.join("; ") + (all ? "." : "; and more below the picture.");
   }
   var pictures = {}, wanted = null;
   function picture(src, done) {  // each picture is fetched once, by an Image kept here, so no fetch is ever cut off
@@ -496,6 +539,7 @@ _SCRIPT = r"""
       best.forEach(function (v, j) { if (j !== k && v !== want[j]) { held[j] = listed[j].label + " went back to " + listed[j].options[v]; } });
       want = best.slice();
     }
+    var before = plain(data.readings[data.states[key(index)][1]]);
     index = want;
     listed.forEach(function (c, j) { setters[j](index[j]); });
     Object.keys(held).forEach(function (j) { moved.push(held[j]); });
@@ -503,6 +547,7 @@ _SCRIPT = r"""
       (moved.length > 1 ? "; each stays there until you move it" : " and stays there until you move it") +
       ". In Jupyter the controls combine freely. " : "") + skipped).trim();
     show();
+    announce(k, before, plain(data.readings[data.states[key(index)][1]]));
   }
   listed.forEach(function (c, k) {
     var box = root.querySelector('.mwm-try-control[data-k="' + k + '"]');
@@ -555,6 +600,7 @@ html[data-theme="dark"] .mwm-try .mwm-try-figure{filter:none!important}
 .mwm-try-readings{font-size:.9em;margin-top:.3em;color:var(--mwm-fg)}
 .mwm-try-status{font-size:.85em;font-weight:bold;color:var(--mwm-fg)}
 .mwm-try-status:empty{display:none}
+.mwm-try-spoken{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mwm-try-note{font-size:.8em;color:var(--mwm-muted);margin-top:.3em}
 @media (max-width:600px){.mwm-try{padding:.5em}.mwm-try-control{flex:1 1 100%}.mwm-try-control input[type=range]{flex:1 1 60%;width:100%}}
 @media print{.mwm-try-controls,.mwm-try-status,.mwm-try-note{display:none!important}.mwm-try{break-inside:avoid;border-color:#999}}
@@ -589,8 +635,8 @@ def _control_html(pid: str, k: int, c: dict) -> str:
 
 
 def _plain(text: str) -> str:
-    """HTML readings as one line of plain text."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+    """HTML readings as one line of plain text (a line break becomes "; ", as the page's script makes it)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<br\s*/?>", "; ", text, flags=re.I))).split())
 
 
 def alt_text(data: dict, key: str) -> str:
@@ -647,7 +693,8 @@ def static_html(panel) -> str:
         f'<div class="mwm-try-status" role="status"></div>'
         f'<div class="mwm-try-frame"><img class="mwm-try-figure" alt="{html.escape(alt_text(data, start_key))}" '
         f'src="{data["images"][hit[0]]}"></div>'
-        f'<div class="mwm-try-readings" aria-live="polite">{data["readings"][hit[1]]}</div>'
+        f'<div class="mwm-try-readings">{data["readings"][hit[1]]}</div>'
+        f'<div class="mwm-try-spoken" aria-live="polite"></div>'
         f'<div class="mwm-try-note">{html.escape(" ".join(notes))}</div>'
         f'<script type="application/json" class="mwm-try-data">{payload}</script>'
         f"<script>{_SCRIPT}</script></div>"
