@@ -44,8 +44,13 @@ def draw_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str = "
             if not np.allclose(turned, old):
                 ax.annotate("", turned, old, arrowprops=dict(arrowstyle="->", ls="--", color="0.55"))
             ax.annotate("", new, turned, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2))
+            # the label goes up and right of its point, or down / left near the top / right edge
+            # (so that at 60 degrees "3. +man" does not run into the title)
+            dy = 5 + 11 * (step % 2)
+            down, left = new[1] > 2.3, new[0] > 1.8
             ax.annotate(f"{step + 1}. +{word}", new, textcoords="offset points",
-                        xytext=(5, 5 + 11 * (step % 2)), color=colour, fontsize=11)
+                        xytext=(-5 if left else 5, -dy if down else dy), color=colour, fontsize=11,
+                        ha="right" if left else "left", va="top" if down else "baseline")
         ax.plot(*states[-1], "o", color=colour, ms=8)
         ax.plot(*bag_of_words(sentence), marker="*", ms=13, color="0.5", ls="none")
         ax.axhline(0, color="0.88", lw=1, zorder=0)
