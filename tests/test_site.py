@@ -158,6 +158,9 @@ def test_formulas_are_typeset_in_the_page_not_by_a_script(site):
         if formulas:
             css = re.search(r'<link rel="stylesheet" type="text/css" href="([^"]*mwm-maths\.css)"', html)
             assert css and (page.parent / css.group(1)).resolve().is_file(), page
+            preloads = re.findall(r'<link rel="preload" href="([^"]+\.woff)" as="font"', html)
+            assert any("MathJax_Zero" in f for f in preloads), (page, "the formulas' fonts are not asked for at once")
+            assert all((page.parent / f).resolve().is_file() for f in preloads), (page, preloads)
             typeset += len(formulas)
     assert typeset > 1000, f"only {typeset} formulas on the whole site"
     sheet = site / "_static" / "mwm-maths.css"
@@ -288,8 +291,16 @@ class Visit:
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url}"))
         self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        # every layout shift not caused by the reader (Chromium's Layout Instability API), added up as CLS
+        self.page.add_init_script("""window.__mwmShift = 0; new PerformanceObserver(list => { for (const e of list.getEntries())
+            if (!e.hadRecentInput) window.__mwmShift += e.value; }).observe({type: "layout-shift", buffered: true});""")
         self.page.goto(f"{base}/{path}", wait_until="load")
         self.page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+
+    def layout_shift(self) -> float:
+        """The page's cumulative layout shift so far (0 = nothing moved by itself; "good" is below 0.1)."""
+        return self.page.evaluate("""async () => { await document.fonts.ready;   // the fonts' arrival is when text moved
+            await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))); return window.__mwmShift; }""")
 
     def _count(self, event):
         self.transferred += event["encodedDataLength"]

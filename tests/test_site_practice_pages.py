@@ -20,6 +20,8 @@ def test_practice_page_renders_and_folds_its_solution(opened):  # noqa: F811
     assert page.locator("mjx-merror").count() == 0, "a formula MathJax could not read"
     raw = page.evaluate("() => document.querySelector('article').innerText")
     assert "$" not in raw, "maths left unrendered"
+    shift = visit.layout_shift()
+    assert shift < 0.1, f"the page moved by itself while loading: cumulative layout shift {shift:.3f}"
     dropdown = page.locator("details.sd-dropdown")
     assert dropdown.count() == 1 and dropdown.get_attribute("open") is None, "the solution starts folded"
     assert not dropdown.locator(".sd-summary-content").is_visible()

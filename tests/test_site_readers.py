@@ -110,6 +110,8 @@ def test_page_is_clean_offline(opened):
     broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(0, 80))")
     assert not broken, f"images that did not load: {broken}"
     assert page.locator("text=Loading widget").count() == 0
+    shift = visit.layout_shift()
+    assert shift < 0.1, f"the page moved by itself while loading: cumulative layout shift {shift:.3f}"
     assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
     if doc.startswith("chapters/"):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
