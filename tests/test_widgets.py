@@ -847,6 +847,9 @@ def test_static_twin_controls_are_named_and_expose_their_state(cheap_pictures):
     assert re.search(r'<span class="mwm-try-label" id="([^"]+)">prompt</span><select aria-labelledby="\1">', html)
     # the readings are shown; a screen reader hears a short line of what a move changed (filled by the script)
     assert '<div class="mwm-try-readings">' in html and '<div class="mwm-try-spoken" aria-live="polite"></div>' in html
+    # without JavaScript the controls are inert and a note says why; the script makes them work
+    assert '<div class="mwm-try-controls" inert>' in html and "<noscript>" in html
+    assert 'querySelector(".mwm-try-controls").removeAttribute("inert")' in html
     alt = re.search(r'<img class="mwm-try-figure" alt="([^"]+)"', html).group(1)
     assert alt.startswith("the model talks") and "talk greedy" in alt and "loop found" in alt
     assert "setAttribute(\"aria-valuetext\"" in html and "aria-pressed" in html.split("<script>")[-1]
@@ -887,18 +890,21 @@ def test_a_panel_whose_combined_groups_cover_every_combination_says_every_settin
 
 
 def test_chapter_1s_word_labels_stay_clear_of_the_titles_at_every_turn():
-    """At every turn the panel offers (both sentences' word labels), no "1. +dog" label runs into its plot's title
-    or the figure's title line (at 60 degrees "3. +man" once sat on the title)."""
+    """At every turn the panel offers (both sentences' word labels), no "1. +dog" label runs into its plot's title,
+    the figure's title line (at 60 degrees "3. +man" once sat on the title), another label or the plain sum's star."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Annotation
 
     panel = W.running_state_try()
     for angle in range(0, 361, 15):
-        for sentence_b in ("dog bites man", "man dog bites"):
+        for sentence_b in ("dog bites man", "man bites dog", "man dog bites"):
             fig, _ = panel._draw(dict(panel.values(), angle=angle, sentence_b=sentence_b))
             renderer = FigureCanvasAgg(fig).get_renderer()
             titles = [fig._suptitle.get_window_extent(renderer)] + [ax.title.get_window_extent(renderer) for ax in fig.axes]
             for ax in fig.axes:
+                boxes = [line.get_window_extent(renderer) for line in ax.lines if line.get_marker() == "*"]  # the star
                 for label in (c for c in ax.get_children() if isinstance(c, Annotation) and c.get_text()):
                     box = label.get_window_extent(renderer)
                     assert not any(box.overlaps(t) for t in titles), (angle, sentence_b, label.get_text())
+                    assert not any(box.overlaps(b) for b in boxes), (angle, sentence_b, label.get_text(), "on a label")
+                    boxes.append(box)

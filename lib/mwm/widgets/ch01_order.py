@@ -22,6 +22,25 @@ def _fmt(v) -> str:
     return "(" + ", ".join(f"{x:g}" for x in np.round(v, 4) + 0.0) + ")"
 
 
+def _separate_labels(fig, step_points: float = 12, tries: int = 6) -> None:
+    """Move each word label of a plot away (further up, or down for a label below its point) from the labels
+    before it and the plain sum's star until none overlap (at some turns two words end near the same point)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Annotation
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    for ax in fig.axes:
+        placed = [line.get_window_extent(renderer) for line in ax.lines if line.get_marker() == "*"]  # the star
+        for label in (c for c in ax.get_children() if isinstance(c, Annotation) and c.get_text()):
+            for _ in range(tries):
+                box = label.get_window_extent(renderer)
+                if not any(box.overlaps(other) for other in placed):
+                    break
+                x, y = label.xyann
+                label.xyann = (x, y - step_points if label.get_va() == "top" else y + step_points)
+            placed.append(label.get_window_extent(renderer))
+
+
 def draw_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str = "man bites dog"):
     """Figure: how sentence A and sentence B build their hidden states under W = keep * turn(angle).
 
@@ -62,6 +81,7 @@ def draw_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str = "
     fig.suptitle(f"$W$ = {keep:g} × turn by {angle:g}°   dashed: turn; solid: add the word; star: plain sum",
                  fontsize=11)
     layout(fig)
+    _separate_labels(fig)
     a, b = finals[SENTENCE_A], finals[sentence_b]
     same = np.allclose(a, b)
     verdict = "the same state: this reader cannot tell them apart" if same else "different states"

@@ -451,16 +451,33 @@ _SCRIPT = r"""
   }
   // What a screen reader hears after a move: the control's new value and the readings' parts that
   // changed (at most SPOKEN characters), numbers without trailing zeros and signs in words.
-  var SPOKEN = 120;
-  function parts(t) {  // split at ", " and "; " outside brackets
-    var out = [], depth = 0, cur = "";
+  var SPOKEN = 140;
+  // The readings' parts: split at ", " and "; " outside brackets. A part "label: value" (a label without "=")
+  // names the parts after it up to the next "; "; "x = 1: y = 2" is two parts.
+  function parts(t) {
+    var out = [], depth = 0, cur = "", label = "";
+    function push(end) {
+      var p = cur.trim(), colon = -1, d = 0;
+      cur = "";
+      for (var n = 0; n < p.length; n++) {
+        if (p[n] === "(" || p[n] === "[") { d++; } else if (p[n] === ")" || p[n] === "]") { d--; }
+        if (d <= 0 && p[n] === ":" && p[n + 1] === " ") { colon = n; break; }
+      }
+      if (colon >= 0) {
+        var head = p.slice(0, colon).trim();
+        if (head.indexOf("=") >= 0) { out.push({label: label, text: head}); } else { label = head; }
+        p = p.slice(colon + 2).trim();
+      }
+      if (p) { out.push({label: label, text: p}); }
+      if (end === ";") { label = ""; }
+    }
     for (var n = 0; n < t.length; n++) {
       var ch = t[n];
       if (ch === "(" || ch === "[") { depth++; } else if (ch === ")" || ch === "]") { depth--; }
-      if (depth <= 0 && (ch === ";" || ch === ",") && t[n + 1] === " ") { out.push(cur.trim()); cur = ""; n++; continue; }
+      if (depth <= 0 && (ch === ";" || ch === ",") && t[n + 1] === " ") { push(ch); n++; continue; }
       cur += ch;
     }
-    if (cur.trim()) { out.push(cur.trim()); }
+    push(";");
     return out;
   }
   var SUP = {"\u207b": "minus ", "\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4",
@@ -473,20 +490,30 @@ _SCRIPT = r"""
       .replace(/\d+\.\d+/g, function (m) { return String(parseFloat(m)); })
       .replace(/(^|[\s(=,\[])[-\u2212](?=\d)/g, "$1minus ")
       .replace(/\s*->\s*/g, " gives ").replace(/\s*[*\u00d7]\s*/g, " times ")
-      .replace(/\u00b1/g, " plus or minus ").replace(/_/g, " ").replace(/\s+/g, " ").trim();
+      .replace(/\u00b1/g, " plus or minus ").replace(/_/g, " sub ").replace(/\s+/g, " ").trim()
+      .replace(/[.]+$/, "");
   }
+  // what changed, in the readings' order, each under its label; parts that do not fit are left for the eye
   function announce(k, before, after) {
-    var was = parts(before), changed = parts(after).filter(function (p) { return was.indexOf(p) < 0; });
+    var was = parts(before).map(function (p) { return p.label + "|" + p.text; });
+    var changed = parts(after).filter(function (p) { return was.indexOf(p.label + "|" + p.text) < 0; });
     var text = say(listed[k].label + " " + listed[k].options[index[k]]) + ": ";
     if (!changed.length) { spoken.textContent = text + "the readings stay the same."; return; }
-    var said = [];
-    changed.forEach(function (p) {
-      var s = say(p), room = SPOKEN - text.length - said.join("; ").length - (said.length ? 2 : 0);
-      if (s.length <= room) { said.push(s); }
-      else if (!said.length) { said.push(s.slice(0, s.lastIndexOf(" ", room - 1)) + "\u2026"); }
-    });
-    var all = said.length === changed.length && said[said.length - 1].slice(-1) !== "\u2026";
-    spoken.textContent = text + said.join("; ") + (all ? "." : "; and more below the picture.");
+    var groups = [], n = 0;
+    for (; n < changed.length; n++) {
+      var p = changed[n], last = groups[groups.length - 1];
+      var add = last && last.label === p.label ? ", " + say(p.text) : (groups.length ? "; " : "") + (p.label ? say(p.label) + ": " : "") + say(p.text);
+      var length = text.length + groups.map(function (g) { return g.said; }).join("").length + add.length;
+      if (length > SPOKEN) {
+        if (!groups.length) {   // the first part alone is too long: its beginning
+          groups.push({label: p.label, said: add.slice(0, add.lastIndexOf(" ", SPOKEN - text.length - 1)) + "\u2026"});
+        }
+        break;
+      }
+      if (last && last.label === p.label) { last.said += add; } else { groups.push({label: p.label, said: add}); }
+    }
+    spoken.textContent = text + groups.map(function (g) { return g.said; }).join("") +
+      (n < changed.length ? "; and more below the picture." : ".");
   }
   var pictures = {}, wanted = null;
   function picture(src, done) {  // each picture is fetched once, by an Image kept here, so no fetch is ever cut off
@@ -573,6 +600,7 @@ _SCRIPT = r"""
     }
     setters[k](c.start);
   });
+  root.querySelector(".mwm-try-controls").removeAttribute("inert");   // inert until this script runs
   root.classList.add("mwm-try-ready");
   show();
 })();
@@ -689,7 +717,10 @@ def static_html(panel) -> str:
     return (
         f'{_STYLE}<div class="mwm-try" id="{pid}">'
         f'<div class="mwm-try-title"><b>Try:</b> {html.escape(panel.title)}</div>'
-        f'<div class="mwm-try-controls">{controls}</div>'
+        # without JavaScript the controls could be moved but would change nothing: they stay inert, and say so
+        f'<div class="mwm-try-controls" inert>{controls}</div>'
+        f'<noscript><div class="mwm-try-note">The controls need JavaScript, which is off in this browser: '
+        f'the picture shows the panel\'s first setting.</div></noscript>'
         f'<div class="mwm-try-status" role="status"></div>'
         f'<div class="mwm-try-frame"><img class="mwm-try-figure" alt="{html.escape(alt_text(data, start_key))}" '
         f'src="{data["images"][hit[0]]}"></div>'
