@@ -113,7 +113,7 @@ def test_small_panels_are_drawn_in_every_combination(build):
     data = static_states(panel)
     sizes = [len(c["options"]) for c in data["controls"]]
     assert data["mode"] == "grid" and len(data["states"]) == int(np.prod(sizes)) <= MAX_STATES
-    assert all(0 <= i < len(data["images"]) and 0 <= r < len(data["readings"]) for i, r in data["states"].values())
+    assert all(0 <= i < len(data["images"]) and 0 <= r < len(data["readings"]) for i, r, *_ in data["states"].values())
 
 
 def test_big_panels_move_one_control_at_a_time():
@@ -138,7 +138,7 @@ def test_the_shared_renderer_draws_what_a_fresh_one_draws(monkeypatch, workers):
     monkeypatch.setenv("MWM_PANEL_WORKERS", workers)
     panel = W.beam_try()
     data = static_states(panel)
-    shared = {key: data["images"][i] for key, (i, _) in data["states"].items()}
+    shared = {key: data["images"][i] for key, (i, *_) in data["states"].items()}
     assert len(set(shared.values())) > 4
     fresh = {}
     with same_layout():   # as static_states draws: the first setting's layout for every setting
@@ -908,3 +908,26 @@ def test_chapter_1s_word_labels_stay_clear_of_the_titles_at_every_turn():
                     assert not any(box.overlaps(t) for t in titles), (angle, sentence_b, label.get_text())
                     assert not any(box.overlaps(b) for b in boxes), (angle, sentence_b, label.get_text(), "on a label")
                     boxes.append(box)
+
+
+def test_the_beam_panels_alt_text_says_what_its_picture_shows():
+    """Chapter 13's tree, read without the picture: the alt text says which branches the beam keeps and cuts,
+    and that at B = 1 the most probable sentence lay on the branch cut at word 1 (the picture's lesson)."""
+    from mwm.widgets.static import alt_text, state_key
+
+    data = static_states(W.beam_try())
+    listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+    # nine settings, eight sentences: at B = 2 and B = 3 the finished search reads the same
+    assert len(data["alts"]) == 8 and all(len(hit) == 3 for hit in data["states"].values())
+
+    def alt(width, step):
+        key = state_key({"width": listed[0]["options"].index(width), "step": listed[1]["options"].index(step)},
+                        {"width": None, "step": None})
+        return alt_text(data, key)
+
+    greedy = alt("1", "done")
+    assert greedy.startswith(data["title"] + ' The finished search, its path in gold: the beam ends at "the train" (0.20)')
+    assert 'the most probable sentence, "our train" (0.36), lay on the branch it cut at word 1' in greedy
+    assert "winner: the train, probability 0.20" in greedy          # the readings follow
+    assert 'keeps "the" and crosses out "our", "a". The cut branch is the one that leads to' in alt("1", "word 1")
+    assert "the most probable sentence of the tree" in alt("2", "done")

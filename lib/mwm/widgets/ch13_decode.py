@@ -7,7 +7,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..bleu import bleu_details, matched_positions, tokens_of
-from ..decoding import SEED_TREE, ProbabilityTree, beam_search
+from ..decoding import SEED_TREE, ProbabilityTree, beam_search, exhaustive_search
 from .drawing import box, layout, value_bars
 from .panel import TryPanel
 
@@ -114,6 +114,41 @@ def draw_beam(width: int = 2, step: int = 3):
     return fig, text
 
 
+def describe_beam(width: int = 2, step: int = 3) -> str:
+    """What :func:`draw_beam`'s picture shows, in words (the website's alt text): which branches the beam
+    keeps and cuts at ``step``, and where the most probable sentence of the tree is.
+
+    Raises:
+        ValueError: as :func:`draw_beam`.
+    """
+    if step not in (1, 2, 3):
+        raise ValueError(f"step must be 1, 2 or 3, got {step!r}")
+    tree = ProbabilityTree(SEED_TREE)
+    result = beam_search(tree, width, trace=True)
+    best = exhaustive_search(tree.model, 3)[0]
+    best_words = tree.words(best.tokens)
+    best_said = f'the most probable sentence, "{best_words}" ({best.probability:.2f})'
+    # the step at which the best sentence's branch was cut, if it was
+    cut = next((n + 1 for n, cands in enumerate(result.steps)
+                for c in cands if not c.kept and best.tokens[:len(c.tokens)] == c.tokens), None)
+    if step < 3:
+        cands = result.steps[step - 1]
+        kept = ", ".join(f'"{tree.words(c.tokens)}"' for c in cands if c.kept)
+        pruned = ", ".join(f'"{tree.words(c.tokens)}"' for c in cands if not c.kept)
+        said = (f"A tree of the words the model may write, after word {step}: the beam keeps {kept}"
+                + (f" and crosses out {pruned}." if pruned else " and cuts nothing."))
+        if cut == step:
+            said += f" The cut branch is the one that leads to {best_said}."
+        elif cut is not None and cut < step:
+            said += f" The branch to {best_said}, was cut at word {cut}."
+        return said
+    found = tree.words(result.best.tokens)
+    said = f'The finished search, its path in gold: the beam ends at "{found}" ({result.best.probability:.2f})'
+    if found == best_words:
+        return said + ", the most probable sentence of the tree."
+    return said + f"; {best_said}, lay on the branch it cut at word {cut}."
+
+
 #: The beam panel's step buttons.
 STEPS = {"word 1": 1, "word 2": 2, "done": 3}
 
@@ -131,6 +166,7 @@ def beam_try(width: int = 1, step: int = 3) -> TryPanel:
     }
     panel = TryPanel("beam width on the tree: which sentences survive each cut?", controls,
                      lambda v: draw_beam(int(v["width"]), STEPS[v["step"]]))
+    panel.describe = lambda v: describe_beam(int(v["width"]), STEPS[v["step"]])
     panel.named_settings = [   # chapter 13's first panel at B = 1, 2, 3
         {"name": f"B = {b}, done", "values": {"width": str(b), "step": "done"}, "expect": [winner]}
         for b, winner in ((1, "winner: the train, probability 0.20"), (2, "winner: our train, probability 0.36"),

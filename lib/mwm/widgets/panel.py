@@ -63,6 +63,9 @@ class TryPanel(widgets.VBox):
         combined: groups of control names (tuples) whose lesson is their combination, such as
             chapter 2's w with the number of steps: the website draws every combination of each
             group's values, the other controls at their start.
+        describe: None, or a function(values) -> a sentence saying what the picture shows at
+            those values (chapter 13's tree: which branches the beam cut, and where the most
+            probable sentence was); the website puts it first in each picture's alt text.
     """
 
     def __init__(self, title: str, controls: Mapping[str, widgets.ValueWidget],
@@ -72,6 +75,7 @@ class TryPanel(widgets.VBox):
         self.live_only: str | None = None
         self.named_settings: list[dict] = []
         self.combined: list[tuple] = []
+        self.describe: Callable[[dict], str] | None = None
         self._draw = in_course_style(draw)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.readings = widgets.HTML()

@@ -299,7 +299,8 @@ def static_states(panel):
     Returns:
         dict with "title", "controls" (name, label, kind, option labels, starting index, or
         kind "fixed" for a control that cannot be listed), "mode" ("grid" or "single"),
-        "states" (key "i,j,..." of option indices -> [image index, readings index]),
+        "states" (key "i,j,..." of option indices -> [image index, readings index], and, for a panel with a
+        ``describe(values) -> str`` saying what its picture shows, the index of that sentence in "alts"),
         "images" (``data:`` URIs of :data:`PICTURE_MIME`, each distinct picture once; the website build moves
         them into files), "readings" and "named" (name, state key, expected substrings, and "order": the
         positions of the controls it sets, in the order the chapter sets them).
@@ -353,7 +354,9 @@ def static_states(panel):
         values = dict(base)
         values.update({n: listed[n][i] for n, i in combo.items()})
         all_values.append(values)
-    for combo, (picture, text) in zip(settings, _draw_all(panel, all_values)):
+    describe = getattr(panel, "describe", None)
+    alts, alt_index = [], {}
+    for combo, values, (picture, text) in zip(settings, all_values, _draw_all(panel, all_values)):
         uri = f"data:{PICTURE_MIME};base64," + picture
         if uri not in image_index:
             image_index[uri] = len(images)
@@ -362,11 +365,22 @@ def static_states(panel):
             readings_index[text] = len(readings)
             readings.append(text)
         states[state_key(combo, listed)] = [image_index[uri], readings_index[text]]
+        if describe is not None:   # what the picture shows, in words (its alt text's first part)
+            shows = describe(values)
+            if not isinstance(shows, str) or not shows.strip():
+                raise ValueError(f"{panel.title}: describe({values!r}) must give a sentence, got {shows!r}")
+            alt_index.setdefault(shows, len(alts))
+            if alt_index[shows] == len(alts):
+                alts.append(shows)
+            states[state_key(combo, listed)].append(alt_index[shows])
     # "order": the listed controls' positions in the order the chapter sets them (the way drawn notch by notch)
     named_out = [{"name": s["name"], "key": state_key(s["combo"], listed), "expect": s["expect"],
                   "order": [list(listed).index(n) for n in s["order"]]} for s in named]
-    return {"title": panel.title, "controls": controls, "mode": mode, "states": states, "images": images,
-            "readings": readings, "named": named_out}
+    out = {"title": panel.title, "controls": controls, "mode": mode, "states": states, "images": images,
+           "readings": readings, "named": named_out}
+    if describe is not None:
+        out["alts"] = alts
+    return out
 
 
 def move(data: dict, index: list[int], control: int, i: int, step: bool = False) -> tuple[list[int], list[int]]:
@@ -447,7 +461,8 @@ _SCRIPT = r"""
   }
   function alt(hit) {
     var parts = listed.map(function (c, j) { return c.label + " " + c.options[index[j]]; });
-    return data.title + ". Settings: " + parts.join(", ") + ". " + plain(data.readings[hit[1]]);
+    return data.title + (/[.?!]$/.test(data.title) ? " " : ". ") + (data.alts ? data.alts[hit[2]] + " " : "") + "Settings: " + parts.join(", ") + ". " +
+      plain(data.readings[hit[1]]);
   }
   // What a screen reader hears after a move: the control's new value and the readings' parts that
   // changed (at most SPOKEN characters), numbers without trailing zeros and signs in words.
@@ -668,7 +683,8 @@ def _plain(text: str) -> str:
 
 
 def alt_text(data: dict, key: str) -> str:
-    """The alt text of the picture of state ``key``: the panel's title, its settings and readings.
+    """The alt text of the picture of state ``key``: the panel's title, what the picture shows (for a panel
+    with ``describe``), its settings and readings.
 
     The website's script writes the same text when a control moves.
 
@@ -679,7 +695,9 @@ def alt_text(data: dict, key: str) -> str:
     listed = [c for c in data["controls"] if c["kind"] != "fixed"]
     index = [int(x) for x in key.split(",")] if key else []
     parts = [f'{c["label"]} {c["options"][i]}' for c, i in zip(listed, index)]
-    return f'{data["title"]}. Settings: {", ".join(parts)}. {_plain(data["readings"][hit[1]])}'
+    shows = data["alts"][hit[2]] + " " if "alts" in data else ""
+    title = data["title"] + ("" if data["title"][-1:] in ".?!" else ".")   # "... each cut?", not "cut?."
+    return f'{title} {shows}Settings: {", ".join(parts)}. {_plain(data["readings"][hit[1]])}'
 
 
 def static_html(panel) -> str:
