@@ -931,3 +931,18 @@ def test_the_beam_panels_alt_text_says_what_its_picture_shows():
     assert "winner: the train, probability 0.20" in greedy          # the readings follow
     assert 'keeps "the" and crosses out "our", "a". The cut branch is the one that leads to' in alt("1", "word 1")
     assert "the most probable sentence of the tree" in alt("2", "done")
+
+
+def test_chapter_1s_alt_text_says_whether_the_two_paths_meet():
+    """Chapter 1's picture in words: the two sentences' paths, what the cell does, and whether they end apart."""
+    from mwm.widgets.ch01_order import describe_running_state
+
+    assert "they end at different points, (-2, 2) and (0, 0), so the order is kept" in describe_running_state(90)
+    assert "plain sum, the grey star; this cell cannot tell the two orders apart" in describe_running_state(0)
+    assert "both end at the same point" in describe_running_state(180)
+    assert "the same sentence twice" in describe_running_state(60, 1.0, "dog bites man")
+    panel = W.running_state_try()
+    data = static_states(panel)
+    start = ",".join(str(c["start"]) for c in data["controls"] if c["kind"] != "fixed")
+    from mwm.widgets.static import alt_text
+    assert alt_text(data, start).startswith(panel.title + ". " + describe_running_state())

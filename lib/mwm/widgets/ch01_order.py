@@ -89,6 +89,25 @@ def draw_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str = "
     return fig, text
 
 
+def describe_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str = "man bites dog") -> str:
+    """What :func:`draw_running_state`'s picture shows, in words (the website's alt text)."""
+    W = keep * turn_matrix(angle)
+    a, b = running_state(SENTENCE_A, W)[-1], running_state(sentence_b, W)[-1]
+    paths = f'Two paths of the hidden state on a plane, blue for "{SENTENCE_A}" and orange for "{sentence_b}": '
+    if np.allclose(W, np.eye(2)):
+        how = "the cell adds each word's arrow without turning, so both paths end at the plain sum, the grey star"
+    else:
+        how = f"the cell turns the state by {angle:g} degrees, scaled by {keep:g}, before adding each word's arrow"
+    if sentence_b == SENTENCE_A:
+        end = "the same sentence twice, so the same path"
+    elif np.allclose(a, b):
+        end = ("this cell cannot tell the two orders apart" if np.allclose(W, np.eye(2))
+               else "both end at the same point, so this cell cannot tell the two orders apart")
+    else:
+        end = f"they end at different points, {_fmt(a)} and {_fmt(b)}, so the order is kept"
+    return f"{paths}{how}; {end}."
+
+
 def running_state_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man bites dog") -> TryPanel:
     """The running-state panel of chapter 1: turn angle, keep factor, and the order of sentence B.
 
@@ -112,6 +131,7 @@ def running_state_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man
         "sentence_b": widgets.Dropdown(options=ORDERS, value=sentence_b, description="sentence B"),
     }
     panel = TryPanel("turn the previous state before adding each word", controls, lambda v: draw_running_state(**v))
+    panel.describe = lambda v: describe_running_state(v["angle"], v["keep"], v["sentence_b"])
     panel.named_settings = [   # chapter 1's "Try it"
         {"name": "turn 0 degrees", "values": {"angle": 0}, "expect": ['"dog bites man" -> (2, 2)', "cannot tell them apart"]},
         {"name": "turn 180 degrees", "values": {"angle": 180}, "expect": ['"dog bites man" -> (0, 0)']},
