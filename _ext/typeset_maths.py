@@ -75,7 +75,7 @@ def typeset(formulas: list[tuple[str, bool]], config: dict | None = None) -> tup
     Args:
         formulas: (TeX, display) pairs; config: the site's ``mathjax3_config`` (its ``tex`` part applies).
     Returns:
-        ({(TeX, display): HTML of its <mjx-container>}, the stylesheet they need, [(TeX, message)]
+        ({(TeX, display): HTML of its <mjx-container>}, the stylesheet they need, [((TeX, display), message)]
         for each formula MathJax could not read).
     Raises:
         ExtensionError: when Node.js is missing or MathJax fails.
@@ -92,7 +92,7 @@ def typeset(formulas: list[tuple[str, bool]], config: dict | None = None) -> tup
     if done.returncode != 0:
         raise ExtensionError(f"typeset_maths: MathJax in Node.js failed:\n{done.stderr[-3000:]}")
     out = json.loads(done.stdout)
-    errors = [(unique[i][0], message) for i, message in out["errors"]]
+    errors = [(unique[i], message) for i, message in out["errors"]]
     return dict(zip(unique, out["html"])), out["css"], errors
 
 
@@ -100,8 +100,9 @@ def typeset(formulas: list[tuple[str, bool]], config: dict | None = None) -> tup
 #: the first paint and the formulas' lines moved (layout shift up to 0.3 on the practice pages).
 #: (file, a marker of its use in the typeset HTML): the "zero" font MathJax measures with, the upright
 #: letters, digits and operators (a character class with no variant), and the italic letters.
-_PRELOADS = (("MathJax_Zero", "<mjx-container"), ("MathJax_Main-Regular", re.compile(r'<mjx-c class="mjx-c[0-9A-F]+">')),
-             ("MathJax_Math-Italic", " TEX-I\""))
+_PRELOADS = (("MathJax_Zero", re.compile(r"<mjx-container")),
+             ("MathJax_Main-Regular", re.compile(r'<mjx-c class="mjx-c[0-9A-F]+">')),
+             ("MathJax_Math-Italic", re.compile(r' TEX-I"')))
 
 
 def typeset_page(text: str, typeset_html: dict, stylesheet_href: str) -> str:
@@ -117,7 +118,7 @@ def typeset_page(text: str, typeset_html: dict, stylesheet_href: str) -> str:
     fonts = stylesheet_href.rsplit("/", 1)[0] + "/" + FONTS
     links = [f'<link rel="stylesheet" type="text/css" href="{stylesheet_href}" />'] + [
         f'<link rel="preload" href="{fonts}/{name}.woff" as="font" type="font/woff" crossorigin />'
-        for name, used in _PRELOADS if (used.search(text) if hasattr(used, "search") else used in text)]
+        for name, used in _PRELOADS if used.search(text)]
     return text.replace("</head>", "\n".join(links) + "\n</head>", 1)
 
 
@@ -136,8 +137,7 @@ def typeset_site(app, exception) -> None:
     if errors:
         where = {f: page.relative_to(site) for page, fs in found.items() for f in fs}
         raise ExtensionError("typeset_maths: MathJax could not read these formulas:\n" + "\n".join(
-            f"  {where[(tex, d)]}: {tex!r}: {message}" for tex, message in errors for d in (True, False)
-            if (tex, d) in where))
+            f"  {where[formula]}: {formula[0]!r}: {message}" for formula, message in errors))
     (site / STYLESHEET).write_text(css, encoding="utf-8")
     for page, text in pages.items():
         if found[page]:

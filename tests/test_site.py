@@ -174,7 +174,7 @@ def test_a_formula_mathjax_cannot_read_stops_the_build():
     import typeset_maths
     good, bad = ("h_t = \\tanh(W h_{t-1})", False), ("\\frac{1}{", True)
     html, css, errors = typeset_maths.typeset([good, bad])
-    assert [tex for tex, _ in errors] == [bad[0]]
+    assert [formula for formula, _ in errors] == [bad]
     assert html[good].startswith("<mjx-container") and "<mi>tanh</mi>" in html[good] and "@font-face" in css
 
 
