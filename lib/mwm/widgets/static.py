@@ -369,8 +369,8 @@ def static_states(panel):
             shows = describe(values)
             if not isinstance(shows, str) or not shows.strip():
                 raise ValueError(f"{panel.title}: describe({values!r}) must give a sentence, got {shows!r}")
-            alt_index.setdefault(shows, len(alts))
-            if alt_index[shows] == len(alts):
+            if shows not in alt_index:
+                alt_index[shows] = len(alts)
                 alts.append(shows)
             states[state_key(combo, listed)].append(alt_index[shows])
     # "order": the listed controls' positions in the order the chapter sets them (the way drawn notch by notch)
