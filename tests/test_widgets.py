@@ -641,6 +641,68 @@ def test_equal_settings_are_drawn_once(monkeypatch):
     assert drawn[0] == drawn[2] != drawn[1]
 
 
+def _counting_panel(readings_of=None):
+    """A panel of a slider k = 0..5 whose picture shows only k // 3, and a list of the k it drew."""
+    from matplotlib.figure import Figure
+
+    from mwm.widgets.panel import TryPanel
+
+    drawn = []
+
+    def draw(v):
+        drawn.append(v["k"])
+        fig = Figure(figsize=(2, 1))
+        fig.text(0.5, 0.5, f"half {v['k'] // 3}")
+        return fig, f"k = {v['k']}"
+
+    panel = TryPanel("counting", {"k": ipywidgets.IntSlider(0, min=0, max=5)}, draw)
+    drawn.clear()   # the live panel's first picture
+    panel.picture_key = lambda v: v["k"] // 3
+    panel.readings_of = readings_of
+    return panel, drawn
+
+
+def test_a_picture_key_draws_one_setting_per_picture_and_reads_the_rest(monkeypatch):
+    from mwm.widgets import static
+
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+    panel, drawn = _counting_panel(readings_of=lambda v: f"k = {v['k']}")
+    data = static_states(panel)
+    assert sorted(drawn) == [0, 3]   # one setting per key
+    assert len(data["images"]) == 2 and len(data["readings"]) == 6
+    assert [data["readings"][data["states"][str(k)][1]] for k in range(6)] == [f"k = {k}" for k in range(6)]
+    assert [data["states"][str(k)][0] for k in range(6)] == [0, 0, 0, 1, 1, 1]
+    # without readings_of, the settings of one key share the drawn setting's readings
+    panel, drawn = _counting_panel()
+    data = static_states(panel)
+    assert [data["readings"][data["states"][str(k)][1]] for k in range(6)] == ["k = 0"] * 3 + ["k = 3"] * 3
+
+
+def test_readings_of_must_agree_with_the_drawn_readings(monkeypatch):
+    from mwm.widgets import static
+
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+    panel, _ = _counting_panel(readings_of=lambda v: f"k is {v['k']}")
+    with pytest.raises(ValueError, match="counting: readings_of.*differs from the readings drawn with it"):
+        static_states(panel)
+
+
+def test_the_panels_with_a_picture_key_draw_what_every_setting_drawn_shows(monkeypatch):
+    """Chapter 14's example and chapter 5's greedy seed: the settings not drawn show exactly what drawing them gives."""
+    from mwm.widgets import static
+
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+    for build, settings in ((W.bottleneck_bleu_try, [{"width": "10", "example_length": n} for n in (21, 25, 28)]),
+                            (W.talk_try, [{"mode": "greedy", "seed": s} for s in (1, 2, 3)])):
+        panel = build()
+        base = panel.values()
+        all_values = [dict(base, **s) for s in settings]
+        keyed = static._draw_all(panel, all_values)
+        assert len({picture for picture, _ in keyed}) == 1   # one picture for the three
+        panel.picture_key = None
+        assert static._draw_all(panel, all_values) == keyed   # drawn one by one: the same pictures and readings
+
+
 def test_the_pictures_do_not_depend_on_the_number_of_workers(monkeypatch):
     from mwm.widgets import static
 
@@ -933,7 +995,7 @@ def test_the_beam_panels_alt_text_says_what_its_picture_shows():
     assert "the most probable sentence of the tree" in alt("2", "done")
 
 
-def test_chapter_1s_alt_text_says_whether_the_two_paths_meet():
+def test_chapter_1s_alt_text_says_whether_the_two_paths_meet(cheap_pictures):
     """Chapter 1's picture in words: the two sentences' paths, what the cell does, and whether they end apart."""
     from mwm.widgets.ch01_order import describe_running_state
 
@@ -942,7 +1004,7 @@ def test_chapter_1s_alt_text_says_whether_the_two_paths_meet():
     assert "both end at the same point" in describe_running_state(180)
     assert "the same sentence twice" in describe_running_state(60, 1.0, "dog bites man")
     panel = W.running_state_try()
-    data = static_states(panel)
+    data = static_states(_only_the_start_drawn(panel))   # the sentences are the panel's; the pictures are not read
     start = ",".join(str(c["start"]) for c in data["controls"] if c["kind"] != "fixed")
     from mwm.widgets.static import alt_text
     assert alt_text(data, start).startswith(panel.title + ". " + describe_running_state())

@@ -119,6 +119,8 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
                      lambda v: draw_talk(**v, model=model))
     panel.named_settings = _NAMED_SETTINGS
     panel.combined = [("prompt", "mode", "temperature", "seed")]   # any prompt, greedy or sampled, at any θ and seed
+    # greedy talk ignores the seed: its three seeds share one picture and readings
+    panel.picture_key = lambda v: (v["prompt"], v["mode"], v["temperature"], v["seed"] if v["mode"] == "sample" else None)
     return panel
 
 

@@ -46,15 +46,12 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, ta
     """
     rows = load_test_outputs() if rows is None else rows
     table = bleu_table(rows, width) if table is None else table
-    buckets = [(lo, hi) for lo, hi, _, _ in table["plain"]]
-    example = next((r for r in rows if len(r["source"]) == example_length), None)
-    if example is None:
-        raise ValueError(f"example_length: no test sentence has {example_length} words")
-    which = next(i for i, (lo, hi) in enumerate(buckets) if lo <= example_length <= hi)
+    readings = bleu_by_length_readings(example_length, rows, table)   # raises for a length no sentence has
+    which = example_bucket(example_length, table)
 
     fig = Figure(figsize=(7.2, 3.8))
     ax = fig.add_subplot(1, 1, 1)
-    x = np.arange(len(buckets))
+    x = np.arange(len(table["plain"]))
     for j, m in enumerate(MODELS):
         vals = [s[3] for s in table[m]]
         ax.bar(x + (j - 1) * 0.28, vals, width=0.28, color=COLOURS[m], alpha=0.85, label=LABELS[m])
@@ -68,14 +65,43 @@ def draw_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, ta
     ax.legend(fontsize=10, loc="upper center", ncol=3)
     ax.set_title("test-set BLEU by length (shaded: the example's bucket)", fontsize=11)
     layout(fig)
-    lo, hi = buckets[which]
+    return fig, readings
+
+
+def example_bucket(example_length: int, table) -> int:
+    """Index of the bucket of ``table`` (a :func:`bleu_table`) that holds ``example_length`` words (0-based).
+
+    Raises:
+        ValueError: if no bucket holds that length.
+    """
+    for i, (lo, hi, _, _) in enumerate(table["plain"]):
+        if lo <= example_length <= hi:
+            return i
+    raise ValueError(f"example_length: {example_length} words lies in no bucket of the table")
+
+
+def bleu_by_length_readings(example_length: int, rows, table) -> str:
+    """The readings of :func:`draw_bleu_by_length` alone (HTML): the example's bucket and its four sentences.
+
+    Args:
+        example_length: English words of the example (the first test sentence of that length).
+        rows: the committed test-set translations; table: ``bleu_table(rows, width)``.
+
+    Raises:
+        ValueError: for a length no test sentence has.
+    """
+    example = next((r for r in rows if len(r["source"]) == example_length), None)
+    if example is None:
+        raise ValueError(f"example_length: no test sentence has {example_length} words")
+    which = example_bucket(example_length, table)
+    lo, hi = table["plain"][which][:2]
     parts = [f"<b>bucket {lo}-{hi} words:</b> plain {table['plain'][which][3]:.3f}, "
              f"attention {table['attention'][which][3]:.3f}, control {table['control'][which][3]:.3f}",
              f"<b>English ({example_length} words):</b> {' '.join(example['source'])}",
              f"<b>reference:</b> {' '.join(example['reference'])}"]
     for m in MODELS:
         parts.append(f"<b>{m}:</b> {' '.join(example[m])} (sentence BLEU {sentence_bleu(example[m], [example['reference']]):.3f})")
-    return fig, "<br>".join(parts)
+    return "<br>".join(parts)
 
 
 def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
@@ -89,11 +115,14 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     lengths = [len(r["source"]) for r in rows]
     tables = {}  # width -> BLEU table, computed once per width for this panel
 
-    def draw(v):
+    def table_of(v):
         w = int(v["width"])
         if w not in tables:
             tables[w] = bleu_table(rows, w)
-        return draw_bleu_by_length(w, v["example_length"], rows=rows, table=tables[w])
+        return tables[w]
+
+    def draw(v):
+        return draw_bleu_by_length(int(v["width"]), v["example_length"], rows=rows, table=table_of(v))
 
     controls = {"width": widgets.ToggleButtons(options=[str(w) for w in WIDTHS], value=str(width),
                                               description="bucket width"),
@@ -101,6 +130,9 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
                                                     step=1, description="example")}
     panel = TryPanel("BLEU by sentence length: one summary, attention, same-size control", controls, draw)
     panel.combined = [("width", "example_length")]   # every example at every bucket width
+    # the example changes the picture only when it moves to another bucket (the shading)
+    panel.picture_key = lambda v: (v["width"], example_bucket(v["example_length"], table_of(v)))
+    panel.readings_of = lambda v: bleu_by_length_readings(v["example_length"], rows, table_of(v))
     return panel
 
 

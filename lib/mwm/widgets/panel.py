@@ -66,6 +66,12 @@ class TryPanel(widgets.VBox):
         describe: None, or a function(values) -> a sentence saying what the picture shows at
             those values (chapter 13's tree: which branches the beam cut, and where the most
             probable sentence was); the website puts it first in each picture's alt text.
+        picture_key: None, or a function(values) -> a hashable key: settings with equal keys
+            show the same picture (chapter 14's example sentence changes only the readings
+            within its length bucket). The website draws one setting per key.
+        readings_of: None, or a function(values) -> the readings alone, exactly what ``draw``
+            gives with its figure; used with ``picture_key`` for the settings not drawn (without
+            it, they share the drawn setting's readings too).
     """
 
     def __init__(self, title: str, controls: Mapping[str, widgets.ValueWidget],
@@ -76,6 +82,8 @@ class TryPanel(widgets.VBox):
         self.named_settings: list[dict] = []
         self.combined: list[tuple] = []
         self.describe: Callable[[dict], str] | None = None
+        self.picture_key: Callable[[dict], object] | None = None
+        self.readings_of: Callable[[dict], str] | None = None
         self._draw = in_course_style(draw)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.readings = widgets.HTML()

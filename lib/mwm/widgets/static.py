@@ -178,18 +178,34 @@ def _draw_one(values: dict) -> tuple[str, str]:
 
 
 def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
-    """(base64 picture, readings) for each setting, in order; equal settings are drawn once."""
+    """(base64 picture, readings) for each setting, in order; equal settings are drawn once.
+
+    A panel with a ``picture_key`` draws one setting per key: the others of that key take its
+    picture, and their readings from the panel's ``readings_of`` (or the drawn setting's
+    readings when it has none). The drawn setting's own readings must be what ``readings_of``
+    gives, or the two ways of reading the panel disagree.
+
+    Raises:
+        ValueError: if a drawn setting's readings differ from its ``readings_of(values)``.
+    """
     global _PANEL
     from .drawing import same_layout
 
     keys = [json.dumps(v, sort_keys=True, default=repr) for v in all_values]
     unique = list(dict.fromkeys(keys))
     first_of = {k: all_values[keys.index(k)] for k in unique}
+    picture_key = getattr(panel, "picture_key", None)
+    readings_of = getattr(panel, "readings_of", None)
+    shown_by = {k: picture_key(first_of[k]) if picture_key else k for k in unique}   # setting -> its picture's key
+    drawn_for = {}   # picture key -> the setting drawn for it (the first with that key)
+    for k in unique:
+        drawn_for.setdefault(shown_by[k], k)
+    to_draw = list(drawn_for.values())
     _PANEL = panel
     try:
         with same_layout():
-            drawn = {unique[0]: _draw_one(first_of[unique[0]])}  # lays out the first geometry before any fork
-            rest = unique[1:]
+            drawn = {to_draw[0]: _draw_one(first_of[to_draw[0]])}  # lays out the first geometry before any fork
+            rest = to_draw[1:]
             workers = panel_workers(len(rest))
             if workers > 1 and sys.platform.startswith("linux"):  # fork is safe there, not on macOS
                 with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -200,6 +216,14 @@ def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
             drawn.update(zip(rest, results))
     finally:
         _PANEL = None
+    if readings_of is not None:
+        for k in to_draw:
+            if readings_of(first_of[k]) != drawn[k][1]:
+                raise ValueError(f"{panel.title}: readings_of({first_of[k]!r}) differs from the readings drawn with it")
+    for k in unique:
+        if k not in drawn:
+            picture, text = drawn[drawn_for[shown_by[k]]]
+            drawn[k] = (picture, readings_of(first_of[k]) if readings_of is not None else text)
     return [drawn[k] for k in keys]
 
 
