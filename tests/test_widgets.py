@@ -1008,3 +1008,43 @@ def test_chapter_1s_alt_text_says_whether_the_two_paths_meet(cheap_pictures):
     start = ",".join(str(c["start"]) for c in data["controls"] if c["kind"] != "fixed")
     from mwm.widgets.static import alt_text
     assert alt_text(data, start).startswith(panel.title + ". " + describe_running_state())
+
+
+def test_chapter_14s_alt_text_gives_the_bars_and_the_shaded_bucket():
+    """The BLEU-by-length picture in words: its buckets, each model's first and last bar, and the shaded bucket's scores."""
+    from mwm.seq2seq import load_test_outputs
+    from mwm.widgets.ch14_bottleneck import bleu_table, describe_bleu_by_length
+
+    rows = load_test_outputs()
+    table = bleu_table(rows, 10)
+    said = describe_bleu_by_length(10, 30, rows, table)
+    (shaded,) = [b for b in table["plain"] if b[0] <= 30 <= b[1]]
+    k = table["plain"].index(shaded)
+    assert f"the example's bucket, {shaded[0]}-{shaded[1]} words, is shaded" in said
+    assert (f"(plain {table['plain'][k][3]:.2f}, attention {table['attention'][k][3]:.2f}, "
+            f"control {table['control'][k][3]:.2f})") in said
+    assert f"one summary (red) from {table['plain'][0][3]:.2f} to {table['plain'][-1][3]:.2f}" in said
+    assert f"in {len(table['plain'])} buckets of English length" in said
+    # the sentence follows the picture: the same within a bucket, another one in the next bucket
+    assert describe_bleu_by_length(10, shaded[0], rows, table) == said
+    assert describe_bleu_by_length(10, shaded[1] + 1, rows, table) != said
+    panel = W.bottleneck_bleu_try()
+    assert panel.describe(panel.values()) == describe_bleu_by_length()
+
+
+def test_chapter_7s_alt_text_says_where_the_state_and_the_jacobian_end():
+    """The scalar chain in words: the state and the Jacobian after 20 steps, from the chain itself, said as numbers a reader hears."""
+    from mwm.dynamics import scalar_chain, tanh_fixed_point
+    from mwm.widgets.ch07_fade import describe_chain
+
+    states, jacobians = scalar_chain(0.5, 20, h0=1.0)
+    assert f"shrinks to {jacobians[20]:.3g}".replace("e-07", " times 10 to the power -7") in describe_chain(0.5)
+    assert "the hidden state (left) stays at 1" in describe_chain(1.0)
+    assert f"grows to {scalar_chain(1.5, 20, h0=1.0)[0][20]:.0f} by step 20" in describe_chain(1.5)
+    hot = describe_chain(1.5, tanh=True)
+    assert f"settles at {tanh_fixed_point(1.5):.3f}" in hot and "which grow to" in hot
+    tanh_jacobian = scalar_chain(1.5, 20, h0=1.0, squash=True)[1][20]
+    assert f"(right), shrinks to {tanh_jacobian:.3g}".replace("e-09", " times 10 to the power -9") in hot
+    assert "_" not in hot and "e-0" not in hot
+    panel = W.chain_try()
+    assert panel.describe(panel.values()) == describe_chain()

@@ -91,6 +91,43 @@ def draw_chain(w: float = 0.5, tanh: bool = False, steps: int = CHAIN_STEPS):
     return fig, text
 
 
+def _spoken_number(x: float) -> str:
+    """``x`` to 3 significant digits as a screen reader says it well: "0.0617", "3325", "9.54 times 10 to the power -7"."""
+    if 1000 <= abs(x) < 1e6:
+        return f"{x:.0f}"
+    mantissa, _, exponent = f"{x:.3g}".partition("e")
+    return f"{mantissa} times 10 to the power {int(exponent)}" if exponent else mantissa
+
+
+def _went(values, steps: int, plural: bool = False) -> str:
+    """Where ``values`` (1 at t = 0) end at ``steps``: "shrinks to 0.0617 by step 20", "grows to ...", "stays at 1"."""
+    last = float(values[steps])
+    if np.isclose(last, 1.0):
+        verb = "stay" if plural else "stays"
+        return f"{verb} at 1"
+    verb = ("shrink" if last < 1 else "grow") + ("" if plural else "s")
+    return f"{verb} to {_spoken_number(last)} by step {steps}"
+
+
+def describe_chain(w: float = 0.5, tanh: bool = False, steps: int = CHAIN_STEPS) -> str:
+    """What :func:`draw_chain`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_chain`. Returns one sentence: the two bar charts, where the state and
+    the Jacobian end, and with tanh the state it settles on and the plain powers outlined.
+    """
+    w = round(float(w), 4)
+    states, jacobians = scalar_chain(w, steps, h0=1.0, squash=tanh)
+    rule = f"tanh of {w:g} times the one before" if tanh else f"{w:g} times the one before"
+    state = f"settles at {tanh_fixed_point(w):.3f}" if tanh and w > 1 else _went(np.abs(states), steps)
+    said = (f"Two bar charts on a log scale over steps 1 to {steps}, each hidden state {rule}, starting from 1: "
+            f"the hidden state (left) {state}, and the Jacobian, how much the state at step t moves when the first "
+            f"one does (right), {_went(np.abs(jacobians), steps)}")
+    if tanh:
+        plain = scalar_chain(w, steps, h0=1.0)[1]
+        said += f"; dashed outlines show the powers of w without tanh, which {_went(np.abs(plain), steps, plural=True)}"
+    return said + "."
+
+
 def chain_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
     """The scalar-chain panel: slide w across 1, with and without tanh.
 
@@ -103,8 +140,9 @@ def chain_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
                                  readout_format=".2f"),
         "tanh": widgets.Checkbox(value=tanh, description="with tanh"),
     }
-    return TryPanel("the scalar chain h_t = w h_(t-1), with or without tanh", controls,
-                    lambda v: draw_chain(**v))
+    panel = TryPanel("the scalar chain h_t = w h_(t-1), with or without tanh", controls, lambda v: draw_chain(**v))
+    panel.describe = lambda v: describe_chain(**v)
+    return panel
 
 
 

@@ -80,6 +80,32 @@ def example_bucket(example_length: int, table) -> int:
     raise ValueError(f"example_length: {example_length} words lies in no bucket of the table")
 
 
+def describe_bleu_by_length(width: int = 10, example_length: int = 30, rows=None, table=None) -> str:
+    """What :func:`draw_bleu_by_length`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_bleu_by_length`. Returns one sentence: the buckets, each
+    model's BLEU in the shortest and the longest bucket, in how many buckets attention is
+    highest, and the shaded bucket of the example with its three scores.
+    """
+    rows = load_test_outputs() if rows is None else rows
+    table = bleu_table(rows, width) if table is None else table
+    which = example_bucket(example_length, table)
+    buckets = table["plain"]
+    shown = {"plain": "one summary (red)", "attention": "attention (blue)", "control": "the same-size control (orange)"}
+
+    def span(m):
+        return f"{shown[m]} from {table[m][0][3]:.2f} to {table[m][-1][3]:.2f}"
+
+    best = sum(1 for k in range(len(buckets)) if table["attention"][k][3] >= max(table[m][k][3] for m in MODELS))
+    lo, hi = buckets[which][:2]
+    return (f"Bars of test-set BLEU-4 in {len(buckets)} buckets of English length, {buckets[0][0]}-{buckets[0][1]} "
+            f"to {buckets[-1][0]}-{buckets[-1][1]} words, from the shortest bucket to the longest: "
+            + ", ".join(span(m) for m in MODELS)
+            + f"; attention is highest in {best} of {len(buckets)} buckets; the example's bucket, {lo}-{hi} words, "
+            f"is shaded (plain {table['plain'][which][3]:.2f}, attention {table['attention'][which][3]:.2f}, "
+            f"control {table['control'][which][3]:.2f}).")
+
+
 def bleu_by_length_readings(example_length: int, rows, table) -> str:
     """The readings of :func:`draw_bleu_by_length` alone (HTML): the example's bucket and its four sentences.
 
@@ -133,6 +159,7 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     # the example changes the picture only when it moves to another bucket (the shading)
     panel.picture_key = lambda v: (v["width"], example_bucket(v["example_length"], table_of(v)))
     panel.readings_of = lambda v: bleu_by_length_readings(v["example_length"], rows, table_of(v))
+    panel.describe = lambda v: describe_bleu_by_length(int(v["width"]), v["example_length"], rows, table_of(v))
     return panel
 
 
