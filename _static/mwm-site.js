@@ -27,13 +27,13 @@
     box.classList.toggle("mwm-more-right", wide && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
   }
 
-  /** Mark formulas and tables wider than their box; a wide formula becomes a Tab stop
-      (the theme does the same for tables), so the keyboard can scroll it. */
+  /** Mark formulas, tables and pictures wider than their box; a wide formula or picture becomes a Tab
+      stop (the theme does the same for tables), so the keyboard can scroll it. */
   function markWideBoxes() {
-    document.querySelectorAll("div.math, .pst-scrollable-table-container").forEach(function (box) {
+    document.querySelectorAll("div.math, .pst-scrollable-table-container, .mwm-picture, .mwm-try-frame").forEach(function (box) {
       var wide = box.scrollWidth > box.clientWidth + 1;
       box.classList.toggle("mwm-scrolls", wide);
-      if (box.matches("div.math")) {
+      if (box.matches("div.math, .mwm-picture, .mwm-try-frame")) {
         if (wide) {
           box.tabIndex = 0;
         } else {

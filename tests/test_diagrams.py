@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from _ext.readable_pictures import svg_text_sizes
 from scripts.book import draw_figures
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,26 +21,6 @@ FIGURES = ROOT / "chapters" / "figures"
 SVGS = sorted(FIGURES.glob("*.svg"))
 NS = "{http://www.w3.org/2000/svg}"
 MIN_FONT = 14
-
-
-def _font_sizes(root):
-    """(text, effective font size) for every <text> and <tspan>, sizes inherited from ancestors."""
-    sizes = []
-
-    def walk(el, inherited):
-        size = el.get("font-size")
-        style = re.search(r"font-size:\s*([\d.]+)", el.get("style", ""))
-        if style:
-            size = style.group(1)
-        if size is not None:
-            inherited = float(re.sub(r"(px)?$", "", size))
-        if el.tag in (NS + "text", NS + "tspan") and (el.text or "").strip():
-            sizes.append((el.text.strip(), inherited))
-        for child in el:
-            walk(child, inherited)
-
-    walk(root, None)
-    return sizes
 
 
 def _luminance(colour: str) -> float:
@@ -61,7 +42,7 @@ def test_diagram_is_accessible_scalable_and_legible(path):
     title, desc = root.find(NS + "title"), root.find(NS + "desc")
     assert title is not None and len(title.text.strip()) > 10
     assert desc is not None and len(desc.text.split()) >= 30, "a description that says what the diagram shows"
-    sizes = _font_sizes(root)
+    sizes = svg_text_sizes(root)
     assert sizes, "labels are real SVG text"
     small = [(t, s) for t, s in sizes if s is None or s < MIN_FONT]
     assert not small, f"text below {MIN_FONT} units (or of no stated size): {small[:5]}"

@@ -18,6 +18,8 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
+from _ext.readable_pictures import smallest_pt_asked
+
 from mwm import widgets as W
 from mwm.widgets.drawing import (COLUMN_PX, COURSE_STYLE, DPI, MIN_TEXT_PX, course_style, figure_plain_maths,
                                  plain_maths, smallest_text_px)
@@ -147,9 +149,7 @@ def test_chapter_figure_is_readable_and_described(chapter, cell):
     assert len(alt.split()) >= 8, "the figure needs an alt text saying what it shows"
     assert not re.fullmatch(r"[0-9a-f]{32,}(\.png)?", alt)
     # the smallest text the cell asks for: its explicit font sizes, else the course style's smallest
-    sizes = [float(s) for s in re.findall(r"fontsize=([0-9.]+)", source)]
-    style_sizes = [COURSE_STYLE[k] for k in ("xtick.labelsize", "ytick.labelsize", "legend.fontsize", "font.size")]
-    smallest_pt = min(sizes + style_sizes)
+    smallest_pt = smallest_pt_asked(source)
     for data in (o.get("data", {}) for o in cell["outputs"]):
         if "image/png" not in data:
             continue
@@ -202,3 +202,53 @@ def test_beam_tree_text_stands_out_from_its_box(width, step):
         checked += 1
     assert checked >= 20
     assert smallest_text_px(fig)[0] >= MIN_TEXT_PX
+
+
+# --- on a phone: every picture keeps its smallest text 10 px tall (the site build, _ext/readable_pictures.py) ---
+
+def test_a_picture_is_never_shown_narrower_than_its_text_allows():
+    from mwm.widgets.drawing import readable_width
+
+    # a 960-pixel panel picture with 10-pt text at 150 dpi (20.83 px): 461 px keeps that text 10 px tall
+    assert readable_width(960, 10 * 150 / 72) == 461
+    assert 10 * 150 / 72 * 461 / 960 >= MIN_TEXT_PX > 10 * 150 / 72 * 460 / 960
+    assert readable_width(720, 14) == 515   # an SVG diagram: 14-unit labels in a 720-unit viewBox
+    for bad in ((0, 20), (960, 0), (-1, 20)):
+        with pytest.raises(ValueError, match="must be positive"):
+            readable_width(*bad)
+
+
+def test_the_build_boxes_every_chapter_picture_at_its_readable_width():
+    import hashlib
+
+    from _ext import readable_pictures as rp
+
+    plots = rp.chapter_plots(CHAPTERS)
+    for _chapter, cell in FIGURE_CELLS:   # every plot of every chapter, by its content, with its cell's smallest text
+        for data in (o.get("data", {}) for o in cell["outputs"]):
+            if "image/png" in data:
+                png = base64.b64decode(data["image/png"])
+                width, _, dpi = _png_size_and_dpi(png)
+                assert plots[hashlib.sha256(png).hexdigest()] == (width, smallest_pt_asked("".join(cell["source"])) * dpi / 72)
+    for svg in (ROOT / "chapters" / "figures").glob("*.svg"):
+        assert rp.svg_picture(svg) == (720.0, 14.0)
+    page = ('<p><img alt="a &gt; b" src="../_images/d.svg" class="align-center" /></p>'
+            '<img alt="plot" src="../../_images/p.png" />')
+    fixed, count = rp.readable_pictures_in_page(page, {"d.svg": (720.0, 14.0), "p.png": (1035, 18.75)})
+    assert count == 2
+    assert ('<p><span class="mwm-picture"><img alt="a &gt; b" src="../_images/d.svg" class="align-center" '
+            'style="min-width:515px" data-picture-width="720" data-smallest-text="14.00" /></span></p>') in fixed
+    assert 'src="../../_images/p.png" style="min-width:552px" data-picture-width="1035" data-smallest-text="18.75" />' in fixed
+    with pytest.raises(KeyError, match="p.png"):
+        rp.readable_pictures_in_page(page, {"d.svg": (720.0, 14.0)})
+
+
+def test_a_panels_pictures_carry_their_smallest_drawn_text():
+    """The static twin measures the text its renderer really draws: chapter 11's 9-pt cell values, not the style's 10 pt."""
+    from mwm.widgets import both_ways_try, window_try
+    from mwm.widgets.static import static_html, static_states
+
+    data = static_states(both_ways_try())
+    assert data["picture"]["smallest_pt"] == 9.0 and data["picture"]["width"] == 1080
+    html = static_html(window_try())
+    assert 'style="min-width:461px" data-picture-width="960" data-smallest-text="20.83"' in html

@@ -4,7 +4,8 @@ One visit per page (the site of ``conftest.site``, served and opened as in tests
 every request that is not to the local server blocked), read by each test of this file in
 turn: offline, with its maths rendered and its pictures loaded (a screenshot of each chapter's first screen, in
 ``test-artifacts/screenshots/``); then axe-core (``node_modules``, installed by
-``make test`` with npm), formulas and tables at desktop and phone widths, the weight of a first
+``make test`` with npm), formulas, tables and pictures at desktop and phone widths (a picture's smallest
+text at least 10 px on screen; wider than the column only in a box that scrolls), the weight of a first
 load (the local server compresses text with gzip, as static hosts do), the Tab order, dark mode
 and print; last, back at the desktop width on screen, every "Try" panel of a chapter is moved
 (tests/test_site.py's :func:`every_panel_moves`) and taken to each setting its chapter names
@@ -44,7 +45,7 @@ _TOO_WIDE = """(phone) => {
     return null;
   };
   const bad = [];
-  for (const e of column.querySelectorAll('mjx-container[display="true"], table')) {
+  for (const e of column.querySelectorAll('mjx-container[display="true"], table, img')) {
     if (e.tagName !== 'TABLE' && e.closest('table')) continue;
     const inner = e.tagName === 'TABLE' ? e : (e.querySelector('mjx-math') || e);
     const w = inner.getBoundingClientRect().width;
@@ -54,7 +55,25 @@ _TOO_WIDE = """(phone) => {
                  && getComputedStyle(box).maskImage.includes('gradient');
     if (!fine) bad.push(`${e.tagName.toLowerCase()} ${Math.round(w)} px > ${Math.round(width)} px` +
                         (box ? ' (its box lacks Tab access or a cue)' : ' (no scrolling box)') +
-                        `: "${(e.textContent || '').trim().slice(0, 50)}"`);
+                        `: "${(e.alt || e.textContent || '').trim().slice(0, 50)}"`);
+  }
+  return bad;
+}"""
+
+#: Every picture the page shows in its article (plots, diagrams, "Try" panels) keeps its smallest text
+#: 10 CSS pixels tall or more: the build writes each picture's width and smallest text (in the picture's
+#: own units, data-picture-width and data-smallest-text); shown w pixels wide, that text is
+#: smallest * w / width pixels tall. A picture without them fails: its text size is unknown.
+_SMALL_TEXT = """() => {
+  const bad = [];
+  for (const img of document.querySelectorAll('article.bd-article img')) {
+    const shown = img.getBoundingClientRect().width;
+    if (!shown) continue;   // folded away: not on screen
+    const name = (img.getAttribute('src') || '').split('/').pop().slice(0, 30);
+    const width = parseFloat(img.dataset.pictureWidth), smallest = parseFloat(img.dataset.smallestText);
+    if (!(width > 0 && smallest > 0)) { bad.push(`${name}: no size of its smallest text`); continue; }
+    const px = smallest * shown / width;
+    if (px < 10 - 1e-6) bad.push(`${name}: smallest text ${px.toFixed(1)} px on screen`);
   }
   return bad;
 }"""
@@ -127,7 +146,7 @@ def test_page_as_readers_meet_it(opened):
 
 
 def as_readers_meet_it(opened):
-    """The page's one visit (desktop, then resized to a phone): axe, widths, weight, Tab order, dark mode, print.
+    """The page's one visit (desktop, then resized to a phone): axe, widths, picture text, weight, Tab order, dark mode, print.
 
     Runs after the page's first tests and before its panels are moved, on the same visit. Without axe-core (no npm) the other
     checks still run, and the test then skips with a message.
@@ -138,6 +157,7 @@ def as_readers_meet_it(opened):
     failures = []
     page.wait_for_timeout(100)   # the site's script marks wide formulas once MathJax is done
     failures += [f"desktop: {w}" for w in page.evaluate(_TOO_WIDE, False)]
+    failures += [f"desktop: {w}" for w in page.evaluate(_SMALL_TEXT)]
     if not no_axe:
         failures += [f"axe: {v}" for v in _axe_violations(page)]
     focusable = page.evaluate("() => [...document.querySelectorAll('mjx-container')].filter(e => e.tabIndex >= 0).length")
@@ -149,6 +169,7 @@ def as_readers_meet_it(opened):
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_timeout(400)   # the theme's and the site's resize handlers wait 200-300 ms
     failures += [f"phone: {w}" for w in page.evaluate(_TOO_WIDE, True)]
+    failures += [f"phone: {w}" for w in page.evaluate(_SMALL_TEXT)]
     if not no_axe:   # what the phone layout changes: boxes that now scroll must be reachable by keyboard
         failures += [f"phone axe: {v}" for v in _axe_violations(page, ["scrollable-region-focusable"])]
 

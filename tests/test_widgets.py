@@ -698,7 +698,7 @@ def test_the_panels_with_a_picture_key_draw_what_every_setting_drawn_shows(monke
         base = panel.values()
         all_values = [dict(base, **s) for s in settings]
         keyed = static._draw_all(panel, all_values)
-        assert len({picture for picture, _ in keyed}) == 1   # one picture for the three
+        assert len({picture for picture, *_ in keyed}) == 1   # one picture for the three
         panel.picture_key = None
         assert static._draw_all(panel, all_values) == keyed   # drawn one by one: the same pictures and readings
 
@@ -1048,3 +1048,75 @@ def test_chapter_7s_alt_text_says_where_the_state_and_the_jacobian_end():
     assert "_" not in hot and "e-0" not in hot
     panel = W.chain_try()
     assert panel.describe(panel.values()) == describe_chain()
+
+
+def test_chapter_2s_alt_text_gives_the_bars_and_what_becomes_of_the_first_word():
+    """The one-number cell in words: the bars' values (from the cell itself) and whether the word fades, flips or holds."""
+    from mwm.cell import scalar_rnn
+    from mwm.widgets.ch02_cell import SCALAR_INPUTS, describe_scalar_cell
+
+    hs = scalar_rnn(np.array(SCALAR_INPUTS[:3]), w=0.5, u=1.0)
+    said = describe_scalar_cell(0.5, 1.0, 3)
+    assert ", ".join(f"{h:.2f}" for h in hs) in said and f"fades from {hs[0]:.2f} to {hs[2]:.2f}" in said
+    flipped = describe_scalar_cell(-0.5, 1.0, 3)
+    assert "flips sign at every step" in flipped and "minus 0.36" in flipped and "-" not in flipped
+    assert "flips" not in said
+    assert "never written in" in describe_scalar_cell(0.5, 0.0, 3)
+    assert "settles at" in describe_scalar_cell(1.5, 1.0, 8)
+    panel = W.scalar_cell_try()
+    assert panel.describe(panel.values()) == describe_scalar_cell(0.5, 1.0, 1)
+
+
+def test_chapter_10s_alt_text_places_the_new_state_between_the_two():
+    """The blend dial in words: the three points (from the GRU step itself) and the share of the way the new state went."""
+    from mwm.gru import OLD_STATE, dial_step
+    from mwm.widgets.ch10_gru import _point, describe_blend_dial
+
+    candidate, new = dial_step(0.25, 1.0)
+    said = describe_blend_dial(0.25, 1.0)
+    assert f"the candidate {_point(candidate)} in orange and the new state {_point(new)}, 25% of the way" in said
+    assert _point(OLD_STATE) == "(0.80, minus 0.20)" and "-" not in said
+    assert "the candidate is ignored" in describe_blend_dial(0.0) and "forgotten" in describe_blend_dial(1.0)
+    reset = describe_blend_dial(0.5, 0.3)
+    assert f"the candidate moved from {_point(dial_step(0.5, 1.0)[0])}" in reset
+    assert "keep previous 0.50, take candidate 0.50" in reset
+    panel = W.blend_dial_try()
+    assert panel.describe(panel.values()) == describe_blend_dial()
+
+
+def test_chapter_5s_alt_text_says_what_the_model_wrote_and_its_tallest_bars():
+    """The talking panel in words: the text greedy talk wrote and its loop, and the three tallest bars (the model's own numbers)."""
+    from mwm.charlm import ALPHABET, load_char_lm, next_char_probs, talk_greedy
+    from mwm.widgets.ch05_talk import describe_talk
+
+    model = load_char_lm()
+    talk = talk_greedy(model, "the train to ")
+    said = describe_talk(model=model)
+    assert f'greedy: "{talk.generated.strip()}", with a red line naming the {talk.loop_period}-character block' in said
+    probs = next_char_probs(model, "the train to ", 1.0)
+    first = int(np.argmax(probs))
+    assert f'at θ = 1, the same scale at every θ: the tallest "{ALPHABET[first]}" {probs[first]:.2f}, ' in said
+    hot = describe_talk(mode="sample", temperature="2", seed=2, model=model)
+    assert "sampled at θ = 2 with seed 2" in hot and "kochi express will arrive on platform six." in hot
+    assert "red line" not in hot
+    panel = W.talk_try()
+    assert panel.describe(panel.values()) == said
+
+
+def test_chapter_9s_alt_text_gives_the_tanks_five_bars_and_the_steps():
+    """The tank in words: the five bars of one step and the level over the steps, from the LSTM step itself."""
+    from mwm.widgets.ch09_lstm import describe_tank, gates_from_preactivations, tank_run
+
+    said = describe_tank()
+    levels, states = tank_run(1.0, 0.9, 0.2, 0.5, 1.0, 1)
+    assert (f"keeps {0.9 * levels[0]:.2f}, the input gate at 0.20 writes {0.2 * 0.5:.2f} of the candidate 0.50, "
+            f"the new level is {levels[1]:.2f}, and the output gate at 1.00 shows the hidden state {states[0]:.2f}") in said
+    shut = describe_tank(f=1.0, i=0.0, o=0.0, steps=10)
+    assert "10 steps with the same gates: the level stays at 1.00, the hidden state ends at 0.00" in shut
+    assert "greyed: by hand" in shut
+    pre = gates_from_preactivations(2.0, 0.0, 1.0, 1.0)
+    read = describe_tank(f=1.0, i=0.0, o=0.0, gates="from pre-activations")
+    assert f"the forget gate at {pre['f']:.2f}" in read and "from the pre-activations 2.0, 0.0, 1.0 and 1.0" in read
+    assert "minus 1.00" in describe_tank(c_prev=-1.0) and not re.search(r"-\d", describe_tank(c_prev=-1.0))
+    panel = W.tank_try()
+    assert panel.describe(panel.values()) == said

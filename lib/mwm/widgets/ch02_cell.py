@@ -31,6 +31,38 @@ def draw_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3):
     return fig, "states: " + ", ".join(f"{h:.4f}" for h in hs)
 
 
+def describe_scalar_cell(w: float = 0.5, u: float = 1.0, steps: int = 3) -> str:
+    """What :func:`draw_scalar_cell`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_scalar_cell`. Returns one sentence: the rule, the bars' values, and
+    what happens to the first word (fades, holds, flips sign, is never written).
+    """
+    hs = scalar_rnn(np.array(SCALAR_INPUTS[:steps]), w=w, u=u)
+    values = ", ".join(f"{h:.2f}" for h in hs)
+    when = f"after each of {steps} steps" if steps > 1 else "after 1 step"
+    said = (f"Bars of the hidden state {when}, each state tanh of {w:g} times the one before plus {u:g} times "
+            f"the input, the input one word then blanks: {values}").replace("-", "minus ")
+    first, last = abs(hs[0]), abs(hs[-1])
+    if np.allclose(hs, 0):
+        what = "with u = 0 the word is never written in, so every state is 0"
+    elif steps == 1:
+        what = "one bar, the word as written in"
+    else:
+        flips = w < 0 and np.all(np.sign(hs[1:]) == -np.sign(hs[:-1]))
+        if last < 0.005:
+            size = "the first word is gone after one step" if abs(hs[1]) < 0.005 else "the first word fades to almost nothing"
+        elif np.isclose(last, first, atol=0.005):
+            size = "the first word holds its size"
+        elif last < first:
+            size = f"the first word fades from {first:.2f} to {last:.2f}"
+        elif np.isclose(abs(hs[-2]), last, atol=0.005):
+            size = f"the state grows from {first:.2f} and settles at {last:.2f}"
+        else:
+            size = f"the state grows from {first:.2f} to {last:.2f}"
+        what = size + ("; the state flips sign at every step" if flips else "")
+    return f"{said}; {what}."
+
+
 def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
     """The one-number cell panel: keep-old weight w, new-word weight u, and how many steps to run.
 
@@ -51,6 +83,7 @@ def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
     ]
     # the lesson: how w fades the first word over the steps, for every w; and how u scales what comes in
     panel.combined = [("w", "steps"), ("u", "steps")]
+    panel.describe = lambda v: describe_scalar_cell(**v)
     return panel
 
 

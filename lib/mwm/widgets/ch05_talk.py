@@ -44,7 +44,8 @@ def draw_talk(prompt: str = "the train to ", mode: str = "greedy", temperature="
 
     Returns:
         (Figure, readings): the readings give the top guess after the prompt with its
-        probability at this temperature, what was written, and the loop if one was found.
+        probability at this temperature, what was written, and the loop if one was found. The
+        bars' scale is the same at every temperature of :data:`TEMPERATURES` (set by the coldest).
 
     Raises:
         ValueError: for an unknown mode, a prompt outside the 28 symbols, or θ <= 0.
@@ -81,7 +82,9 @@ def draw_talk(prompt: str = "the train to ", mode: str = "greedy", temperature="
         ax_bars.text(i, probs[i] + 0.01, f"{probs[i]:.2f}", ha="center", va="bottom", fontsize=10)
     ax_bars.set_xticks(range(len(probs)))
     ax_bars.set_xticklabels(LABELS, fontsize=10)
-    ax_bars.set_ylim(0, min(1.0, probs.max() * 1.25 + 0.02))
+    # one scale for every θ of this prompt (the coldest θ's bars are the tallest): a hotter θ is seen to flatten them
+    coldest = next_char_probs(model, prompt, min(theta, *(float(t) for t in TEMPERATURES)))
+    ax_bars.set_ylim(0, min(1.0, coldest.max() * 1.25 + 0.02))
     ax_bars.set_ylabel("probability")
     ax_bars.set_title(rf"next character after {_shown(prompt)}, $\theta$ = {theta:g} (red = top)", fontsize=11)
     layout(fig)
@@ -91,6 +94,33 @@ def draw_talk(prompt: str = "the train to ", mode: str = "greedy", temperature="
     if talk.looped:
         readings += f"; loop found: a block of {talk.loop_period} characters written twice in a row"
     return fig, readings
+
+
+def _said_symbol(ch: str) -> str:
+    """A symbol of the alphabet as a reader hears it: "p", "space", "full stop", "the end symbol"."""
+    return {" ": "space", ".": "full stop"}.get(ch, f'"{ch}"' if ch.strip() else "the end symbol")
+
+
+def describe_talk(prompt: str = "the train to ", mode: str = "greedy", temperature="1", seed: int = 1,
+                  model: CharLM | None = None) -> str:
+    """What :func:`draw_talk`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_talk`. Returns one sentence: how the model talked and what it wrote (and
+    the loop greedy talk fell into), then the next-character bars: the three tallest, labelled in
+    the picture, at this θ, on the scale every θ of this prompt shares.
+    """
+    model = model or load_char_lm()
+    theta = float(temperature)
+    probs = next_char_probs(model, prompt, theta)
+    talk = talk_greedy(model, prompt) if mode == "greedy" else talk_sample(model, prompt, theta, seed)
+    how = "greedy" if mode == "greedy" else f"sampled at θ = {theta:g} with seed {seed}"
+    said = f'Above, what the model wrote after {_shown(prompt)}, {how}: "{talk.generated.strip()}"'
+    if talk.looped:
+        said += f", with a red line naming the {talk.loop_period}-character block it wrote twice in a row"
+    top = np.argsort(probs)[::-1][:3]
+    bars = ", ".join(f"{_said_symbol(ALPHABET[i])} {probs[i]:.2f}" for i in top)
+    return (f"{said}. Below, bars of the next character's probability after the prompt at θ = {theta:g}, the "
+            f"same scale at every θ: the tallest {bars}.")
 
 
 def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: str = "1", seed: int = 1) -> TryPanel:
@@ -121,6 +151,7 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
     panel.combined = [("prompt", "mode", "temperature", "seed")]   # any prompt, greedy or sampled, at any θ and seed
     # greedy talk ignores the seed: its three seeds share one picture and readings
     panel.picture_key = lambda v: (v["prompt"], v["mode"], v["temperature"], v["seed"] if v["mode"] == "sample" else None)
+    panel.describe = lambda v: describe_talk(**v, model=model)
     return panel
 
 

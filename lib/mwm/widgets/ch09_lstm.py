@@ -177,6 +177,43 @@ class _TankFigure:
             self.laid_out = True
 
 
+def _minus(x: float, digits: int = 2) -> str:
+    """A number as a reader hears it: "0.90", "minus 0.25"."""
+    return f"{x:.{digits}f}".replace("-", "minus ")
+
+
+def describe_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_i=0.0, a_c=1.0, a_o=1.0,
+                  gates="by hand") -> str:
+    """What :func:`draw_tank`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_tank`. Returns one sentence: the step's five bars (old level, what the
+    forget gate keeps, what the input gate writes, the new level, the hidden state), the level
+    over the steps, and whether the pre-activations set the gates.
+    """
+    if gates not in GATE_MODES:
+        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
+    from_pre = gates_from_preactivations(a_f, a_i, a_c, a_o)
+    gate = from_pre if gates == "from pre-activations" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
+    levels, states = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
+    kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
+    said = (f"Top, one LSTM step as five bars: the old level {_minus(levels[0])}, the forget gate at {gate['f']:.2f} "
+            f"keeps {_minus(kept)}, the input gate at {gate['i']:.2f} writes {_minus(written)} of the candidate "
+            f"{_minus(gate['c_tilde'])}, the new level is {_minus(levels[1])}, and the output gate at {gate['o']:.2f} "
+            f"shows the hidden state {_minus(states[0])}")
+    if steps > 1:
+        way = (f"stays at {_minus(levels[0])}" if abs(levels[-1] - levels[0]) < 0.005
+               else f"goes from {_minus(levels[0])} to {_minus(levels[-1])}")
+        said += f". Bottom left, {steps} steps with the same gates: the level {way}, the hidden state ends at {_minus(states[-1])}"
+    else:
+        said += ". Bottom left, the level and the hidden state over one step"
+    if gates == "from pre-activations":
+        said += (f". Bottom right, the gates read from the pre-activations {_minus(a_f, 1)}, {_minus(a_i, 1)}, "
+                 f"{_minus(a_c, 1)} and {_minus(a_o, 1)} on the sigmoid and tanh curves")
+    else:
+        said += ". Bottom right, the pre-activation curves, greyed: by hand, the gates do not read them"
+    return said + "."
+
+
 #: The tank panel's sliders each gate mode reads (the old level and the steps count in both).
 BY_HAND_CONTROLS = ("f", "i", "c_tilde", "o")
 PRE_CONTROLS = ("a_f", "a_i", "a_c", "a_o")
@@ -237,6 +274,7 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
                                                                     "gates": "from pre-activations"},
          "expect": ["c_t = 0.8808 + 0.3808 = 1.2616"]},
     ]
+    panel.describe = lambda c: describe_tank(**c)
     return panel
 
 

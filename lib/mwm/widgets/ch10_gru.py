@@ -91,6 +91,32 @@ def draw_blend_dial(z: float = 0.25, r: float = 1.0):
     return fig, text
 
 
+def _point(v) -> str:
+    """A point of the plane as a reader hears it: "(0.8, minus 0.2)", two decimals."""
+    return ("(" + ", ".join(f"{x:.2f}" for x in np.round(np.asarray(v, dtype=float), 2) + 0.0) + ")").replace("-", "minus ")
+
+
+def describe_blend_dial(z: float = 0.25, r: float = 1.0) -> str:
+    """What :func:`draw_blend_dial`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_blend_dial`. Returns one sentence: the three arrows and where the new
+    state sits between the previous state and the candidate, then the two shares' bars.
+    """
+    candidate, new = dial_step(z, r)
+    if np.isclose(z, 0):
+        where = "on the previous state: the candidate is ignored"
+    elif np.isclose(z, 1):
+        where = "on the candidate: the previous state is forgotten"
+    else:
+        where = f"{z:.0%} of the way from the previous state to the candidate"
+    said = (f"Left, three arrows on a plane: the previous state {_point(OLD_STATE)} in grey, the candidate "
+            f"{_point(candidate)} in orange and the new state {_point(new)}, {where}")
+    if r < 1:
+        said += (f"; with the reset gate at {r:.2f} the candidate moved from {_point(dial_step(z, 1.0)[0])}, "
+                 "its place at r = 1, marked by an open circle")
+    return said + f". Right, two bars: keep previous {1 - z:.2f}, take candidate {z:.2f}."
+
+
 def blend_dial_try(z: float = 0.25, r: float = 1.0) -> TryPanel:
     """The blend-dial panel: the update gate z and the reset gate r, one GRU step in 2-D.
 
@@ -101,8 +127,10 @@ def blend_dial_try(z: float = 0.25, r: float = 1.0) -> TryPanel:
         "z": widgets.FloatSlider(value=z, min=0.0, max=1.0, step=0.05, description="update z"),
         "r": widgets.FloatSlider(value=r, min=0.0, max=1.0, step=0.05, description="reset r"),
     }
-    return TryPanel("the blend dial: keep the previous state, or take the candidate?", controls,
-                    lambda v: draw_blend_dial(**v))
+    panel = TryPanel("the blend dial: keep the previous state, or take the candidate?", controls,
+                     lambda v: draw_blend_dial(**v))
+    panel.describe = lambda v: describe_blend_dial(**v)
+    return panel
 
 
 def draw_ten_steps(z: float = 0.1, r: float = 1.0):

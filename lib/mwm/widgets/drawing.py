@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import math
 import re
 
 import matplotlib
@@ -30,6 +31,24 @@ PHONE_COLUMN_PX = 330
 
 #: The smallest text height, in CSS pixels on screen, that a figure may show in that column.
 MIN_TEXT_PX = 10.0
+
+
+def readable_width(width: float, smallest_text: float) -> int:
+    """The narrowest a picture may be shown, in CSS pixels, for its smallest text to stay :data:`MIN_TEXT_PX` tall.
+
+    A picture ``width`` units wide (pixels of a raster picture, or an SVG's viewBox units) whose
+    smallest text is ``smallest_text`` of the same units tall: shown ``w`` CSS pixels wide, that
+    text is ``smallest_text * w / width`` pixels tall. The website keeps every picture at least
+    this wide; on a phone a wider picture scrolls sideways in its box instead of shrinking.
+
+    Raises:
+        ValueError: if ``width`` or ``smallest_text`` is not positive.
+    """
+    if not width > 0:
+        raise ValueError(f"width must be positive, got {width}")
+    if not smallest_text > 0:
+        raise ValueError(f"smallest_text must be positive, got {smallest_text}")
+    return math.ceil(width * MIN_TEXT_PX / smallest_text - 1e-9)
 
 #: matplotlib settings shared by every figure of the course: the resolution above, font
 #: sizes (points) large enough for figures up to about 8 inches wide, and titles at the top

@@ -50,6 +50,7 @@ import html
 import io
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import re
@@ -113,6 +114,35 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_RENDERERS.clear)
 
 
+#: The smallest text size, in points, the last :func:`_small_picture` drew in this process (None: none drawn yet).
+_LAST_SMALLEST_PT: float | None = None
+
+
+def _measuring_renderer(width: int, height: int, dpi: float):
+    """An Agg renderer that also remembers the smallest text it drew since it was last cleared, in points.
+
+    Every text matplotlib draws goes through ``draw_text`` (plain text and mathtext alike), so the
+    size read there is the size drawn: tick labels outside the axes' limits, hidden labels and
+    empty strings are not counted.
+    """
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    class MeasuringRendererAgg(RendererAgg):
+        smallest_pt = None
+
+        def clear(self):
+            super().clear()
+            self.smallest_pt = None
+
+        def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+            if s.strip():
+                size = prop.get_size_in_points()
+                self.smallest_pt = size if self.smallest_pt is None else min(self.smallest_pt, size)
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+
+    return MeasuringRendererAgg(width, height, dpi)
+
+
 #: The format of the website's panel pictures: lossless WebP of the 256-colour picture. On these
 #: plots it is about half the bytes of the same picture as an optimised PNG, and every browser
 #: the site supports shows it.
@@ -131,7 +161,8 @@ def _small_picture(fig) -> bytes:
     website serves. WebP's method 3 (of 0-6): on the panels' pictures a third quicker to encode
     than PIL's default 4, and 1% smaller.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+    global _LAST_SMALLEST_PT
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
     from .panel import DPI
@@ -141,10 +172,11 @@ def _small_picture(fig) -> bytes:
     width, height = canvas.get_width_height(physical=True)
     key = (width, height, fig.dpi)
     if key not in _RENDERERS:
-        _RENDERERS[key] = RendererAgg(width, height, fig.dpi)
+        _RENDERERS[key] = _measuring_renderer(width, height, fig.dpi)
     # FigureCanvasAgg.get_renderer() keeps a renderer made for this key: hand it the shared one
     canvas.renderer, canvas._lastKey = _RENDERERS[key], key
     canvas.draw()
+    _LAST_SMALLEST_PT = canvas.renderer.smallest_pt
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
@@ -172,13 +204,19 @@ def panel_workers(n_settings: int) -> int:
 _PANEL = None
 
 
-def _draw_one(values: dict) -> tuple[str, str]:
+def _draw_one(values: dict) -> tuple[str, str, tuple]:
+    """(base64 picture, readings, (picture width in pixels, smallest text drawn in points or None)) of one setting."""
+    global _LAST_SMALLEST_PT
+    from .panel import DPI
+
     fig, text = _PANEL._draw(values)
-    return base64.b64encode(_small_picture(fig)).decode("ascii"), text
+    _LAST_SMALLEST_PT = None
+    picture = base64.b64encode(_small_picture(fig)).decode("ascii")
+    return picture, text, (round(fig.get_figwidth() * DPI), _LAST_SMALLEST_PT)
 
 
-def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
-    """(base64 picture, readings) for each setting, in order; equal settings are drawn once.
+def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str, tuple]]:
+    """(base64 picture, readings, (width px, smallest text pt)) for each setting, in order; equal settings are drawn once.
 
     A panel with a ``picture_key`` draws one setting per key: the others of that key take its
     picture, and their readings from the panel's ``readings_of`` (or the drawn setting's
@@ -222,8 +260,8 @@ def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str]]:
                 raise ValueError(f"{panel.title}: readings_of({first_of[k]!r}) differs from the readings drawn with it")
     for k in unique:
         if k not in drawn:
-            picture, text = drawn[drawn_for[shown_by[k]]]
-            drawn[k] = (picture, readings_of(first_of[k]) if readings_of is not None else text)
+            picture, text, size = drawn[drawn_for[shown_by[k]]]
+            drawn[k] = (picture, readings_of(first_of[k]) if readings_of is not None else text, size)
     return [drawn[k] for k in keys]
 
 
@@ -326,8 +364,10 @@ def static_states(panel):
         "states" (key "i,j,..." of option indices -> [image index, readings index], and, for a panel with a
         ``describe(values) -> str`` saying what its picture shows, the index of that sentence in "alts"),
         "images" (``data:`` URIs of :data:`PICTURE_MIME`, each distinct picture once; the website build moves
-        them into files), "readings" and "named" (name, state key, expected substrings, and "order": the
-        positions of the controls it sets, in the order the chapter sets them).
+        them into files), "readings", "named" (name, state key, expected substrings, and "order": the
+        positions of the controls it sets, in the order the chapter sets them) and "picture" ("width": the
+        widest picture in pixels; "smallest_pt": the smallest text any picture draws, in points, or None
+        when the pictures were not rendered).
 
     Raises:
         ValueError: for a bad ``named_settings`` entry (see :func:`_named_settings`).
@@ -380,11 +420,15 @@ def static_states(panel):
         all_values.append(values)
     describe = getattr(panel, "describe", None)
     alts, alt_index = [], {}
-    for combo, values, (picture, text) in zip(settings, all_values, _draw_all(panel, all_values)):
+    widths, smallest = [], []
+    for combo, values, (picture, text, (width, smallest_pt)) in zip(settings, all_values, _draw_all(panel, all_values)):
         uri = f"data:{PICTURE_MIME};base64," + picture
         if uri not in image_index:
             image_index[uri] = len(images)
             images.append(uri)
+            widths.append(width)
+            if smallest_pt is not None:
+                smallest.append(smallest_pt)
         if text not in readings_index:
             readings_index[text] = len(readings)
             readings.append(text)
@@ -401,7 +445,9 @@ def static_states(panel):
     named_out = [{"name": s["name"], "key": state_key(s["combo"], listed), "expect": s["expect"],
                   "order": [list(listed).index(n) for n in s["order"]]} for s in named]
     out = {"title": panel.title, "controls": controls, "mode": mode, "states": states, "images": images,
-           "readings": readings, "named": named_out}
+           "readings": readings, "named": named_out,
+           # the widest picture (pixels) and the smallest text any picture shows (points; None if none was measured)
+           "picture": {"width": max(widths), "smallest_pt": min(smallest) if smallest else None}}
     if describe is not None:
         out["alts"] = alts
     return out
@@ -662,7 +708,7 @@ html[data-theme="dark"] .mwm-try .mwm-try-figure{filter:none!important}
 .mwm-try-control input[type=checkbox]{width:22px;height:22px;accent-color:var(--mwm-on)}
 .mwm-try-control output{min-width:2.5em;font-variant-numeric:tabular-nums}
 .mwm-try button:focus-visible,.mwm-try input:focus-visible,.mwm-try select:focus-visible{outline:3px solid var(--mwm-focus);outline-offset:2px}
-.mwm-try-frame{border:1px solid var(--mwm-line);background:#ffffff;padding:4px;border-radius:4px;display:inline-block;max-width:100%;box-sizing:border-box}
+.mwm-try-frame{border:1px solid var(--mwm-line);background:#ffffff;padding:4px;border-radius:4px;display:inline-block;max-width:100%;box-sizing:border-box;overflow-x:auto;scrollbar-width:thin}
 .mwm-try-figure{max-width:100%;height:auto;display:block}
 .mwm-try-readings{font-size:.9em;margin-top:.3em;color:var(--mwm-fg)}
 .mwm-try-status{font-size:.85em;font-weight:bold;color:var(--mwm-fg)}
@@ -724,6 +770,23 @@ def alt_text(data: dict, key: str) -> str:
     return f'{title} {shows}Settings: {", ".join(parts)}. {_plain(data["readings"][hit[1]])}'
 
 
+def _readable_attributes(picture: dict) -> str:
+    """The ``<img>`` attributes that keep a panel's smallest text readable on a phone (empty if it was not measured).
+
+    ``style="min-width: ..px"`` (:func:`mwm.widgets.drawing.readable_width`): on a narrow screen the
+    picture scrolls sideways in its frame instead of shrinking below it; ``data-picture-width`` and
+    ``data-smallest-text`` (pixels of the picture) let a test measure the text on screen.
+    """
+    from .drawing import readable_width
+    from .panel import DPI
+
+    if picture.get("smallest_pt") is None:
+        return ""
+    text_px = math.floor(picture["smallest_pt"] * DPI / 72 * 100) / 100   # as written below: rounded down, never taller
+    return (f' style="min-width:{readable_width(picture["width"], text_px)}px"'
+            f' data-picture-width="{picture["width"]}" data-smallest-text="{text_px:.2f}"')
+
+
 def static_html(panel) -> str:
     """The panel's static twin: HTML with its controls, all precomputed figures and the script.
 
@@ -764,8 +827,8 @@ def static_html(panel) -> str:
         f'<noscript><div class="mwm-try-note">The controls need JavaScript, which is off in this browser: '
         f'the picture shows the panel\'s first setting.</div></noscript>'
         f'<div class="mwm-try-status" role="status"></div>'
-        f'<div class="mwm-try-frame"><img class="mwm-try-figure" alt="{html.escape(alt_text(data, start_key))}" '
-        f'src="{data["images"][hit[0]]}"></div>'
+        f'<div class="mwm-try-frame"><img class="mwm-try-figure" alt="{html.escape(alt_text(data, start_key))}"'
+        f'{_readable_attributes(data["picture"])} src="{data["images"][hit[0]]}"></div>'
         f'<div class="mwm-try-readings">{data["readings"][hit[1]]}</div>'
         f'<div class="mwm-try-spoken" aria-live="polite"></div>'
         f'<div class="mwm-try-note">{html.escape(" ".join(notes))}</div>'
