@@ -167,3 +167,32 @@ def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # 
         assert not visit.problems, visit.problems
     finally:
         visit.close()
+
+
+def test_a_control_that_does_nothing_here_says_so(browser, server):  # noqa: F811
+    """Chapter 5's seed while the model talks greedily: beside it, "(no effect in this setting)", as idle_controls
+    computes from the panel's data; pressing "sample" gives it an effect, and the note goes."""
+    from mwm.widgets.static import idle_controls
+
+    doc = next(d for d in CHAPTERS if d.startswith("chapters/05-"))
+    visit = Visit(browser, server, f"{doc}.html")
+    try:
+        panel = visit.page.locator(".mwm-try").first
+        data = _panel_data(panel)
+        listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+        names = [c["name"] for c in listed]
+        seed, mode = names.index("seed"), names.index("mode")
+
+        def idle_on_page():
+            return [k for k in range(len(listed))
+                    if panel.locator(f'.mwm-try-control[data-k="{k}"].mwm-try-idle .mwm-try-idle-note').count()]
+
+        assert listed[mode]["options"][_index(panel, listed)[mode]] == "greedy"
+        assert idle_on_page() == idle_controls(data, _index(panel, listed)) == [seed]
+        note = panel.locator(f'.mwm-try-control[data-k="{seed}"] .mwm-try-idle-note')
+        assert note.text_content() == "(no effect in this setting)" and note.is_visible()
+        _set(panel, listed, mode, listed[mode]["options"].index("sample"))
+        assert idle_on_page() == idle_controls(data, _index(panel, listed)) == []
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()

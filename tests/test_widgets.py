@@ -1120,3 +1120,27 @@ def test_chapter_9s_alt_text_gives_the_tanks_five_bars_and_the_steps():
     assert "minus 1.00" in describe_tank(c_prev=-1.0) and not re.search(r"-\d", describe_tank(c_prev=-1.0))
     panel = W.tank_try()
     assert panel.describe(panel.values()) == said
+
+
+def test_a_control_is_idle_where_none_of_its_drawn_values_changes_anything(monkeypatch):
+    """idle_controls (the page's "(no effect in this setting)"): a seed that only sampling reads is idle while greedy."""
+    from matplotlib.figure import Figure
+
+    from mwm.widgets import static
+    from mwm.widgets.panel import TryPanel
+
+    monkeypatch.setenv(static.WORKERS_ENV, "1")
+
+    def draw(v):
+        fig = Figure(figsize=(2, 1))
+        said = f"{v['mode']}" + (f", seed {v['seed']}" if v["mode"] == "sample" else "")
+        fig.text(0.5, 0.5, said)
+        return fig, said
+
+    panel = TryPanel("idle", {"mode": ipywidgets.ToggleButtons(options=["greedy", "sample"]),
+                              "seed": ipywidgets.IntSlider(1, min=1, max=3)}, draw)
+    data = static_states(panel)
+    assert static.idle_controls(data, [0, 0]) == static.idle_controls(data, [0, 2]) == [1]   # greedy: the seed does nothing
+    assert static.idle_controls(data, [1, 0]) == []                                        # sampling reads it
+    with pytest.raises(KeyError):
+        static.idle_controls(data, [5, 5])

@@ -453,6 +453,32 @@ def static_states(panel):
     return out
 
 
+def idle_controls(data: dict, index: list[int]) -> list[int]:
+    """The listed controls that do nothing at ``index``: what the website's script marks "(no effect in this setting)".
+
+    A control is idle when at least one of its other values is drawn with the other controls as
+    they are, and every such value shows the same picture and readings (chapter 5's seed while
+    the model talks greedily). This mirrors ``markIdle`` in :data:`_SCRIPT` so that tests can check it.
+
+    Args:
+        data: :func:`static_states` output; index: the option index of each listed control.
+    Returns:
+        The idle controls' positions among the listed controls, in order.
+    Raises:
+        KeyError: if ``index`` is not a drawn setting.
+    """
+    listed = [c for c in data["controls"] if c["kind"] != "fixed"]
+    here = data["states"][",".join(map(str, index))]
+    idle = []
+    for j, c in enumerate(listed):
+        others = [data["states"].get(",".join(map(str, index[:j] + [i] + index[j + 1:])))
+                  for i in range(len(c["options"])) if i != index[j]]
+        drawn = [h for h in others if h is not None]
+        if drawn and all(h[:2] == here[:2] for h in drawn):
+            idle.append(j)
+    return idle
+
+
 def move(data: dict, index: list[int], control: int, i: int, step: bool = False) -> tuple[list[int], list[int]]:
     """What the website's script does when control number ``control`` (among the listed ones) is moved to option ``i``.
 
@@ -606,9 +632,36 @@ _SCRIPT = r"""
     if (!p) { p = pictures[src] = new Image(); p.src = src; }
     if (p.complete) { done(); } else { p.addEventListener("load", done); p.addEventListener("error", done); }
   }
+  // A control none of whose other drawn values changes the picture or the readings here (chapter 5's seed
+  // when the model talks greedily) says so beside it, until a move gives it an effect (idle_controls in Python).
+  function markIdle() {
+    var here = data.states[key(index)];
+    listed.forEach(function (c, j) {
+      var seen = 0, same = 0;
+      for (var i = 0; i < c.options.length; i++) {
+        if (i === index[j]) { continue; }
+        var t = index.slice(); t[j] = i;
+        var h = data.states[key(t)];
+        if (!h) { continue; }
+        seen++;
+        if (h[0] === here[0] && h[1] === here[1]) { same++; }
+      }
+      var idle = seen > 0 && same === seen;
+      var box = root.querySelector('.mwm-try-control[data-k="' + j + '"]');
+      var note = box.querySelector(".mwm-try-idle-note");
+      box.classList.toggle("mwm-try-idle", idle);
+      if (idle && !note) {
+        note = document.createElement("span"); note.className = "mwm-try-idle-note";
+        note.textContent = "(no effect in this setting)"; box.appendChild(note);
+      } else if (!idle && note) {
+        note.remove();
+      }
+    });
+  }
   function show() {
     var hit = data.states[key(index)];
     if (!hit) { return; }
+    markIdle();
     var src = data.images[hit[0]], text = alt(hit);
     out.innerHTML = data.readings[hit[1]];
     wanted = src;
@@ -715,6 +768,7 @@ html[data-theme="dark"] .mwm-try .mwm-try-figure{filter:none!important}
 .mwm-try-status:empty{display:none}
 .mwm-try-spoken{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mwm-try-note{font-size:.8em;color:var(--mwm-muted);margin-top:.3em}
+.mwm-try-idle-note{font-size:.8em;color:var(--mwm-muted)}
 @media (max-width:600px){.mwm-try{padding:.5em}.mwm-try-control{flex:1 1 100%}.mwm-try-control input[type=range]{flex:1 1 60%;width:100%}}
 @media print{.mwm-try-controls,.mwm-try-status,.mwm-try-note{display:none!important}.mwm-try{break-inside:avoid;border-color:#999}}
 </style>
