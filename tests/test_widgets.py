@@ -1144,3 +1144,36 @@ def test_a_control_is_idle_where_none_of_its_drawn_values_changes_anything(monke
     assert static.idle_controls(data, [1, 0]) == []                                        # sampling reads it
     with pytest.raises(KeyError):
         static.idle_controls(data, [5, 5])
+
+
+def test_chapter_7s_eigen_alt_text_follows_the_matrix():
+    """The eigen-memory picture in words: W's eigenvalues, where the state runs off the map, its length at the end."""
+    from mwm.dynamics import matrix_powers, spectral_radius
+    from mwm.widgets.ch07_fade import MAP, PRESETS, START, describe_eigen_memory
+
+    weights = PRESETS["explode"]
+    path = matrix_powers(weights, START, 30)
+    off = int(np.argmin(np.all(np.abs(path) <= MAP, axis=1)))
+    said = describe_eigen_memory("explode", 30)
+    assert f"runs off the map at step {off}" in said and f"from 1 to {np.linalg.norm(path[-1]):.0f} at step 30" in said
+    assert f"the spectral radius being {spectral_radius(weights):.3g}" in said
+    assert "no real direction and turns the state" in describe_eigen_memory("rotate", 30)
+    assert "1 at every step" in describe_eigen_memory("rotate", 30) and "off the map" not in describe_eigen_memory("fade")
+    panel = W.eigen_memory_try()
+    assert panel.describe(panel.values()) == describe_eigen_memory("keep", 30)
+
+
+def test_chapter_8s_alt_text_says_whether_the_ball_is_flung_off():
+    """The cliff in words: unclipped, one gradient on the wall flings the ball off the map; clipped, it reaches the valley."""
+    from mwm.clipping import CLIFF_LR, CLIFF_START, descend
+    from mwm.widgets.ch08_clip import describe_cliff
+
+    run = descend(CLIFF_START, CLIFF_LR, 60)
+    said = describe_cliff("off")
+    assert f"at step {run['left_map_at']} one gradient of length {run['grad_norms'][-1]:.1f} on the wall flings it off" in said
+    assert "nothing clipped" in said and "(minus 3.5, 2)" in said
+    clipped = descend(CLIFF_START, CLIFF_LR, 60, max_norm=1.0)
+    kept = describe_cliff("γ = 1")
+    assert f"it is at ({clipped['path'][-1, 0]:.2f}, {clipped['path'][-1, 1]:.2f})" in kept and "at most 1, the dashed line" in kept
+    panel = W.cliff_try()
+    assert panel.describe(panel.values()) == said

@@ -214,6 +214,35 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     return fig, text
 
 
+def describe_eigen_memory(preset: str = "keep", steps=30) -> str:
+    """What :func:`draw_eigen_memory`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_eigen_memory`. Returns one sentence: the state's path in the
+    plane along W's eigen-directions (or turning, for complex eigenvalues), whether it ran off
+    the map, and the bars of its length, from 1 to the last step's.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
+    steps = int(steps)
+    W = PRESETS[preset]
+    path = matrix_powers(W, START, steps)
+    lengths = np.linalg.norm(path, axis=1)
+    values = np.atleast_1d(eigen_split(W, START)[0])
+    if np.isrealobj(values):
+        how = ("the two lines are W's eigen-directions, with eigenvalues "
+               + " and ".join(_spoken_number(v) for v in values))
+    else:
+        how = (f"W has no real direction and turns the state, its eigenvalues of size "
+               f"{_spoken_number(abs(values[0]))}")
+    inside = np.all(np.abs(path) <= MAP, axis=1)
+    off = "" if inside.all() else f"; it runs off the map at step {int(np.argmin(inside))}"
+    size = ("1 at every step" if np.allclose(lengths, 1.0, atol=5e-4)
+            else f"from 1 to {_spoken_number(lengths[-1])} at step {steps}")
+    return (f"Left, the hidden state's path in the plane from (1, 0) over {steps} steps, multiplied by W each step; "
+            f"{how}{off}. Right, bars of the state's length at each step, {size}, the spectral radius being "
+            f"{_spoken_number(spectral_radius(W))}.")
+
+
 def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
     """The eigen-memory panel: four matrices, the hidden state multiplied by W again and again.
 
@@ -226,5 +255,7 @@ def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
         "preset": widgets.ToggleButtons(options=list(PRESETS), value=preset, description="W"),
         "steps": widgets.SelectionSlider(options=list(STEPS_SHOWN), value=str(steps), description="steps shown"),
     }
-    return TryPanel("a hidden state of two numbers, multiplied by W at every step", controls,
-                    lambda v: draw_eigen_memory(**v))
+    panel = TryPanel("a hidden state of two numbers, multiplied by W at every step", controls,
+                     lambda v: draw_eigen_memory(**v))
+    panel.describe = lambda v: describe_eigen_memory(**v)
+    return panel

@@ -119,6 +119,29 @@ def draw_cliff(clipping: str = "off", steps: int = CLIFF_STEPS):
     return fig, text
 
 
+def describe_cliff(clipping: str = "off", steps: int = CLIFF_STEPS) -> str:
+    """What :func:`draw_cliff`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_cliff`. Returns one sentence: the landscape and the ball's
+    path (flung off the map, or where it ends beside the valley floor), then the gradient's
+    length at each step against the threshold.
+    """
+    gamma = _limit(clipping)
+    run = descend(CLIFF_START, CLIFF_LR, steps, max_norm=gamma)
+    path, norms, left = run["path"], run["grad_norms"], run["left_map_at"]
+    start = f"({CLIFF_START[0]:g}, {CLIFF_START[1]:g})".replace("-", "minus ")
+    if left is not None:
+        where = f"at step {left} one gradient of length {norms[-1]:.1f} on the wall flings it off the map"
+    else:
+        end = f"({path[-1, 0]:.2f}, {path[-1, 1]:.2f})".replace("-", "minus ")
+        where = f"after {steps} steps it is at {end}, its loss down from {run['losses'][0]:.2f} to {run['losses'][-1]:.2g}"
+    cut = (f", each step using at most {gamma:g}, the dashed line" if gamma is not None
+           else ", nothing clipped")
+    return (f"Left, a map of the loss from above: a plateau, a steep wall at w1 = 0 drawn as a dense band of lines, "
+            f"and a valley whose floor near (2, 0) is a gold star; the ball starts at {start} and {where}. "
+            f"Right, bars of the gradient's length at each step, the longest {norms.max():.1f}{cut}.")
+
+
 def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
     """The cliff panel: roll the ball with clipping off, or on with a threshold gamma.
 
@@ -137,4 +160,5 @@ def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
     panel.named_settings = [   # chapter 8's "Try it": the panel's opening state
         {"name": "no clipping, all steps", "values": {}, "expect": ["gradient of length 14.29", "(7.23, 0.93)"]},
     ]
+    panel.describe = lambda v: describe_cliff(**v)
     return panel
