@@ -688,12 +688,14 @@ def test_readings_of_must_agree_with_the_drawn_readings(monkeypatch):
 
 
 def test_the_panels_with_a_picture_key_draw_what_every_setting_drawn_shows(monkeypatch):
-    """Chapter 14's example and chapter 5's greedy seed: the settings not drawn show exactly what drawing them gives."""
+    """Chapter 14's example, chapter 5's greedy seed, chapter 8's steps after the ball left the map: the settings not
+    drawn show exactly what drawing them gives."""
     from mwm.widgets import static
 
     monkeypatch.setenv(static.WORKERS_ENV, "1")
     for build, settings in ((W.bottleneck_bleu_try, [{"width": "10", "example_length": n} for n in (21, 25, 28)]),
-                            (W.talk_try, [{"mode": "greedy", "seed": s} for s in (1, 2, 3)])):
+                            (W.talk_try, [{"mode": "greedy", "seed": s} for s in (1, 2, 3)]),
+                            (W.cliff_try, [{"clipping": "off", "steps": n} for n in (15, 40, 60)])):
         panel = build()
         base = panel.values()
         all_values = [dict(base, **s) for s in settings]

@@ -161,4 +161,7 @@ def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
         {"name": "no clipping, all steps", "values": {}, "expect": ["gradient of length 14.29", "(7.23, 0.93)"]},
     ]
     panel.describe = lambda v: describe_cliff(**v)
+    # once the ball has left the map the run stops: more steps show the same picture and readings
+    flung = {c: descend(CLIFF_START, CLIFF_LR, CLIFF_STEPS, max_norm=_limit(c))["left_map_at"] for c in CLIPPING}
+    panel.picture_key = lambda v: (v["clipping"], min(v["steps"], flung[v["clipping"]] or v["steps"]))
     return panel
