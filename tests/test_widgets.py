@@ -1040,13 +1040,13 @@ def test_chapter_7s_alt_text_says_where_the_state_and_the_jacobian_end():
     from mwm.widgets.ch07_fade import describe_chain
 
     states, jacobians = scalar_chain(0.5, 20, h0=1.0)
-    assert f"shrinks to {jacobians[20]:.3g}".replace("e-07", " times 10 to the power -7") in describe_chain(0.5)
+    assert f"shrinks to {jacobians[20]:.3g}".replace("e-07", " times 10 to the power minus 7") in describe_chain(0.5)
     assert "the hidden state (left) stays at 1" in describe_chain(1.0)
     assert f"grows to {scalar_chain(1.5, 20, h0=1.0)[0][20]:.0f} by step 20" in describe_chain(1.5)
     hot = describe_chain(1.5, tanh=True)
     assert f"settles at {tanh_fixed_point(1.5):.3f}" in hot and "which grow to" in hot
     tanh_jacobian = scalar_chain(1.5, 20, h0=1.0, squash=True)[1][20]
-    assert f"(right), shrinks to {tanh_jacobian:.3g}".replace("e-09", " times 10 to the power -9") in hot
+    assert f"(right), shrinks to {tanh_jacobian:.3g}".replace("e-09", " times 10 to the power minus 9") in hot
     assert "_" not in hot and "e-0" not in hot
     panel = W.chain_try()
     assert panel.describe(panel.values()) == describe_chain()
@@ -1178,4 +1178,20 @@ def test_chapter_8s_alt_text_says_whether_the_ball_is_flung_off():
     kept = describe_cliff("γ = 1")
     assert f"it is at ({clipped['path'][-1, 0]:.2f}, {clipped['path'][-1, 1]:.2f})" in kept and "at most 1, the dashed line" in kept
     panel = W.cliff_try()
+    assert panel.describe(panel.values()) == said
+
+
+def test_chapter_10s_ten_steps_alt_text_gives_the_path_and_the_starts_share():
+    """Ten steps of the GRU in words: where the state ends and how far it moved, and (1 - z)^10 beside the whole derivative."""
+    from mwm.gru import ten_steps, ten_steps_jacobian
+    from mwm.widgets.ch10_gru import _point, describe_ten_steps
+
+    states, share = ten_steps(0.1, 1.0)
+    said = describe_ten_steps(0.1, 1.0)
+    assert f"it ends at {_point(states[-1])}, {np.linalg.norm(states[-1] - states[0]):.2f} from the start" in said
+    assert f"from 1 down to {share:.2g} at step 10" in said
+    whole = np.diag(ten_steps_jacobian(0.1, 1.0)[-1])
+    assert f"{whole[0]:.2g} and {whole[1]:.2g} at step 10" in said
+    assert "1 at every step" in describe_ten_steps(0.0) and "times 10 to the power minus 14" in describe_ten_steps(0.95)
+    panel = W.ten_steps_try()
     assert panel.describe(panel.values()) == said

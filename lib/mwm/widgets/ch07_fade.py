@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..dynamics import eigen_split, matrix_powers, scalar_chain, spectral_radius, tanh_fixed_point
+from .drawing import spoken_number
 from .panel import TryPanel
 
 GOLD = "goldenrod"
@@ -91,14 +92,6 @@ def draw_chain(w: float = 0.5, tanh: bool = False, steps: int = CHAIN_STEPS):
     return fig, text
 
 
-def _spoken_number(x: float) -> str:
-    """``x`` to 3 significant digits as a screen reader says it well: "0.0617", "3325", "9.54 times 10 to the power -7"."""
-    if 1000 <= abs(x) < 1e6:
-        return f"{x:.0f}"
-    mantissa, _, exponent = f"{x:.3g}".partition("e")
-    return f"{mantissa} times 10 to the power {int(exponent)}" if exponent else mantissa
-
-
 def _went(values, steps: int, plural: bool = False) -> str:
     """Where ``values`` (1 at t = 0) end at ``steps``: "shrinks to 0.0617 by step 20", "grows to ...", "stays at 1"."""
     last = float(values[steps])
@@ -106,7 +99,7 @@ def _went(values, steps: int, plural: bool = False) -> str:
         verb = "stay" if plural else "stays"
         return f"{verb} at 1"
     verb = ("shrink" if last < 1 else "grow") + ("" if plural else "s")
-    return f"{verb} to {_spoken_number(last)} by step {steps}"
+    return f"{verb} to {spoken_number(last)} by step {steps}"
 
 
 def describe_chain(w: float = 0.5, tanh: bool = False, steps: int = CHAIN_STEPS) -> str:
@@ -230,17 +223,17 @@ def describe_eigen_memory(preset: str = "keep", steps=30) -> str:
     values = np.atleast_1d(eigen_split(W, START)[0])
     if np.isrealobj(values):
         how = ("the two lines are W's eigen-directions, with eigenvalues "
-               + " and ".join(_spoken_number(v) for v in values))
+               + " and ".join(spoken_number(v) for v in values))
     else:
         how = (f"W has no real direction and turns the state, its eigenvalues of size "
-               f"{_spoken_number(abs(values[0]))}")
+               f"{spoken_number(abs(values[0]))}")
     inside = np.all(np.abs(path) <= MAP, axis=1)
     off = "" if inside.all() else f"; it runs off the map at step {int(np.argmin(inside))}"
     size = ("1 at every step" if np.allclose(lengths, 1.0, atol=5e-4)
-            else f"from 1 to {_spoken_number(lengths[-1])} at step {steps}")
+            else f"from 1 to {spoken_number(lengths[-1])} at step {steps}")
     return (f"Left, the hidden state's path in the plane from (1, 0) over {steps} steps, multiplied by W each step; "
             f"{how}{off}. Right, bars of the state's length at each step, {size}, the spectral radius being "
-            f"{_spoken_number(spectral_radius(W))}.")
+            f"{spoken_number(spectral_radius(W))}.")
 
 
 def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:

@@ -27,7 +27,7 @@ from matplotlib.patches import Rectangle
 
 from ..gru import (CANDIDATE, CANDIDATE_W, OLD_STATE, WORD_PUSH, dial_step,  # noqa: F401  (the panels' model:
                    ten_steps, ten_steps_jacobian)                                # chapter 10's two-number GRU)
-from .drawing import STATE_COLOUR, layout
+from .drawing import STATE_COLOUR, layout, spoken_number
 from .panel import TryPanel
 
 OLD_COLOUR, CANDIDATE_COLOUR = "0.45", "tab:orange"
@@ -172,6 +172,24 @@ def draw_ten_steps(z: float = 0.1, r: float = 1.0):
     return fig, text
 
 
+def describe_ten_steps(z: float = 0.1, r: float = 1.0) -> str:
+    """What :func:`draw_ten_steps`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_ten_steps`. Returns one sentence: the state's path over ten steps and
+    how far it ends from the start, then the bars of the start's share (1 - z)^t beside the
+    whole derivative's two entries and the lane at z = 0.5.
+    """
+    states, share = ten_steps(z, r)
+    whole = np.diag(ten_steps_jacobian(z, r)[-1])
+    moved = float(np.linalg.norm(states[-1] - states[0]))
+    bars = "1 at every step" if np.isclose(share, 1.0) else f"from 1 down to {spoken_number(share, 2)} at step 10"
+    return (f"Left, the hidden state's path over ten steps from {_point(states[0])} with the update gate at {z:.2f} and "
+            f"the reset gate at {r:.2f}: it ends at {_point(states[-1])}, {moved:.2f} from the start. Right, bars of "
+            f"the start's share, 1 minus z, to the power t: {bars}; crosses for the whole derivative of the state "
+            f"by the start, {spoken_number(whole[0], 2)} and {spoken_number(whole[1], 2)} at step 10; red squares for "
+            f"the share at z = 0.5, {spoken_number(0.5 ** 10, 2)} at step 10.")
+
+
 def ten_steps_try(z: float = 0.1, r: float = 1.0) -> TryPanel:
     """The ten-steps panel: how far the hidden state drifts in ten steps for a given dial.
 
@@ -188,4 +206,5 @@ def ten_steps_try(z: float = 0.1, r: float = 1.0) -> TryPanel:
         {"name": "z = 0.1", "values": {"z": 0.1}, "expect": ["moved 1.1866 from the start", "0.3487"]},
         {"name": "z = 0.5", "values": {"z": 0.5}, "expect": ["(-0.9714, 0.9472)", "moved 2.1104 from the start"]},
     ]
+    panel.describe = lambda v: describe_ten_steps(**v)
     return panel

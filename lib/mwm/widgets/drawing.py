@@ -33,6 +33,20 @@ PHONE_COLUMN_PX = 330
 MIN_TEXT_PX = 10.0
 
 
+def spoken_number(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits as a screen reader says it well, for the panels' alt texts.
+
+    "0.0617", "3325" (no exponent below a million), "minus 0.36", "9.54 times 10 to the power minus 7".
+    """
+    x = float(x)
+    if 1000 <= abs(x) < 1e6:
+        text = f"{x:.0f}"
+    else:
+        mantissa, _, exponent = f"{x:.{digits}g}".partition("e")
+        text = f"{mantissa} times 10 to the power {int(exponent)}" if exponent else mantissa
+    return text.replace("-", "minus ")
+
+
 def readable_width(width: float, smallest_text: float) -> int:
     """The narrowest a picture may be shown, in CSS pixels, for its smallest text to stay :data:`MIN_TEXT_PX` tall.
 
