@@ -1195,3 +1195,14 @@ def test_chapter_10s_ten_steps_alt_text_gives_the_path_and_the_starts_share():
     assert "1 at every step" in describe_ten_steps(0.0) and "times 10 to the power minus 14" in describe_ten_steps(0.95)
     panel = W.ten_steps_try()
     assert panel.describe(panel.values()) == said
+
+
+def test_chapter_1s_window_alt_text_says_what_the_window_holds():
+    from mwm.widgets.ch01_order import ANNOUNCEMENT, describe_window, window, words_of
+
+    words = words_of(ANNOUNCEMENT)
+    said = describe_window(3)
+    assert f'what a window of 3 holds: "{" ".join(window(words, 3))}"; the first {len(words) - 3} lie outside' in said
+    assert said.endswith('"train", in red, has dropped out.') and describe_window(len(words)).endswith('"train" is inside.')
+    panel = W.window_try()
+    assert panel.describe(panel.values()) == describe_window(panel.values()["n"])

@@ -175,6 +175,21 @@ def _box(i, colour, alpha):
     return FancyBboxPatch((i + 0.05, 0.1), 0.9, 0.8, boxstyle="round,pad=0.02", fc=colour, ec="0.4", alpha=alpha)
 
 
+def describe_window(n: int = 3, sentence: str = ANNOUNCEMENT, keyword: str = "train") -> str:
+    """What :func:`draw_window`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_window`. Returns one sentence: the sentence's words in a row, the last
+    ``n`` in green (what the reader holds), and whether the keyword, red when outside, still is.
+    """
+    words = words_of(sentence)
+    seen = window(words, n)
+    held = keyword in seen
+    outside = len(words) - len(seen)
+    return (f"The {len(words)} words of the sentence in a row, the last {len(seen)} in green, what a window of "
+            f"{n} holds: \"{' '.join(seen)}\"" + (f"; the first {outside} lie outside it, in grey" if outside else "")
+            + (f"; \"{keyword}\" is inside." if held else f"; \"{keyword}\", in red, has dropped out."))
+
+
 def window_try(n: int = 9) -> TryPanel:
     """The window panel of chapter 1: slide the window size over the announcement of chapter 1.
 
@@ -185,4 +200,6 @@ def window_try(n: int = 9) -> TryPanel:
         TryPanel with one control, ``n`` (IntSlider).
     """
     controls = {"n": widgets.IntSlider(value=n, min=1, max=len(words_of(ANNOUNCEMENT)), step=1, description="window n")}
-    return TryPanel("how many words does a fixed window keep?", controls, lambda v: draw_window(**v))
+    panel = TryPanel("how many words does a fixed window keep?", controls, lambda v: draw_window(**v))
+    panel.describe = lambda v: describe_window(**v)
+    return panel
