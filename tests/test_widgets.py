@@ -776,6 +776,7 @@ def _drawn_only_at(panel, settings):
 
     real = panel._draw
     panel._draw = lambda v: real(v) if v in settings else (Figure(), "(not drawn here)")
+    panel.picture_key = panel.readings_of = None   # every setting is its own drawing: the stand-ins share no key
     return panel
 
 
