@@ -688,14 +688,15 @@ def test_readings_of_must_agree_with_the_drawn_readings(monkeypatch):
 
 
 def test_the_panels_with_a_picture_key_draw_what_every_setting_drawn_shows(monkeypatch):
-    """Chapter 14's example, chapter 5's greedy seed, chapter 8's steps after the ball left the map: the settings not
-    drawn show exactly what drawing them gives."""
+    """Chapter 14's example, chapter 5's greedy seed, chapter 8's steps after the ball left the map, chapter 11's
+    words past the toy sentence's end: the settings not drawn show exactly what drawing them gives."""
     from mwm.widgets import static
 
     monkeypatch.setenv(static.WORKERS_ENV, "1")
     for build, settings in ((W.bottleneck_bleu_try, [{"width": "10", "example_length": n} for n in (21, 25, 28)]),
                             (W.talk_try, [{"mode": "greedy", "seed": s} for s in (1, 2, 3)]),
-                            (W.cliff_try, [{"clipping": "off", "steps": n} for n in (15, 40, 60)])):
+                            (W.cliff_try, [{"clipping": "off", "steps": n} for n in (15, 40, 60)]),
+                            (W.both_ways_try, [{"word": n} for n in (3, 5, 7)])):
         panel = build()
         base = panel.values()
         all_values = [dict(base, **s) for s in settings]
@@ -1207,3 +1208,18 @@ def test_chapter_1s_window_alt_text_says_what_the_window_holds():
     assert said.endswith('"train", in red, has dropped out.') and describe_window(len(words)).endswith('"train" is inside.')
     panel = W.window_try()
     assert panel.describe(panel.values()) == describe_window(panel.values()["n"])
+
+
+def test_chapter_11s_alt_text_names_the_words_that_reach_the_state():
+    from mwm.widgets.ch11_both_ways import TEDDY_SENTENCES, describe_both_ways, states_and_reach
+
+    sentence = TEDDY_SENTENCES[0]
+    words, states, reach, t = states_and_reach(sentence, "two-way", 2)
+    said = describe_both_ways(sentence, "two-way", 2)
+    assert f'word 2, "{words[1]}", framed in red; read two-way, {len(words)} of them, in gold' in said
+    assert f'the strongest "{words[int(np.argmax(reach))]}" ({reach.max():.2f})' in said
+    one_way = describe_both_ways(sentence, "one-way", 2)
+    assert f'2 of them, in gold, reach its state: "{words[0]}", "{words[1]}",' in one_way
+    assert "2 heat maps, one per layer, of every word's state" in describe_both_ways(sentence, "two layers", 2)
+    panel = W.both_ways_try()
+    assert panel.describe(panel.values()) == describe_both_ways()

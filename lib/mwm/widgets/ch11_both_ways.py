@@ -141,7 +141,6 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
     ax.set_xlim(0, max(T, 3))
     ax.set_ylim(0, 1)
     ax.axis("off")
-    reached = [k + 1 for k in range(T) if reach[k] > 0]
     ax.set_title(f"{mode}: gold words reach word {t + 1}'s state (red frame)\n"
                  "deeper gold (and the number): the state moves more per nudge", fontsize=11)
     heat_axes = []
@@ -169,6 +168,18 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
     fig.colorbar(image, cax=key, ticks=[-1, 0, 1])
     key.set_ylabel("red > 0, blue < 0", fontsize=9)
     key.tick_params(labelsize=9)
+    return fig, both_ways_readings(sentence, mode, word, (words, states, reach, t))
+
+
+def both_ways_readings(sentence: str = TOY, mode: str = "one-way", word: int = 1, computed=None) -> str:
+    """The readings of :func:`draw_both_ways` alone (HTML): the chosen word's state, the words that reach it,
+    each word's reach, and for a Teddy sentence whether the other sentence gives the same state there.
+
+    ``computed``: :func:`states_and_reach` of these arguments, if already computed.
+    """
+    words, states, reach, t = computed or states_and_reach(sentence, mode, word)
+    T = len(words)
+    reached = [k + 1 for k in range(T) if reach[k] > 0]
     top_state = states[-1][t]
     text = f'word {t + 1} ("{words[t]}"): state {_fmt(top_state)}; reached by words {reached}'
     text += "; reach per word " + ", ".join(f"{r:.4f}" for r in reach)
@@ -180,7 +191,24 @@ def draw_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1):
         same = np.array_equal(other_states[-1][t], top_state)
         text += (f'; the other sentence gives {_fmt(other_states[-1][t])} there: '
                  f"<b>{'the same state' if same else 'a different state'}</b>")
-    return fig, text
+    return text
+
+
+def describe_both_ways(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> str:
+    """What :func:`draw_both_ways`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_both_ways`. Returns one sentence: the words in boxes, the chosen one
+    framed in red, the gold ones that reach its state (the strongest named), and the heat maps
+    of every layer's states below.
+    """
+    words, states, reach, t = states_and_reach(sentence, mode, word)
+    gold = [f'"{w}"' for w, r in zip(words, reach) if r > 0]
+    strongest = int(np.argmax(reach))
+    maps = (f"{len(states)} heat maps, one per layer, of" if len(states) > 1 else "a heat map of") + \
+        " every word's state, red above 0 and blue below"
+    return (f"Above, the {len(words)} words in boxes, word {t + 1}, \"{words[t]}\", framed in red; read {mode}, "
+            f"{len(gold)} of them, in gold, reach its state: {', '.join(gold)}, the strongest \"{words[strongest]}\" "
+            f"({reach[strongest]:.2f}). Below, {maps}.")
 
 
 def both_ways_try(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> TryPanel:
@@ -197,6 +225,12 @@ def both_ways_try(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> 
         "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="reader"),
         "word": widgets.IntSlider(value=word, min=1, max=MAX_WORDS, description="word"),
     }
-    return TryPanel("which words can reach a word's hidden state?", controls, lambda v: draw_both_ways(**v))
+    panel = TryPanel("which words can reach a word's hidden state?", controls, lambda v: draw_both_ways(**v))
+    panel.describe = lambda v: describe_both_ways(**v)
+    # a word past the sentence's end shows its last word: one picture, its own readings (which say so)
+    last = {s: len(states_and_reach(s, MODES[0], 1)[0]) for s in SENTENCES}
+    panel.picture_key = lambda v: (v["sentence"], v["mode"], min(int(v["word"]), last[v["sentence"]]))
+    panel.readings_of = lambda v: both_ways_readings(**v)
+    return panel
 
 
