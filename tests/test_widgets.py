@@ -1223,3 +1223,17 @@ def test_chapter_11s_alt_text_names_the_words_that_reach_the_state():
     assert "2 heat maps, one per layer, of every word's state" in describe_both_ways(sentence, "two layers", 2)
     panel = W.both_ways_try()
     assert panel.describe(panel.values()) == describe_both_ways()
+
+
+def test_chapter_2s_six_numbers_alt_text_says_which_slots_hold_a_word():
+    from mwm.cell import rnn_forward
+    from mwm.widgets.ch02_cell import SIX_INPUTS, describe_six_state, six_state_weights
+
+    W_, U, b = six_state_weights("slide down", 0.9)
+    hs, _ = rnn_forward(SIX_INPUTS[:, None], {"W": W_, "U": U, "b": b})
+    said = describe_six_state("slide down", 0.9, 3)
+    assert f"After word 3, only slot 3 holds something, {hs[2, 2]:.1f}." in said and "moves each number one slot down" in said
+    mixed = describe_six_state("mix", 0.9, 10)
+    assert "mixes every slot" in mixed and "slots 1, 2" in mixed
+    panel = W.six_state_try()
+    assert panel.describe(panel.values()) == describe_six_state()

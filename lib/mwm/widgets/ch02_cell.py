@@ -139,6 +139,31 @@ def draw_six_state(mode: str = "slide down", fade: float = 0.9, steps: int = 10)
     return fig, f"slot 1 over time: {top}"
 
 
+def describe_six_state(mode: str = "slide down", fade: float = 0.9, steps: int = 10) -> str:
+    """What :func:`draw_six_state`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_six_state`. Returns one sentence: the heat map's rows and columns, what W
+    does, and after the last word read which slots hold something and the largest number.
+    """
+    W, U, b = six_state_weights(mode, fade)
+    hs, _ = rnn_forward(SIX_INPUTS[:, None], {"W": W, "U": U, "b": b})
+    last = hs[steps - 1]
+    holding = [i + 1 for i in range(len(last)) if abs(last[i]) >= 0.05]
+    big = int(np.argmax(np.abs(last)))
+    how = (f"W moves each number one slot down at every word, times {fade:g}" if mode == "slide down"
+           else f"W mixes every slot into every slot at every word, times {fade:g}")
+    if len(holding) > 1:
+        held = f"slots {', '.join(map(str, holding))} hold something, the largest {last[big]:.1f} in slot {big + 1}"
+    elif holding:
+        held = f"only slot {holding[0]} holds something, {last[big]:.1f}"
+    else:
+        held = "no slot holds anything"
+    read = f"after each of the {steps} words read" if steps > 1 else "after the 1 word read"
+    return (f"A heat map of the hidden state's six numbers, slots 1 to 6 in rows, {read}, in columns, red above 0 "
+            f"and blue below; a word of strength 1 comes at "
+            f"words 1 and 5, blanks between; {how}. After word {steps}, {held}.").replace("-", "minus ")
+
+
 def six_state_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) -> TryPanel:
     """The six-number hidden-state panel: how a bigger state stores words (slide down) or mixes them.
 
@@ -150,6 +175,8 @@ def six_state_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) 
         "fade": widgets.FloatSlider(value=fade, min=0.5, max=1.0, step=0.1, description="fade"),
         "steps": widgets.IntSlider(value=steps, min=1, max=len(SIX_INPUTS), description="words read"),
     }
-    return TryPanel("a hidden state of six numbers", controls, lambda v: draw_six_state(**v))
+    panel = TryPanel("a hidden state of six numbers", controls, lambda v: draw_six_state(**v))
+    panel.describe = lambda v: describe_six_state(**v)
+    return panel
 
 
