@@ -1237,3 +1237,15 @@ def test_chapter_2s_six_numbers_alt_text_says_which_slots_hold_a_word():
     assert "mixes every slot" in mixed and "slots 1, 2" in mixed
     panel = W.six_state_try()
     assert panel.describe(panel.values()) == describe_six_state()
+
+
+def test_chapter_9s_memory_lab_alt_text_gives_each_cells_answers_and_gradient():
+    from mwm.widgets.ch09_lstm import LAB_LENGTHS, describe_memory_lab, lab_curves
+
+    curves = lab_curves(0.5, 3.0, 0.9)
+    said = describe_memory_lab(50, 0.5, 3.0, 0.9)
+    k = int(np.searchsorted(LAB_LENGTHS, 50))
+    assert f"at the marked 50 words, plain {100 * curves['plain']['accuracy'][k]:.0f}%, LSTM {100 * curves['LSTM']['accuracy'][k]:.0f}%" in said
+    assert "the LSTM with f = 0.9 (blue, dashed)" in said and "times 10 to the power minus 74" in said
+    panel = W.memory_lab_try()
+    assert panel.describe(panel.values()) == describe_memory_lab()

@@ -25,7 +25,7 @@ from .._validate import as_scalar, positive_int
 from ..gates import sigmoid
 from ..lstm import gates_from_preactivations, tank_run  # noqa: F401  (the panel's model: chapter 9's one-number cell)
 from ..memory_lab import LAB_CELLS, LAB_DEFAULTS, lab_run, lab_sentences
-from .drawing import kept_figure, layout
+from .drawing import kept_figure, layout, spoken_number
 from .panel import TryPanel
 
 #: The chapter's tiny example (by hand) and full step (from pre-activations).
@@ -396,6 +396,29 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     return fig, text
 
 
+def describe_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],
+                        f=LAB_DEFAULTS["f"], n_trials=LAB_TRIALS) -> str:
+    """What :func:`draw_memory_lab`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_memory_lab`. Returns one sentence: each cell's right answers
+    from the shortest to the longest sentence and at the marked length, then its Jacobian to word
+    1 at the marked length.
+    """
+    if isinstance(length, bool) or int(length) != length or not LAB_LENGTHS[0] <= length <= LAB_LENGTHS[-1]:
+        raise ValueError(f"length must be a whole number from 5 to 50, got {length}")
+    curves = lab_curves(noise, w, f, n_trials)
+    k = int(np.searchsorted(LAB_LENGTHS, int(length)))
+    names = {"plain": f"the plain cell with w = {w:g} (red)", "LSTM": f"the LSTM with f = {f:g} (blue, dashed)",
+             "GRU": "the GRU (green, dotted)"}
+    lines = [f"{names[c]} from {100 * curves[c]['accuracy'][0]:.0f}% at {LAB_LENGTHS[0]} words to "
+             f"{100 * curves[c]['accuracy'][-1]:.0f}% at {LAB_LENGTHS[-1]}" for c in LAB_CELLS]
+    marked = ", ".join(f"{c} {100 * curves[c]['accuracy'][k]:.0f}%" for c in LAB_CELLS)
+    grads = ", ".join(f"{c} {spoken_number(curves[c]['jacobian'][k])}" for c in LAB_CELLS)
+    return (f"Left, right answers against sentence length with filler noise {noise:g}, 50% being a guess: "
+            + "; ".join(lines) + f"; at the marked {int(length)} words, {marked}. Right, on a log scale, the "
+            f"Jacobian from word 1 to the end, at {int(length)} words {grads}.")
+
+
 def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w=LAB_DEFAULTS["w"],
                    f=LAB_DEFAULTS["f"]) -> TryPanel:
     """The memory lab panel (chapter 9): sentence length, filler noise, the plain cell's w, the LSTM's f.
@@ -432,4 +455,5 @@ def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w
         {"name": "50 words, LSTM f = 0.9, plain w = 3", "values": {"length": 50, "f": "0.9", "w": "3"},
          "expect": ["plain 100.0%", "e-74", "LSTM 84.6%"]},
     ]
+    panel.describe = lambda c: describe_memory_lab(c["length"], round(c["noise"], 1), float(c["w"]), float(c["f"]))
     return panel
