@@ -1249,3 +1249,13 @@ def test_chapter_9s_memory_lab_alt_text_gives_each_cells_answers_and_gradient():
     assert "the LSTM with f = 0.9 (blue, dashed)" in said and "times 10 to the power minus 74" in said
     panel = W.memory_lab_try()
     assert panel.describe(panel.values()) == describe_memory_lab()
+
+
+def test_chapter_12s_bottleneck_alt_text_gives_the_squeeze_and_word_1s_voice():
+    from mwm.widgets.ch12_translate import describe_bottleneck
+
+    said = describe_bottleneck(50)
+    assert "400 numbers in, 50 words of 8, against a summary of 8, a squeeze of 50 to 1" in said
+    assert f"word 1, in red, at {0.9 ** 49:.3g}." in said and "1 word of 8" in describe_bottleneck(1)
+    panel = W.bottleneck_try()
+    assert panel.describe(panel.values()) == describe_bottleneck(panel.values()["n_words"])

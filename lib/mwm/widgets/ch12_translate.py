@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from ..seq2seq import first_word_weight, load_translator, numbers_in
 from ..translation_corpus import load_pairs
-from .drawing import layout
+from .drawing import layout, spoken_number
 from .panel import TryPanel
 
 #: Source lengths of the test sentences offered in the dropdown (the first test sentence of each length).
@@ -158,6 +158,21 @@ def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8,
     return fig, text
 
 
+def describe_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8, keep: float = 0.9) -> str:
+    """What :func:`draw_bottleneck`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_bottleneck`. Returns one sentence: the two bars (numbers in against the
+    fixed summary) and each word's voice, word 1's in red.
+    """
+    total = numbers_in(n_words, word_size)
+    w1 = first_word_weight(n_words, keep)
+    return (f"Left, two bars: {total} numbers in, {n_words} word{'s' if n_words != 1 else ''} of {word_size}, against "
+            f"a summary of {summary_size}, "
+            f"a squeeze of {total / summary_size:g} to 1. Right, one bar per word for how loudly it still speaks at the "
+            f"end, {keep:g} to the power of the words after it: the last word at 1, word 1, in red, at "
+            f"{spoken_number(w1)}.")
+
+
 def bottleneck_try(n_words: int = 5) -> TryPanel:
     """The bottleneck panel: drag the sentence length and watch the fixed summary and word 1's fading voice.
 
@@ -170,4 +185,5 @@ def bottleneck_try(n_words: int = 5) -> TryPanel:
         {"name": "5 words", "values": {"n_words": 5}, "expect": ["40 numbers", "0.6561"]},
         {"name": "50 words", "values": {"n_words": 50}, "expect": ["400 numbers", "0.0057"]},
     ]
+    panel.describe = lambda v: describe_bottleneck(v["n_words"])
     return panel
