@@ -1259,3 +1259,18 @@ def test_chapter_12s_bottleneck_alt_text_gives_the_squeeze_and_word_1s_voice():
     assert f"word 1, in red, at {0.9 ** 49:.3g}." in said and "1 word of 8" in describe_bottleneck(1)
     panel = W.bottleneck_try()
     assert panel.describe(panel.values()) == describe_bottleneck(panel.values()["n_words"])
+
+
+def test_chapter_14s_attention_alt_text_says_what_the_decoder_may_read():
+    from mwm.seq2seq import READS, load_test_outputs, load_translator
+    from mwm.widgets.ch14_bottleneck import describe_attention_read, read_example, read_translations
+
+    model, rows = load_translator("attention"), load_test_outputs()
+    done = read_translations(model, read_example(rows, 20))
+    last = describe_attention_read("last", 20, model, rows, done)
+    assert f"one row for each of the {len(done['last'][0])} Hindi words written and the end symbol" in last
+    assert "may read 1 of them, the others tinted red; every row puts all its weight on that one state" in last
+    assert ", ".join(f"{r} {done[r][2]:.2f}" for r in READS) in last
+    assert "1/20 on each word" in describe_attention_read("equal weights", 20, model, rows, done)
+    panel = W.attention_read_try()
+    assert panel.describe(panel.values()) == describe_attention_read()

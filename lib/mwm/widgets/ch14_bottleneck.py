@@ -258,6 +258,37 @@ def draw_attention_read(read: str = "all", example_length: int = 40, model=None,
     return fig, "<br>".join(parts)
 
 
+def describe_attention_read(read: str = "all", example_length: int = 40, model=None, rows=None, translations=None) -> str:
+    """What :func:`draw_attention_read`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_attention_read`. Returns one sentence: the weights' map (rows,
+    columns, which states may be read, where each row's weight sits), then the five reads' BLEU bars.
+    """
+    if read not in READS:
+        raise ValueError(f"read must be one of {READS}, got {read!r}")
+    model = load_translator("attention") if model is None else model
+    rows = load_test_outputs() if rows is None else rows
+    example = read_example(rows, example_length)
+    translations = read_translations(model, example) if translations is None else translations
+    words, weights, bleu = translations[read]
+    T = len(example["source"])
+    allowed = int((attention_weights(np.zeros(T), read) > 0).sum())
+    heaviest = np.argmax(weights, axis=1)
+    if read == "equal weights":
+        where = f"every row spreads its weight evenly, 1/{T} on each word"
+    elif allowed == 1:
+        where = "every row puts all its weight on that one state"
+    elif np.mean(np.diff(heaviest) >= 0) >= 0.8:
+        where = "each row's heaviest word moves along the sentence from left to right, a diagonal"
+    else:
+        where = "the rows' heaviest words do not follow the English order"
+    may = "all of them" if allowed == T else f"{allowed} of them, the others tinted red"
+    bars = ", ".join(f"{r} {translations[r][2]:.2f}" for r in READS)
+    return (f"Left, a grey map of the attention weights: one row for each of the {len(weights) - 1} Hindi words written "
+            f"and the end symbol, one column for each of the {T} English words; set to read {read}, the decoder may "
+            f"read {may}; {where}. Right, this sentence's BLEU-4 for each read, this one outlined: {bars}.")
+
+
 def attention_read_try(read: str = "all", example_length: int = 40) -> TryPanel:
     """The attention-read panel (chapter 14): which encoder states the trained decoder may read, on an example.
 
@@ -291,4 +322,12 @@ def attention_read_try(read: str = "all", example_length: int = 40) -> TryPanel:
         {"name": "only the first half, 20 words: the first clause four times", "values": {"read": "first half", "example_length": "20"},
          "expect": ["first half: sentence BLEU 0.227", " aur ".join(["maa mandir par garam dal bana rahi hai"] * 4)]},
     ]
+
+    def describe(v):
+        n = int(v["example_length"])
+        if n not in done:
+            done[n] = read_translations(model, read_example(rows, n))
+        return describe_attention_read(v["read"], n, model=model, rows=rows, translations=done[n])
+
+    panel.describe = describe
     return panel
