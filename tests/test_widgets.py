@@ -1274,3 +1274,15 @@ def test_chapter_14s_attention_alt_text_says_what_the_decoder_may_read():
     assert "1/20 on each word" in describe_attention_read("equal weights", 20, model, rows, done)
     panel = W.attention_read_try()
     assert panel.describe(panel.values()) == describe_attention_read()
+
+
+def test_chapter_13s_bleu_alt_text_names_the_matching_pieces():
+    from mwm.bleu import bleu_details
+    from mwm.widgets.ch13_decode import REFERENCE, describe_bleu
+
+    said = describe_bleu("late is the train")
+    d = bleu_details("late is the train".split(), REFERENCE, max_n=2)
+    assert "its words, 4 of 4 match (late, is, the, train); its word pairs, 1 of 3 match (the train), in red late is, is the" in said
+    assert f"the precisions {d.precisions[0]:.2f} and {d.precisions[1]:.2f}, the brevity penalty {d.brevity_penalty:.2f}" in said
+    panel = W.bleu_try()
+    assert panel.describe(panel.values()) == describe_bleu()

@@ -248,6 +248,29 @@ def draw_bleu(candidate: str = "the train is late", reference: str = REFERENCE):
     return fig, text
 
 
+def describe_bleu(candidate: str = "the train is late", reference: str = REFERENCE) -> str:
+    """What :func:`draw_bleu`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_bleu`. Returns one sentence: the reference, the candidate's words and
+    word pairs that match it (green) and do not (red), and the four bars of BLEU-2.
+    """
+    cand = tokens_of(candidate, "candidate")
+    d = bleu_details(cand, reference, max_n=2)
+
+    def split(pieces, marks):
+        hit = [" ".join(p) for p, m in zip(pieces, marks) if m]
+        miss = [" ".join(p) for p, m in zip(pieces, marks) if not m]
+        said = f"{len(hit)} of {len(pieces)} match" + (f" ({', '.join(hit)})" if hit else "")
+        return said + (f", in red {', '.join(miss)}" if miss else "")
+
+    pairs = [tuple(cand[i:i + 2]) for i in range(len(cand) - 1)]
+    words = split([(w,) for w in cand], matched_positions(cand, reference, 1)) if cand else "none"
+    pair_said = split(pairs, matched_positions(cand, reference, 2)) if pairs else "none"
+    return (f'Above, the reference "{reference}" and the candidate "{" ".join(cand)}", matches in green: its words, '
+            f"{words}; its word pairs, {pair_said}. Below, four bars: the precisions {d.precisions[0]:.2f} and "
+            f"{d.precisions[1]:.2f}, the brevity penalty {d.brevity_penalty:.2f}, and BLEU-2 {d.score:.2f}.")
+
+
 def bleu_try(candidate: str = "the train is late") -> TryPanel:
     """The BLEU panel: pick a candidate (or type one) and see its matches, π₁, π₂, BP and BLEU-2.
 
@@ -277,6 +300,7 @@ def bleu_try(candidate: str = "the train is late") -> TryPanel:
         return draw_bleu(typed if typed else values["candidate"])
 
     panel = TryPanel(f'BLEU-2 against the reference "{REFERENCE}"', {"candidate": dropdown}, draw)
+    panel.describe = lambda values: describe_bleu(values["candidate"])   # the website shows the menu's candidates
 
     def picked(_change):
         own.value = ""
