@@ -1286,3 +1286,14 @@ def test_chapter_13s_bleu_alt_text_names_the_matching_pieces():
     assert f"the precisions {d.precisions[0]:.2f} and {d.precisions[1]:.2f}, the brevity penalty {d.brevity_penalty:.2f}" in said
     panel = W.bleu_try()
     assert panel.describe(panel.values()) == describe_bleu()
+
+
+def test_chapter_3s_unroll_alt_text_counts_the_shared_and_unshared_weights():
+    from mwm.widgets.ch03_unroll import HIDDEN, INPUT, cell_param_count, describe_unroll, unshared_param_count
+
+    said = describe_unroll(6, "unrolled", True)
+    assert "a chain of 6 copies from h0 to h6" in said and "every W arrow lit red: the same W" in said
+    assert f"{cell_param_count(HIDDEN, INPUT)} shared by every copy, against {unshared_param_count(HIDDEN, INPUT, 6)}" in said
+    assert "the cell folded: one box" in describe_unroll(6, "folded")
+    panel = W.unroll_try()
+    assert panel.describe(panel.values()) == describe_unroll(**panel.values())

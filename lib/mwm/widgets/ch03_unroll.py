@@ -58,6 +58,25 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     return fig, text
 
 
+def describe_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = False) -> str:
+    """What :func:`draw_unroll`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_unroll`. Returns one sentence: the cell folded (one box, the hidden
+    state going round the loop through W) or unrolled (a chain of copies), the W arrows lit up
+    or not, and the bars of numbers to learn, shared against unshared.
+    """
+    shared = cell_param_count(HIDDEN, INPUT)
+    unshared = unshared_param_count(HIDDEN, INPUT, length)
+    lit = (", the W arrow lit red" if view == "folded" else ", every W arrow lit red: the same W") if light_up_w else ""
+    if view == "folded":
+        cell = f"Left, the cell folded: one box, the hidden state going round a loop through W, a word coming in below{lit}"
+    else:
+        cell = (f"Left, the cell unrolled over {length} words: a chain of {length} copies from h0 to h{length}, each "
+                f"reading its word from below and the state before it through W{lit}")
+    return (f"{cell}. Right, two bars of numbers to learn with H = {HIDDEN} and d = {INPUT}: {shared} shared by every "
+            f"copy, against {unshared} for {length} copies of their own.")
+
+
 def unroll_try(length: int = 5, view: str = "unrolled", light_up_w: bool = False) -> TryPanel:
     """The unrolling panel: fold/unroll the picture, light up W, change the sentence length (2-8).
 
@@ -70,5 +89,7 @@ def unroll_try(length: int = 5, view: str = "unrolled", light_up_w: bool = False
         "view": widgets.ToggleButtons(options=["unrolled", "folded"], value=view, description="picture"),
         "light_up_w": widgets.Checkbox(value=light_up_w, description="light up W"),
     }
-    return TryPanel("a longer sentence makes a longer chain, not a bigger cell", controls,
-                    lambda v: draw_unroll(**v))
+    panel = TryPanel("a longer sentence makes a longer chain, not a bigger cell", controls,
+                     lambda v: draw_unroll(**v))
+    panel.describe = lambda v: describe_unroll(**v)
+    return panel
