@@ -1297,3 +1297,17 @@ def test_chapter_3s_unroll_alt_text_counts_the_shared_and_unshared_weights():
     assert "the cell folded: one box" in describe_unroll(6, "folded")
     panel = W.unroll_try()
     assert panel.describe(panel.values()) == describe_unroll(**panel.values())
+
+
+def test_chapter_4s_alt_texts_give_the_jobs_arrows_and_the_next_word_bars():
+    import math
+
+    from mwm.widgets.ch04_jobs import describe_next_word, describe_shape
+
+    assert "inputs (blue arrows) come in at every step, answers (cyan arrows) come out at step 5 only" in describe_shape()
+    assert "a reading cell for 3 steps, then a writer for 3" in describe_shape("many -> many (different length)")
+    said = describe_next_word(1)   # chapter 4: the first loss is -ln p = 0.285
+    assert f'"train", in red at {math.exp(-0.285):.2f}, the tallest.' in said
+    for build, describe in ((W.shapes_try, describe_shape), (W.next_word_try, describe_next_word)):
+        panel = build()
+        assert panel.describe(panel.values()) == describe(**panel.values())

@@ -58,11 +58,38 @@ def draw_shape(shape: str = "many -> one"):
     return fig, text
 
 
+def describe_shape(shape: str = "many -> one") -> str:
+    """What :func:`draw_shape`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_shape`. Returns one sentence: the chain of steps, at which
+    ones a word comes in (blue) and an answer comes out (cyan), and the job's example.
+    """
+    if shape not in SHAPES:
+        raise ValueError(f"shape must be one of {list(SHAPES)}, got {shape!r}")
+    ins, outs, example = SHAPES[shape]
+
+    def steps(marks):
+        on = [t + 1 for t, m in enumerate(marks) if m]
+        if len(on) == len(marks):
+            return "at every step"
+        if len(on) == 1:
+            return f"at step {on[0]} only"
+        return f"at steps {on[0]} to {on[-1]}"
+
+    cells = ("a reading cell for 3 steps, then a writer for 3" if shape.endswith("(different length)")
+             else f"the same cell over {len(ins)} steps")
+    fed = ", and each answer is fed back as the next input (dashed)" if shape == "language model" else ""
+    return (f"{shape.replace('->', 'to')}: {cells}, in a row; inputs (blue arrows) come in {steps(ins)}, answers (cyan "
+            f"arrows) come out {steps(outs)}{fed}. For example: {example}.")
+
+
 def shapes_try(shape: str = "many -> one") -> TryPanel:
     """The five-shapes panel. Returns a TryPanel with one control, ``shape`` (ToggleButtons)."""
     controls = {"shape": widgets.ToggleButtons(options=list(SHAPES), value=shape, description="shape")}
-    return TryPanel("one cell, five jobs: where do inputs go in and answers come out?", controls,
-                    lambda v: draw_shape(**v))
+    panel = TryPanel("one cell, five jobs: where do inputs go in and answers come out?", controls,
+                     lambda v: draw_shape(**v))
+    panel.describe = lambda v: describe_shape(**v)
+    return panel
 
 
 #: The small vocabulary of the next-word panel.
@@ -101,6 +128,21 @@ def draw_next_word(step: int = 3):
     return fig, text
 
 
+def describe_next_word(step: int = 3) -> str:
+    """What :func:`draw_next_word`'s picture shows, in words (the website's alt text).
+
+    Args as :func:`draw_next_word`. Returns one sentence: the bars over the vocabulary after the
+    words read, the true next word's bar (red) and the tallest.
+    """
+    probs = softmax(LOGITS[:step])[-1]
+    truth = VOCAB.index(SENTENCE[step])
+    top = int(np.argmax(probs))
+    tallest = "the tallest" if top == truth else f'the tallest is "{VOCAB[top]}" at {probs[top]:.2f}'
+    return (f'Bars of the read-out\'s probability for each of the {len(VOCAB)} words of the vocabulary after '
+            f'"{" ".join(SENTENCE[:step])}": the true next word, "{SENTENCE[step]}", in red at {probs[truth]:.2f}, '
+            f"{tallest}.")
+
+
 def next_word_try(step: int = 3) -> TryPanel:
     """The next-word read-out panel: step through "the train to Delhi" and watch the bars.
 
@@ -114,4 +156,5 @@ def next_word_try(step: int = 3) -> TryPanel:
         {"name": "two words read", "values": {"step": 2}, "expect": ["loss -ln p = 0.419"]},
         {"name": "three words read", "values": {"step": 3}, "expect": ["loss -ln p = 0.495", "= 1.199"]},
     ]
+    panel.describe = lambda v: describe_next_word(**v)
     return panel
