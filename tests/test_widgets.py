@@ -1311,3 +1311,16 @@ def test_chapter_4s_alt_texts_give_the_jobs_arrows_and_the_next_word_bars():
     for build, describe in ((W.shapes_try, describe_shape), (W.next_word_try, describe_next_word)):
         panel = build()
         assert panel.describe(panel.values()) == describe(**panel.values())
+
+
+def test_chapter_6s_step_machine_alt_text_follows_the_walk():
+    from mwm.widgets.ch06_bptt import describe_step_machine, step_machine
+
+    _, _, g = step_machine(None)
+    done = describe_step_machine(10)
+    assert f"dL/dw, minus {abs(g.dw):.4f}." in done and "word 1 minus" in done   # chapter 6: -0.4655
+    cut = describe_step_machine(10, "τ = 2")
+    assert "cut into chunks of 2 by dashed lines" in cut and "none before word 3, behind the cut" in cut
+    assert "minus 0.3211" in cut and "no hidden state computed yet" in describe_step_machine(1)
+    panel = W.step_machine_try()
+    assert panel.describe(panel.values()) == describe_step_machine(**panel.values())

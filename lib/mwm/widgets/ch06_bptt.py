@@ -145,6 +145,36 @@ def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
     return fig, "; ".join(parts)
 
 
+def describe_step_machine(step: int = N_STEPS, cut: str = "no cut") -> str:
+    """What :func:`draw_step_machine`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_step_machine`. Returns one sentence: the phase, the hidden
+    states shown so far, the gradients that reached the states (and the cuts), and the bars of
+    each copy's contribution to dL/dw with their sum at the end.
+    """
+    if cut not in CUTS:
+        raise ValueError(f"cut must be one of {list(CUTS)}, got {cut!r}")
+    if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= N_STEPS:
+        raise ValueError(f"step must be a whole number from 1 to {N_STEPS}, got {step!r}")
+    tau = CUTS[cut]
+    hs, loss, g = step_machine(tau)
+    T = len(STEP_INPUTS)
+    n_states, back_to, summed = _stage(step, T)
+    first_in_chunk = 1 if tau is None else ((T - 1) // tau) * tau + 1
+    said = [f"Step {step} of {N_STEPS} of the step machine, {T} copies of the cell with w = 0.5 in a row"
+            + ("" if tau is None else f", cut into chunks of {tau} by dashed lines")]
+    said.append("green discs, the hidden states: " + ", ".join(f"{h:.2f}" for h in hs[:n_states]) if n_states
+                else "no hidden state computed yet")
+    reached = [t for t in range(max(back_to, first_in_chunk), T + 1)]
+    if back_to <= T:
+        said.append(f"the loss {loss:.2f}; red discs, the gradient walking back: "
+                    + ", ".join(f"word {t} {g.dh[t - 1]:.2f}" for t in reached)
+                    + ("" if back_to >= first_in_chunk else f"; none before word {first_in_chunk}, behind the cut"))
+    if summed:
+        said.append(f"the bars below add the copies' contributions to dL/dw, {g.dw:.4f}")
+    return ("; ".join(said) + ".").replace("-", "minus ")
+
+
 def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
     """The step machine panel: walk forward through four hidden states and back with the gradient; cut it.
 
@@ -170,4 +200,5 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
     panel.play_link = widgets.jslink((play, "value"), (controls["step"], "value"))
     row = panel.children[1]                       # the row of controls (TryPanel puts it under the title)
     row.children = (play,) + tuple(row.children)
+    panel.describe = lambda v: describe_step_machine(**v)
     return panel
