@@ -1324,3 +1324,19 @@ def test_chapter_6s_step_machine_alt_text_follows_the_walk():
     assert "minus 0.3211" in cut and "no hidden state computed yet" in describe_step_machine(1)
     panel = W.step_machine_try()
     assert panel.describe(panel.values()) == describe_step_machine(**panel.values())
+
+
+def test_chapter_12s_translate_alt_text_counts_the_matching_words():
+    from mwm.seq2seq import load_translator
+    from mwm.widgets.ch12_translate import describe_translate, example_sentences
+
+    model, examples = load_translator("plain"), example_sentences()
+    src, ref = examples[8]
+    words = model.translate(src)
+    right = sum(a == b for a, b in zip(words, ref))
+    said = describe_translate(8, model=model, examples=examples)
+    assert f"the {len(src)}-word English sentence as {2 * model.hidden_size} bars" in said
+    assert f"writes {len(words)} Hindi words: {right} of the {max(len(words), len(ref))} positions match" in said
+    assert "reading the reference's previous word" in describe_translate(8, "teacher forcing", model, examples)
+    panel = W.translate_try()
+    assert panel.describe(panel.values()) == describe_translate(1, model=model, examples=examples)

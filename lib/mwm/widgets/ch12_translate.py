@@ -100,6 +100,30 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     return fig, text
 
 
+def describe_translate(sentence: int = 1, mode: str = "free running", model=None, examples=None) -> str:
+    """What :func:`draw_translate`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_translate`. Returns one sentence: the summary's bars (always
+    the same number of them) and how many of the model's Hindi words match the reference's.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    model = load_translator("plain") if model is None else model
+    examples = example_sentences() if examples is None else examples
+    if isinstance(sentence, bool) or not isinstance(sentence, (int, np.integer)) or not 0 <= sentence < len(examples):
+        raise ValueError(f"sentence must be a whole number in [0, {len(examples)}), got {sentence!r}")
+    src, ref = examples[sentence]
+    words = model.translate(src) if mode == "free running" else model.teacher_forced(src, ref)[0][:-1]
+    n = max(len(words), len(ref))
+    right = sum(i < len(words) and i < len(ref) and words[i] == ref[i] for i in range(n))
+    H = model.hidden_size
+    reads = "its own previous word" if mode == "free running" else "the reference's previous word"
+    return (f"Above, the summary of the {len(src)}-word English sentence as {2 * H} bars, {H} for the hidden state "
+            f"(green) and {H} for the cell state (gold): always {2 * H} numbers. Below, the decoder, reading {reads}, "
+            f"writes {len(words)} Hindi words: {right} of the {n} positions match the reference's word (green), "
+            f"{n - right} do not (red).")
+
+
 def translate_try(sentence: int = 1, mode: str = "free running") -> TryPanel:
     """The translate panel: pick a test sentence, see its summary and the plain model's Hindi.
 
@@ -112,8 +136,10 @@ def translate_try(sentence: int = 1, mode: str = "free running") -> TryPanel:
     labels = [f"{len(e)} words: {' '.join(e[:5])} ..." for e, _ in examples]
     controls = {"sentence": widgets.Dropdown(options=labels, value=labels[sentence], description="English"),
                 "mode": widgets.ToggleButtons(options=list(MODES), value=mode, description="decoder")}
-    return TryPanel("translate through one summary", controls,
-                    lambda v: draw_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples))
+    panel = TryPanel("translate through one summary", controls,
+                     lambda v: draw_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples))
+    panel.describe = lambda v: describe_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples)
+    return panel
 
 
 def draw_bottleneck(n_words: int = 5, word_size: int = 8, summary_size: int = 8, keep: float = 0.9):
