@@ -1003,7 +1003,7 @@ def test_chapter_1s_alt_text_says_whether_the_two_paths_meet(cheap_pictures):
     """Chapter 1's picture in words: the two sentences' paths, what the cell does, and whether they end apart."""
     from mwm.widgets.ch01_order import describe_running_state
 
-    assert "they end at different points, (-2, 2) and (0, 0), so the order is kept" in describe_running_state(90)
+    assert "they end at different points, (minus 2, 2) and (0, 0), so the order is kept" in describe_running_state(90)
     assert "plain sum, the grey star; this cell cannot tell the two orders apart" in describe_running_state(0)
     assert "both end at the same point" in describe_running_state(180)
     assert "the same sentence twice" in describe_running_state(60, 1.0, "dog bites man")
@@ -1340,3 +1340,28 @@ def test_chapter_12s_translate_alt_text_counts_the_matching_words():
     assert "reading the reference's previous word" in describe_translate(8, "teacher forcing", model, examples)
     panel = W.translate_try()
     assert panel.describe(panel.values()) == describe_translate(1, model=model, examples=examples)
+
+
+def test_chapter_15s_alt_text_says_what_the_model_wrote():
+    from mwm import tiny
+    from mwm.widgets.ch15_tiny import LENGTH, PROMPTS, describe_tiny, load_model
+
+    model = load_model()
+    written = tiny.sample(model, PROMPTS[0], LENGTH, temperature=1.0, seed=1)
+    said = describe_tiny(PROMPTS[0], "1", 1, model)
+    assert f'sampled at θ = 1 with seed 1: "{" ".join(written.split())}"' in said
+    probs = tiny.next_char_probs(model, PROMPTS[0], 1.0)
+    assert f"{probs.max():.2f}" in said.split("the tallest ")[1].split(",")[0]
+    panel = W.tiny_try()
+    assert panel.describe(panel.values()) == said
+
+
+@pytest.mark.parametrize("name", [n for n in W.__all__ if n.endswith("_try")])
+def test_every_panel_says_what_its_picture_shows(name):
+    """Every panel of the course has describe(values), its alt text's first sentence: one that a screen
+    reader says well (no TeX, no underscores or carets, no numbers in e-notation, no ASCII minus before a digit)."""
+    panel = getattr(W, name)()
+    assert panel.describe is not None, f"{name} has no describe: its alt text would not say what the picture shows"
+    said = panel.describe(panel.values())
+    assert said.endswith(".") and len(said.split()) >= 12, said
+    assert not re.search(r"[$\\_^]|\de[+-]\d|(?<![\w])-\d", said), said

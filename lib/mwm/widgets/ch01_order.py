@@ -104,7 +104,7 @@ def describe_running_state(angle: float = 90, keep: float = 1.0, sentence_b: str
         end = ("this cell cannot tell the two orders apart" if np.allclose(W, np.eye(2))
                else "both end at the same point, so this cell cannot tell the two orders apart")
     else:
-        end = f"they end at different points, {_fmt(a)} and {_fmt(b)}, so the order is kept"
+        end = f"they end at different points, {_fmt(a)} and {_fmt(b)}, so the order is kept".replace("-", "minus ")
     return f"{paths}{how}; {end}."
 
 

@@ -85,6 +85,24 @@ def load_model() -> tiny.TinyModel:
     return tiny.load(files("mwm") / "data" / "tiny_model.npz")
 
 
+def describe_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: tiny.TinyModel | None = None) -> str:
+    """What :func:`draw_tiny`'s picture shows, in words (the website's alt text).
+
+    Args and errors as :func:`draw_tiny`. Returns one sentence: what the model wrote after the
+    prompt, then the bars of the likeliest next characters, the three tallest named.
+    """
+    model = model or load_model()
+    theta = float(temperature)
+    probs = tiny.next_char_probs(model, prompt, theta)
+    written = tiny.sample(model, prompt, LENGTH, temperature=theta, seed=seed)
+    named = {" ": "space", "\n": "a new line", ",": "comma", ".": "full stop", "'": "apostrophe", '"': "quote"}
+    order = np.argsort(probs)[::-1][:3]
+    tallest = ", ".join(f'{named.get(model.chars[k], chr(34) + model.chars[k] + chr(34))} {probs[k]:.2f}' for k in order)
+    return (f'Above, what the model wrote after "{prompt}", sampled at θ = {theta:g} with seed {seed}: '
+            f'"{" ".join(written.split())}". Below, bars of its {TOP} likeliest next characters after the prompt, the '
+            f"tallest {tallest}.")
+
+
 def tiny_try(prompt: str = PROMPTS[0], temperature: str = "1", seed: int = 1) -> TryPanel:
     """The writing panel: prompt, temperature, random seed.
 
@@ -101,6 +119,7 @@ def tiny_try(prompt: str = PROMPTS[0], temperature: str = "1", seed: int = 1) ->
     panel = TryPanel("the model you own writes: which prompt, how hot?", controls,
                      lambda v: draw_tiny(**v, model=model))
     panel.named_settings = _NAMED_SETTINGS
+    panel.describe = lambda v: describe_tiny(**v, model=model)
     return panel
 
 
