@@ -246,9 +246,10 @@ def test_the_build_boxes_every_chapter_picture_at_its_readable_width():
 def test_a_panels_pictures_carry_their_smallest_drawn_text():
     """The static twin measures the text its renderer really draws: chapter 11's 9-pt cell values, not the style's 10 pt."""
     from mwm.widgets import both_ways_try, window_try
-    from mwm.widgets.static import static_html, static_states
+    from mwm.widgets.static import _draw_all, static_html
 
-    data = static_states(both_ways_try())
-    assert data["picture"]["smallest_pt"] == 9.0 and data["picture"]["width"] == 1080
+    panel = both_ways_try()
+    (_, _, (width, smallest_pt)), = _draw_all(panel, [panel.values()])   # one setting, drawn as the website draws it
+    assert smallest_pt == 9.0 and width == 1080
     html = static_html(window_try())
     assert 'style="min-width:461px" data-picture-width="960" data-smallest-text="20.83"' in html
