@@ -48,6 +48,21 @@ def _stage(step, T):
     return shown, max(back_to, 1), step >= N_STEPS
 
 
+def _walk(step, cut):
+    """The machine at slider position ``step`` with truncation ``cut``: (tau, step_machine(tau), words, _stage).
+
+    Raises:
+        ValueError: for a ``step`` outside 1-10 or an unknown ``cut``.
+    """
+    if cut not in CUTS:
+        raise ValueError(f"cut must be one of {list(CUTS)}, got {cut!r}")
+    if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= N_STEPS:
+        raise ValueError(f"step must be a whole number from 1 to {N_STEPS}, got {step!r}")
+    tau = CUTS[cut]
+    T = len(STEP_INPUTS)
+    return tau, step_machine(tau), T, _stage(step, T)
+
+
 def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
     """Figure: the step machine at slider position ``step`` (1-10) with truncation ``cut``.
 
@@ -62,14 +77,7 @@ def draw_step_machine(step: int = N_STEPS, cut: str = "no cut"):
     Raises:
         ValueError: for a ``step`` outside 1-10 or an unknown ``cut``.
     """
-    if cut not in CUTS:
-        raise ValueError(f"cut must be one of {list(CUTS)}, got {cut!r}")
-    if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= N_STEPS:
-        raise ValueError(f"step must be a whole number from 1 to {N_STEPS}, got {step!r}")
-    tau = CUTS[cut]
-    hs, loss, g = step_machine(tau)
-    T = len(STEP_INPUTS)
-    n_states, back_to, summed = _stage(step, T)
+    tau, (hs, loss, g), T, (n_states, back_to, summed) = _walk(step, cut)
     cut_after = [] if tau is None else [m for m in range(tau, T, tau)]   # cuts between word m and m+1
     # a word's gradient is "reached" if it lies in the last word's chunk
     first_in_chunk = 1 if tau is None else ((T - 1) // tau) * tau + 1
@@ -152,14 +160,7 @@ def describe_step_machine(step: int = N_STEPS, cut: str = "no cut") -> str:
     states shown so far, the gradients that reached the states (and the cuts), and the bars of
     each copy's contribution to dL/dw with their sum at the end.
     """
-    if cut not in CUTS:
-        raise ValueError(f"cut must be one of {list(CUTS)}, got {cut!r}")
-    if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= N_STEPS:
-        raise ValueError(f"step must be a whole number from 1 to {N_STEPS}, got {step!r}")
-    tau = CUTS[cut]
-    hs, loss, g = step_machine(tau)
-    T = len(STEP_INPUTS)
-    n_states, back_to, summed = _stage(step, T)
+    tau, (hs, loss, g), T, (n_states, back_to, summed) = _walk(step, cut)
     first_in_chunk = 1 if tau is None else ((T - 1) // tau) * tau + 1
     said = [f"Step {step} of {N_STEPS} of the step machine, {T} copies of the cell with w = 0.5 in a row"
             + ("" if tau is None else f", cut into chunks of {tau} by dashed lines")]

@@ -140,6 +140,19 @@ def chain_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
 
 
 
+def _eigen_walk(preset, steps):
+    """(steps as an int, W of ``preset``, the path W^t (1, 0) for t = 0..steps, its lengths).
+
+    Raises:
+        ValueError: for an unknown preset.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
+    steps = int(steps)
+    path = matrix_powers(PRESETS[preset], START, steps)
+    return steps, PRESETS[preset], path, np.linalg.norm(path, axis=1)
+
+
 def draw_eigen_memory(preset: str = "keep", steps=30):
     """Figure: the hidden state W^t (1, 0) for t = 0..steps in the plane, with W's eigen-directions, and its length.
 
@@ -154,12 +167,7 @@ def draw_eigen_memory(preset: str = "keep", steps=30):
     Raises:
         ValueError: for an unknown preset.
     """
-    if preset not in PRESETS:
-        raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
-    steps = int(steps)
-    W = PRESETS[preset]
-    path = matrix_powers(W, START, steps)
-    lengths = np.linalg.norm(path, axis=1)
+    steps, W, path, lengths = _eigen_walk(preset, steps)
     values, directions, coefficients = eigen_split(W, START)
     fig = Figure(figsize=(7.4, 4.0))
     ax = fig.add_subplot(1, 2, 1)
@@ -214,12 +222,7 @@ def describe_eigen_memory(preset: str = "keep", steps=30) -> str:
     plane along W's eigen-directions (or turning, for complex eigenvalues), whether it ran off
     the map, and the bars of its length, from 1 to the last step's.
     """
-    if preset not in PRESETS:
-        raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
-    steps = int(steps)
-    W = PRESETS[preset]
-    path = matrix_powers(W, START, steps)
-    lengths = np.linalg.norm(path, axis=1)
+    steps, W, path, lengths = _eigen_walk(preset, steps)
     values = np.atleast_1d(eigen_split(W, START)[0])
     if np.isrealobj(values):
         how = ("the two lines are W's eigen-directions, with eigenvalues "

@@ -40,6 +40,21 @@ CELL_COLOURS = {"plain": "tab:red", "LSTM": "tab:blue", "GRU": "tab:green"}
 CELL_STYLES = {"plain": "-", "LSTM": "--", "GRU": ":"}  # the gated cells often overlap at 100%
 
 
+def _tank_step(c_prev, f, i, c_tilde, o, steps, a_f, a_i, a_c, a_o, gates):
+    """The tank's numbers (see :func:`draw_tank`): (gates from the pre-activations, the gates used, the levels,
+    the hidden states, what the forget gate keeps, what the input gate writes).
+
+    Raises:
+        ValueError: for an unknown ``gates`` mode or a value out of range.
+    """
+    if gates not in GATE_MODES:
+        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
+    from_pre = gates_from_preactivations(a_f, a_i, a_c, a_o)
+    gate = from_pre if gates == "from pre-activations" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
+    levels, states = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
+    return from_pre, gate, levels, states, gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
+
+
 def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_i=0.0, a_c=1.0, a_o=1.0,
               gates="by hand"):
     """Figure: one LSTM step as a tank, the level over ``steps`` steps, and the squeeze of the pre-activations.
@@ -56,12 +71,7 @@ def draw_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0, a_
     Raises:
         ValueError: for an unknown ``gates`` mode or a value out of range.
     """
-    if gates not in GATE_MODES:
-        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
-    from_pre = gates_from_preactivations(a_f, a_i, a_c, a_o)
-    gate = from_pre if gates == "from pre-activations" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
-    levels, states = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
-    kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
+    from_pre, gate, levels, states, kept, written = _tank_step(c_prev, f, i, c_tilde, o, steps, a_f, a_i, a_c, a_o, gates)
     tank = kept_figure("chapter 9's tank", _TankFigure)
     tank.show(levels, states, gate, kept, written, steps, (a_f, a_i, a_c, a_o), from_pre,
               gates == "from pre-activations")
@@ -190,12 +200,7 @@ def describe_tank(c_prev=1.0, f=0.9, i=0.2, c_tilde=0.5, o=1.0, steps=1, a_f=2.0
     forget gate keeps, what the input gate writes, the new level, the hidden state), the level
     over the steps, and whether the pre-activations set the gates.
     """
-    if gates not in GATE_MODES:
-        raise ValueError(f"gates must be one of {GATE_MODES}, got {gates!r}")
-    from_pre = gates_from_preactivations(a_f, a_i, a_c, a_o)
-    gate = from_pre if gates == "from pre-activations" else {"f": f, "i": i, "c_tilde": c_tilde, "o": o}
-    levels, states = tank_run(c_prev, gate["f"], gate["i"], gate["c_tilde"], gate["o"], steps)
-    kept, written = gate["f"] * levels[0], gate["i"] * gate["c_tilde"]
+    from_pre, gate, levels, states, kept, written = _tank_step(c_prev, f, i, c_tilde, o, steps, a_f, a_i, a_c, a_o, gates)
     said = (f"Top, one LSTM step as five bars: the old level {_minus(levels[0])}, the forget gate at {gate['f']:.2f} "
             f"keeps {_minus(kept)}, the input gate at {gate['i']:.2f} writes {_minus(written)} of the candidate "
             f"{_minus(gate['c_tilde'])}, the new level is {_minus(levels[1])}, and the output gate at {gate['o']:.2f} "

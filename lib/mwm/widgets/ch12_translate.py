@@ -34,6 +34,21 @@ def example_sentences(lengths=EXAMPLE_LENGTHS):
     return out
 
 
+def _translation_example(sentence, mode, model, examples):
+    """(the translator, (English words, Hindi reference)) of example ``sentence``, loading what is None.
+
+    Raises:
+        ValueError: for an unknown mode or an index out of range.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    model = load_translator("plain") if model is None else model
+    examples = example_sentences() if examples is None else examples
+    if isinstance(sentence, bool) or not isinstance(sentence, (int, np.integer)) or not 0 <= sentence < len(examples):
+        raise ValueError(f"sentence must be a whole number in [0, {len(examples)}), got {sentence!r}")
+    return model, examples[sentence]
+
+
 def draw_translate(sentence: int = 1, mode: str = "free running", model=None, examples=None):
     """Figure: the plain model's summary of a test sentence, and which Hindi words it gets right.
 
@@ -52,13 +67,7 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     Raises:
         ValueError: for an unknown mode or an index out of range.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    model = load_translator("plain") if model is None else model
-    examples = example_sentences() if examples is None else examples
-    if isinstance(sentence, bool) or not isinstance(sentence, (int, np.integer)) or not 0 <= sentence < len(examples):
-        raise ValueError(f"sentence must be a whole number in [0, {len(examples)}), got {sentence!r}")
-    src, ref = examples[sentence]
+    model, (src, ref) = _translation_example(sentence, mode, model, examples)
     summary = model.summary(src)
     if mode == "free running":
         words = model.translate(src)
@@ -106,13 +115,7 @@ def describe_translate(sentence: int = 1, mode: str = "free running", model=None
     Args and errors as :func:`draw_translate`. Returns one sentence: the summary's bars (always
     the same number of them) and how many of the model's Hindi words match the reference's.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    model = load_translator("plain") if model is None else model
-    examples = example_sentences() if examples is None else examples
-    if isinstance(sentence, bool) or not isinstance(sentence, (int, np.integer)) or not 0 <= sentence < len(examples):
-        raise ValueError(f"sentence must be a whole number in [0, {len(examples)}), got {sentence!r}")
-    src, ref = examples[sentence]
+    model, (src, ref) = _translation_example(sentence, mode, model, examples)
     words = model.translate(src) if mode == "free running" else model.teacher_forced(src, ref)[0][:-1]
     n = max(len(words), len(ref))
     right = sum(i < len(words) and i < len(ref) and words[i] == ref[i] for i in range(n))

@@ -192,6 +192,20 @@ def read_translations(model, example) -> dict:
     return out
 
 
+def _read_example(read, example_length, model, rows, translations):
+    """(the example row, :func:`read_translations` of it), loading what is None; see :func:`draw_attention_read`.
+
+    Raises:
+        ValueError: for a read not in :data:`READS` or a length no test sentence has.
+    """
+    if read not in READS:
+        raise ValueError(f"read must be one of {READS}, got {read!r}")
+    model = load_translator("attention") if model is None else model
+    rows = load_test_outputs() if rows is None else rows
+    example = read_example(rows, example_length)
+    return example, read_translations(model, example) if translations is None else translations
+
+
 def draw_attention_read(read: str = "all", example_length: int = 40, model=None, rows=None, translations=None):
     """Figure: where the attention decoder looks when it may read only some encoder states, and what it writes.
 
@@ -214,12 +228,7 @@ def draw_attention_read(read: str = "all", example_length: int = 40, model=None,
     Raises:
         ValueError: for a read not in :data:`READS` or a length no test sentence has.
     """
-    if read not in READS:
-        raise ValueError(f"read must be one of {READS}, got {read!r}")
-    model = load_translator("attention") if model is None else model
-    rows = load_test_outputs() if rows is None else rows
-    example = read_example(rows, example_length)
-    translations = read_translations(model, example) if translations is None else translations
+    example, translations = _read_example(read, example_length, model, rows, translations)
     words, weights, bleu = translations[read]
     T = len(example["source"])
     allowed = attention_weights(np.zeros(T), read) > 0
@@ -264,12 +273,7 @@ def describe_attention_read(read: str = "all", example_length: int = 40, model=N
     Args and errors as :func:`draw_attention_read`. Returns one sentence: the weights' map (rows,
     columns, which states may be read, where each row's weight sits), then the five reads' BLEU bars.
     """
-    if read not in READS:
-        raise ValueError(f"read must be one of {READS}, got {read!r}")
-    model = load_translator("attention") if model is None else model
-    rows = load_test_outputs() if rows is None else rows
-    example = read_example(rows, example_length)
-    translations = read_translations(model, example) if translations is None else translations
+    example, translations = _read_example(read, example_length, model, rows, translations)
     words, weights, bleu = translations[read]
     T = len(example["source"])
     allowed = int((attention_weights(np.zeros(T), read) > 0).sum())
