@@ -137,6 +137,8 @@ def readable_pictures_in_page(text: str, known: dict[str, tuple[float, float]]) 
 
     def fix(match):
         nonlocal count
+        if "data-picture-width=" in match.group(0):   # a page an earlier build already gave its widths (not rebuilt)
+            return match.group(0)
         name = html.unescape(match["name"])
         if name not in known:
             raise KeyError(name)

@@ -241,6 +241,8 @@ def test_the_build_boxes_every_chapter_picture_at_its_readable_width():
     assert 'src="../../_images/p.png" style="min-width:552px" data-picture-width="1035" data-smallest-text="18.75" />' in fixed
     with pytest.raises(KeyError, match="p.png"):
         rp.readable_pictures_in_page(page, {"d.svg": (720.0, 14.0)})
+    # a page an earlier build already rewrote (an incremental build leaves unchanged pages as they are)
+    assert rp.readable_pictures_in_page(fixed, {"d.svg": (720.0, 14.0), "p.png": (1035, 18.75)}) == (fixed, 0)
 
 
 def test_a_panels_pictures_carry_their_smallest_drawn_text():
