@@ -555,10 +555,10 @@ _SCRIPT = r"""
     var d = document.createElement("div"); d.innerHTML = h.replace(/<br\s*\/?>/gi, "; ");
     return d.textContent.replace(/\s+/g, " ").trim();
   }
-  function alt(hit) {
-    var parts = listed.map(function (c, j) { return c.label + " " + c.options[index[j]]; });
-    return data.title + (/[.?!]$/.test(data.title) ? " " : ". ") + (data.alts ? data.alts[hit[2]] + " " : "") + "Settings: " + parts.join(", ") + ". " +
-      plain(data.readings[hit[1]]);
+  function alt(hit) {  // as alt_text in Python: what the picture shows, then the settings (the readings follow it on the page)
+    var parts = "Settings: " + listed.map(function (c, j) { return c.label + " " + c.options[index[j]]; }).join(", ") + ".";
+    if (data.alts) { return data.alts[hit[2]] + " " + parts; }
+    return data.title + (/[.?!]$/.test(data.title) ? " " : ". ") + parts + " " + plain(data.readings[hit[1]]);
   }
   // What a screen reader hears after a move: the control's new value and the readings' parts that
   // changed (at most SPOKEN characters), numbers without trailing zeros and signs in words.
@@ -807,9 +807,11 @@ def _plain(text: str) -> str:
 
 
 def alt_text(data: dict, key: str) -> str:
-    """The alt text of the picture of state ``key``: the panel's title, what the picture shows (for a panel
-    with ``describe``), its settings and readings.
+    """The alt text of the picture of state ``key``.
 
+    For a panel with ``describe``: what the picture shows, then the settings. The panel's title
+    stands above the controls and its readings right under the picture, so a screen reader meets
+    both there, once. A panel without ``describe``: its title, the settings and the readings.
     The website's script writes the same text when a control moves.
 
     Raises:
@@ -818,10 +820,11 @@ def alt_text(data: dict, key: str) -> str:
     hit = data["states"][key]
     listed = [c for c in data["controls"] if c["kind"] != "fixed"]
     index = [int(x) for x in key.split(",")] if key else []
-    parts = [f'{c["label"]} {c["options"][i]}' for c, i in zip(listed, index)]
-    shows = data["alts"][hit[2]] + " " if "alts" in data else ""
+    settings = "Settings: " + ", ".join(f'{c["label"]} {c["options"][i]}' for c, i in zip(listed, index)) + "."
+    if "alts" in data:
+        return f'{data["alts"][hit[2]]} {settings}'
     title = data["title"] + ("" if data["title"][-1:] in ".?!" else ".")   # "... each cut?", not "cut?."
-    return f'{title} {shows}Settings: {", ".join(parts)}. {_plain(data["readings"][hit[1]])}'
+    return f'{title} {settings} {_plain(data["readings"][hit[1]])}'
 
 
 def _readable_attributes(picture: dict) -> str:
