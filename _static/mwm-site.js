@@ -34,10 +34,16 @@
       var wide = box.scrollWidth > box.clientWidth + 1;
       box.classList.toggle("mwm-scrolls", wide);
       if (box.matches("div.math, .mwm-picture, .mwm-try-frame")) {
+        var picture = !box.matches("div.math");
         if (wide) {
           box.tabIndex = 0;
+          if (picture) {   // a focusable box says what it is: a picture to scroll
+            box.setAttribute("role", "group");
+            box.setAttribute("aria-label", "Picture wider than the screen: scroll sideways");
+          }
         } else {
           box.removeAttribute("tabindex");
+          if (picture) { box.removeAttribute("role"); box.removeAttribute("aria-label"); }
         }
       }
       markEdges(box);

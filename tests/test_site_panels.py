@@ -194,8 +194,11 @@ def test_a_control_that_does_nothing_here_says_so(browser, server):  # noqa: F81
         assert idle_on_page() == idle_controls(data, _index(panel, listed)) == [seed]
         note = panel.locator(f'.mwm-try-control[data-k="{seed}"] .mwm-try-idle-note')
         assert note.text_content() == "(no effect in this setting)" and note.is_visible()
+        slider = panel.locator(f'.mwm-try-control[data-k="{seed}"] input')
+        assert slider.get_attribute("aria-describedby") == note.get_attribute("id")   # a screen reader hears it
         _set(panel, listed, mode, listed[mode]["options"].index("sample"))
         assert idle_on_page() == idle_controls(data, _index(panel, listed)) == []
+        assert slider.get_attribute("aria-describedby") is None
         assert not visit.problems, visit.problems
     finally:
         visit.close()

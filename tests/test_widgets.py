@@ -706,7 +706,9 @@ def test_the_panels_with_a_picture_key_draw_what_every_setting_drawn_shows(monke
     for build, settings in ((W.bottleneck_bleu_try, [{"width": "10", "example_length": n} for n in (21, 25, 28)]),
                             (W.talk_try, [{"mode": "greedy", "seed": s} for s in (1, 2, 3)]),
                             (W.cliff_try, [{"clipping": "off", "steps": n} for n in (15, 40, 60)]),
-                            (W.both_ways_try, [{"word": n} for n in (3, 5, 7)])):
+                            (W.both_ways_try, [{"word": n} for n in (3, 5, 7)]),
+                            (W.tank_try, [{"gates": "from pre-activations", "f": f, "c_tilde": c} for f, c in
+                                          ((0.9, 0.5), (0.1, -1.0), (1.0, 1.0))])):
         panel = build()
         base = panel.values()
         all_values = [dict(base, **s) for s in settings]

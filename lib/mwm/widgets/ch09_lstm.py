@@ -280,6 +280,13 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
          "expect": ["c_t = 0.8808 + 0.3808 = 1.2616"]},
     ]
     panel.describe = lambda c: describe_tank(**c)
+    # Gates from the pre-activations: every pre-activation, the old level and the steps are drawn in that mode
+    # too (before, the mode was drawn at one setting, and any move there put the gates back to "by hand"), and so
+    # are the hand sliders, which that mode does not read: one picture for all of them (picture_key), so the
+    # page can say they have no effect there.
+    panel.combined = [("gates", name) for name in (*PRE_CONTROLS, "c_prev", "steps", *BY_HAND_CONTROLS)]
+    panel.picture_key = lambda c: tuple(sorted((k, v) for k, v in c.items()
+                                               if not (c["gates"] == "from pre-activations" and k in BY_HAND_CONTROLS)))
     return panel
 
 

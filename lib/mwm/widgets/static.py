@@ -649,12 +649,16 @@ _SCRIPT = r"""
       var idle = seen > 0 && same === seen;
       var box = root.querySelector('.mwm-try-control[data-k="' + j + '"]');
       var note = box.querySelector(".mwm-try-idle-note");
+      var inputs = box.querySelectorAll("input, select, button");   // a screen reader hears the note with the control
       box.classList.toggle("mwm-try-idle", idle);
       if (idle && !note) {
         note = document.createElement("span"); note.className = "mwm-try-idle-note";
+        note.id = root.id + "-idle" + j;
         note.textContent = "(no effect in this setting)"; box.appendChild(note);
+        inputs.forEach(function (e) { e.setAttribute("aria-describedby", note.id); });
       } else if (!idle && note) {
         note.remove();
+        inputs.forEach(function (e) { e.removeAttribute("aria-describedby"); });
       }
     });
   }
