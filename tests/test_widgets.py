@@ -1296,7 +1296,8 @@ def test_chapter_13s_bleu_alt_text_names_the_matching_pieces():
 
     said = describe_bleu("late is the train")
     d = bleu_details("late is the train".split(), REFERENCE, max_n=2)
-    assert "its words, 4 of 4 match (late, is, the, train); its word pairs, 1 of 3 match (the train), in red late is, is the" in said
+    assert ('its words, 4 of 4 match ("late", "is", "the", "train"); its word pairs, 1 of 3 match ("the train"), '
+            'in red "late is", "is the"') in said
     assert f"the precisions {d.precisions[0]:.2f} and {d.precisions[1]:.2f}, the brevity penalty {d.brevity_penalty:.2f}" in said
     panel = W.bleu_try()
     assert panel.describe(panel.values()) == describe_bleu()

@@ -258,8 +258,8 @@ def describe_bleu(candidate: str = "the train is late", reference: str = REFEREN
     d = bleu_details(cand, reference, max_n=2)
 
     def split(pieces, marks):
-        hit = [" ".join(p) for p, m in zip(pieces, marks) if m]
-        miss = [" ".join(p) for p, m in zip(pieces, marks) if not m]
+        hit = [f'"{" ".join(p)}"' for p, m in zip(pieces, marks) if m]
+        miss = [f'"{" ".join(p)}"' for p, m in zip(pieces, marks) if not m]
         said = f"{len(hit)} of {len(pieces)} match" + (f" ({', '.join(hit)})" if hit else "")
         return said + (f", in red {', '.join(miss)}" if miss else "")
 
