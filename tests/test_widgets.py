@@ -931,7 +931,9 @@ def test_static_twin_controls_are_named_and_expose_their_state(cheap_pictures):
     assert '<div class="mwm-try-controls" inert>' in html and "<noscript>" in html
     assert 'querySelector(".mwm-try-controls").removeAttribute("inert")' in html
     alt = re.search(r'<img class="mwm-try-figure" alt="([^"]+)"', html).group(1)
-    assert alt.startswith("the model talks") and "talk greedy" in alt and "loop found" in alt
+    # what the picture shows, then the settings (the title and readings stand above and below it on the page)
+    assert alt.startswith("Above, what the model wrote after") and "Settings: " in alt and "talk greedy" in alt
+    assert "loop found" not in alt and "red line naming the 27-character block" in alt
     assert "setAttribute(\"aria-valuetext\"" in html and "aria-pressed" in html.split("<script>")[-1]
     assert "@media print" in html and 'html[data-theme="dark"] .mwm-try' in html
 
