@@ -111,8 +111,8 @@ def panels_reach_their_named_settings(page):
         start = [c["start"] for c in listed]
         img = panel.locator("img.mwm-try-figure")
         assert _picture_loaded(panel), f"panel {n + 1}: the picture did not load"
-        start_hit = data["states"][",".join(map(str, start))]
-        assert img.get_attribute("alt").startswith(data["alts"][start_hit[2]] + " Settings: ")   # what it shows
+        now = ",".join(map(str, _index(panel, listed)))   # where the visit's earlier moves left the panel
+        assert img.get_attribute("alt") == alt_text(data, now), f"panel {n + 1}: the alt text is not alt_text's"
         for named in data["named"]:
             where = f"panel {n + 1} ({data['title']}), {named['name']}"
             for k in range(len(listed)):          # back to the start, one control at a time
