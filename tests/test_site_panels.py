@@ -15,6 +15,7 @@ leaves the drawn settings.
 Uses the session-wide built ``site`` and the server, browser and :class:`Visit` helpers of
 ``tests/test_site.py``.
 """
+import contextlib
 import json
 import re
 
@@ -135,14 +136,24 @@ def panels_reach_their_named_settings(page):
                 assert expected in readings, f"{where}: {expected!r} not in the readings {readings!r}"
 
 
-def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # noqa: F811
-    doc = next(d for d in CHAPTERS if d.startswith("chapters/02-"))
+@contextlib.contextmanager
+def _first_panel(browser, server, chapter: str):  # noqa: F811
+    """The first "Try" panel of the chapter whose page name starts with ``chapter`` ("02-"), on a visit of its own:
+    yields (panel, its data, its listed controls, their names); the visit must end without a page problem."""
+    doc = next(d for d in CHAPTERS if d.startswith(f"chapters/{chapter}"))
     visit = Visit(browser, server, f"{doc}.html")
     try:
         panel = visit.page.locator(".mwm-try").first
         data = _panel_data(panel)
         listed = [c for c in data["controls"] if c["kind"] != "fixed"]
-        names = [c["name"] for c in listed]
+        yield panel, data, listed, [c["name"] for c in listed]
+        assert not visit.problems, visit.problems
+    finally:
+        visit.close()
+
+
+def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # noqa: F811
+    with _first_panel(browser, server, "02-") as (panel, data, listed, names):
         target = [int(x) for x in next(s["key"] for s in data["named"] if "w = 1" in s["name"]).split(",")]
         for k in range(len(listed)):
             if target[k] != listed[k]["start"]:
@@ -167,9 +178,6 @@ def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # 
         now = status.text_content()
         assert f"{label['w']} went back to" not in now, now
         assert all(f"{name} went back to" in now for name in went if name != label["w"]), now
-        assert not visit.problems, visit.problems
-    finally:
-        visit.close()
 
 
 def test_a_control_that_does_nothing_here_says_so(browser, server):  # noqa: F811
@@ -177,13 +185,7 @@ def test_a_control_that_does_nothing_here_says_so(browser, server):  # noqa: F81
     computes from the panel's data; pressing "sample" gives it an effect, and the note goes."""
     from mwm.widgets.static import idle_controls
 
-    doc = next(d for d in CHAPTERS if d.startswith("chapters/05-"))
-    visit = Visit(browser, server, f"{doc}.html")
-    try:
-        panel = visit.page.locator(".mwm-try").first
-        data = _panel_data(panel)
-        listed = [c for c in data["controls"] if c["kind"] != "fixed"]
-        names = [c["name"] for c in listed]
+    with _first_panel(browser, server, "05-") as (panel, data, listed, names):
         seed, mode = names.index("seed"), names.index("mode")
 
         def idle_on_page():
@@ -199,6 +201,3 @@ def test_a_control_that_does_nothing_here_says_so(browser, server):  # noqa: F81
         _set(panel, listed, mode, listed[mode]["options"].index("sample"))
         assert idle_on_page() == idle_controls(data, _index(panel, listed)) == []
         assert slider.get_attribute("aria-describedby") is None
-        assert not visit.problems, visit.problems
-    finally:
-        visit.close()
