@@ -1,16 +1,16 @@
-"""Every "Try" panel on the website reaches the settings its chapter names, and shows what the text says.
+"""Every "Try" panel on the website does what its chapter's text says, in the text's order.
 
-:func:`panels_reach_their_named_settings` reads, for every panel of a chapter page, the
-panel's declared named settings (``named_settings`` in the panel's builder, carried in the
-page's panel data), then, for each one, moves the controls from the panel's start as a
-reader would, in the order the chapter sets them: sliders one notch at a time with the arrow keys, buttons and check boxes with
-a click, menus by choosing an option. On the way no other control may jump back (the panel
-draws every combination on the way to a named setting), and at the end the readings must show
-what was declared and the picture's alt text be what :func:`mwm.widgets.static.alt_text` gives
-(what the picture shows, then the settings). The pictures must be files of their own: no
-``data:`` URI is left in a panel, and each picture shown has loaded. tests/test_site_readers.py
-runs it on each chapter's one visit; the test here checks what a panel says when a control
-leaves the drawn settings.
+:func:`panels_follow_their_tours` reads, for every panel of a chapter page, the panel's tour
+(``tour`` in the panel's builder: the chapter's instructions, carried in the page's panel
+data), then replays it from the panel's start as a reader would, step after step, in the order
+the chapter makes the moves: sliders one notch at a time with the arrow keys, buttons and check
+boxes with a click, menus by choosing an option. On the way no other control may jump back (the
+build draws every setting a tour passes through); after each step the readings must show what
+the text says, the picture must have changed, and its alt text be what
+:func:`mwm.widgets.static.alt_text` gives (what the picture shows, then the settings). The
+pictures must be files of their own: no ``data:`` URI is left in a panel, and each picture shown
+has loaded. tests/test_site_readers.py runs it on each chapter's one visit; the tests here check
+what a panel says when a control leaves the drawn settings or does nothing.
 
 Uses the session-wide built ``site`` and the server, browser and :class:`Visit` helpers of
 ``tests/test_site.py``.
@@ -19,7 +19,7 @@ import contextlib
 import json
 import re
 
-from mwm.widgets.static import alt_text
+from mwm.widgets.static import _plain, alt_text
 from tests.test_site import CHAPTERS, Visit, browser, chapter_panels, server  # noqa: F401  (fixtures used by name)
 
 
@@ -100,10 +100,25 @@ def _hears_a_short_line(panel, where):
     assert panel.locator("[aria-live]").count() == 1, f"{where}: more than the one live region"
 
 
-def panels_reach_their_named_settings(page):
-    """Every panel of ``page`` reaches each of its named settings from its start, as a reader moves the controls.
+def _back_to_start(panel, listed, start):
+    """Move the controls back to the panel's start, one at a time (a move may send others back; a few rounds)."""
+    for _ in range(3):
+        for k in range(len(listed)):
+            if _index(panel, listed)[k] != start[k]:
+                _set(panel, listed, k, start[k])
+        if _index(panel, listed) == start:
+            return
+    raise AssertionError(f"the controls did not get back to the start: {_index(panel, listed)} != {start}")
 
-    Run on each chapter's one visit by tests/test_site_readers.py.
+
+def panels_follow_their_tours(page):
+    """Every panel of ``page`` follows its tour (the chapter's instructions, in the text's order) as a reader would.
+
+    From the panel's start, each step's moves are made with the page's controls in the order the text
+    makes them; no other control may jump back on the way, each stated reading must then show, the
+    picture must be the one drawn for that setting, and a step that moves a control must change the
+    picture (unless the step says only the readings change). Run on each chapter's one visit by
+    tests/test_site_readers.py.
     """
     for n, panel in chapter_panels(page):
         assert "data:image" not in panel.inner_html(), f"panel {n + 1}: a picture left inside the page"
@@ -114,25 +129,25 @@ def panels_reach_their_named_settings(page):
         assert _picture_loaded(panel), f"panel {n + 1}: the picture did not load"
         now = ",".join(map(str, _index(panel, listed)))   # where the visit's earlier moves left the panel
         assert img.get_attribute("alt") == alt_text(data, now), f"panel {n + 1}: the alt text is not alt_text's"
-        for named in data["named"]:
-            where = f"panel {n + 1} ({data['title']}), {named['name']}"
-            for k in range(len(listed)):          # back to the start, one control at a time
-                if _index(panel, listed)[k] != start[k]:
-                    _set(panel, listed, k, start[k])
-            assert _index(panel, listed) == start, where
-            target = [int(x) for x in named["key"].split(",")]
-            for k in named["order"]:              # in the order the chapter sets them
-                if target[k] != start[k]:
+        assert data["tour"], f"panel {n + 1} ({data['title']}): its chapter gives it no tour"
+        _back_to_start(panel, listed, start)
+        for m, step in enumerate(data["tour"]):
+            where = f"panel {n + 1} ({data['title']}), step {m + 1}: {step['says']}"
+            assert ",".join(map(str, _index(panel, listed))) == step["from"], where
+            target = [int(x) for x in step["key"].split(",")]
+            for k in step["order"]:              # in the order the chapter makes the moves
+                if target[k] != _index(panel, listed)[k]:
                     _set(panel, listed, k, target[k])
                     assert panel.locator(".mwm-try-status").text_content() == "", \
                         f"{where}: a control jumped back: {panel.locator('.mwm-try-status').text_content()}"
                     _hears_a_short_line(panel, where)
             assert _index(panel, listed) == target, where
-            _shows_state(panel, data, named["key"])
-            readings = panel.locator(".mwm-try-readings").inner_text()
-            alt = img.get_attribute("alt")
-            assert alt == alt_text(data, named["key"]), f"{where}: the page's alt text is not alt_text's"
-            for expected in named["expect"]:
+            _shows_state(panel, data, step["key"])
+            if step["key"] != step["from"] and not step["same_picture"]:
+                assert data["states"][step["key"]][0] != data["states"][step["from"]][0], f"{where}: the picture did not change"
+            readings = _plain(panel.locator(".mwm-try-readings").inner_html())
+            assert img.get_attribute("alt") == alt_text(data, step["key"]), f"{where}: the page's alt text is not alt_text's"
+            for expected in step["expect"]:
                 assert expected in readings, f"{where}: {expected!r} not in the readings {readings!r}"
 
 
@@ -154,7 +169,7 @@ def _first_panel(browser, server, chapter: str):  # noqa: F811
 
 def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # noqa: F811
     with _first_panel(browser, server, "02-") as (panel, data, listed, names):
-        target = [int(x) for x in next(s["key"] for s in data["named"] if "w = 1" in s["name"]).split(",")]
+        target = [int(x) for x in next(t["key"] for t in data["tour"] if "*keep old w* up to 1" in t["says"]).split(",")]
         for k in range(len(listed)):
             if target[k] != listed[k]["start"]:
                 _set(panel, listed, k, target[k])

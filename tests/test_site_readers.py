@@ -8,8 +8,8 @@ turn: offline, with its maths rendered and its pictures loaded (a screenshot of 
 text at least 10 px on screen; wider than the column only in a box that scrolls), the weight of a first
 load (the local server compresses text with gzip, as static hosts do), the Tab order, dark mode
 and print; last, back at the desktop width on screen, every "Try" panel of a chapter is moved
-(tests/test_site.py's :func:`every_panel_moves`) and taken to each setting its chapter names
-(tests/test_site_panels.py's :func:`panels_reach_their_named_settings`). Kept apart from
+(tests/test_site.py's :func:`every_panel_moves`) and taken through its chapter's instructions
+(tests/test_site_panels.py's :func:`panels_follow_their_tours`). Kept apart from
 tests/test_site.py so that the two files run side by side in pytest-xdist's workers once the
 site is built; the practice pages are read in tests/test_site_practice_pages.py, with the same
 visit and checks.
@@ -21,7 +21,7 @@ import pytest
 
 from tests.test_site import (ARTIFACTS, CHAPTERS, PAGES, ROOT, Visit, browser,  # noqa: F401  (fixtures used by name)
                              every_panel_moves, server)
-from tests.test_site_panels import panels_reach_their_named_settings
+from tests.test_site_panels import panels_follow_their_tours
 
 # --- as readers meet it: accessibility, widths, weight, dark mode, print (every page) ---
 
@@ -214,8 +214,8 @@ def test_every_panel_moves_without_a_kernel(opened):
 
 
 @pytest.mark.parametrize("opened", CHAPTERS, indirect=True)
-def test_panels_reach_the_settings_their_chapter_names(opened):
+def test_panels_do_what_their_chapter_says_in_its_order(opened):
     _doc, visit = opened
     _back_on_screen(visit.page)
-    panels_reach_their_named_settings(visit.page)
+    panels_follow_their_tours(visit.page)
     assert not visit.problems, visit.problems

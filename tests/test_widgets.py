@@ -757,16 +757,13 @@ def test_lab_curves_are_remembered_but_handed_out_as_copies():
         lab_curves(n_trials=2.5)
 
 
-# --- the settings each chapter names: drawn, reachable on the page, read as the text says ---
+# --- each panel's tour (the chapter's instructions): drawn, reachable on the page, read as the text says ---
 
 import hashlib  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
 from pathlib import Path  # noqa: E402
-
-NAMED = [W.running_state_try, W.scalar_cell_try, W.next_word_try, W.talk_try, W.cliff_try, W.tank_try, W.memory_lab_try,
-         W.ten_steps_try, W.bottleneck_try, W.beam_try, W.tiny_try, W.attention_read_try]
 
 
 def _fake_picture(fig):
@@ -798,22 +795,33 @@ def _only_the_start_drawn(panel):
     return _drawn_only_at(panel, [panel.values()])
 
 
-@pytest.fixture(scope="module")
-def named_states():
-    """builder name -> (panel, static_states(panel)) for the panels that name settings.
+def _tour_values(panel) -> list[dict]:
+    """The panel's values after each step of its tour (as static_states lists the controls' options)."""
+    from mwm.widgets.static import _closest, _tour, control_options
+    listed, start = {}, {}
+    for name, control in panel.controls.items():
+        opts = control_options(control)
+        if opts is not None:
+            listed[name] = opts[1]
+            start[name] = _closest(opts[1], control.value)
+    return [dict(panel.values(), **{n: listed[n][i] for n, i in step["combo"].items()}) for step in _tour(panel, listed, start)]
 
-    Only the named settings are really drawn (their readings are what the tests read);
-    every other setting the website would draw is listed with an empty stand-in.
+
+@pytest.fixture(scope="module")
+def tour_states():
+    """builder name -> (panel, static_states(panel)) for every panel.
+
+    Only the settings the panel's tour stops at are really drawn (their readings are what the
+    tests read); every other setting the website would draw is listed with an empty stand-in.
     """
     from mwm.widgets import static
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(static, "_small_picture", _fake_picture)
         mp.setenv(static.WORKERS_ENV, "1")
         out = {}
-        for build in NAMED:
+        for build in BUILDERS:
             panel = build()
-            named = [dict(panel.values(), **s["values"]) for s in panel.named_settings]
-            out[build.__name__] = (panel, static.static_states(_drawn_only_at(panel, named)))
+            out[build.__name__] = (panel, static.static_states(_drawn_only_at(panel, _tour_values(panel))))
     return out
 
 
@@ -821,55 +829,58 @@ def _listed(data):
     return [c for c in data["controls"] if c["kind"] != "fixed"]
 
 
-@pytest.mark.parametrize("build", NAMED, ids=lambda b: b.__name__)
-def test_named_settings_are_drawn_and_read_as_the_chapter_says(build, named_states):
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda b: b.__name__)
+def test_each_tour_step_is_drawn_and_read_as_the_chapter_says(build, tour_states):
     from mwm.widgets.static import _plain, alt_text
-    panel, data = named_states[build.__name__]
-    assert len(data["named"]) == len(panel.named_settings) >= 1
+    panel, data = tour_states[build.__name__]
+    assert len(data["tour"]) == len(panel.tour) >= 1   # every panel's chapter tells the reader what to do with it
     listed = _listed(data)
-    for named in data["named"]:
-        assert named["key"] in data["states"], named["name"]
-        readings = data["readings"][data["states"][named["key"]][1]]
-        alt = alt_text(data, named["key"])
-        index = [int(x) for x in named["key"].split(",")]
+    for n, step in enumerate(data["tour"]):
+        where = f"step {n + 1} ({step['says']})"
+        assert step["key"] in data["states"] and step["from"] in data["states"], where
+        assert step["from"] == (data["tour"][n - 1]["key"] if n else ",".join(str(c["start"]) for c in listed)), where
+        readings = data["readings"][data["states"][step["key"]][1]]
+        alt = alt_text(data, step["key"])
+        index = [int(x) for x in step["key"].split(",")]
         # what the picture shows (the panel's describe at that setting), then the settings; the readings stay below it
-        hit = data["states"][named["key"]]
-        assert alt.startswith(data["alts"][hit[2]] + " Settings: "), named["name"]
-        assert _plain(readings) not in alt, named["name"]
+        hit = data["states"][step["key"]]
+        assert alt.startswith(data["alts"][hit[2]] + " Settings: "), where
+        assert _plain(readings) not in alt, where
         for c, i in zip(listed, index):
             assert f'{c["label"]} {c["options"][i]}' in alt
-        for expected in named["expect"]:
-            assert expected in readings, (named["name"], expected, readings)
+        assert step["expect"] or not step["order"], f"{where}: a move with nothing said to read"
+        for expected in step["expect"]:
+            assert expected in _plain(readings), (where, expected, _plain(readings))
 
 
-@pytest.mark.parametrize("build", NAMED, ids=lambda b: b.__name__)
-def test_named_settings_are_reached_control_by_control_in_any_order(build, named_states):
-    """A reader moving the named controls one notch at a time (sliders) or by one click, first
-    to last or last to first, never sees another control jump back, and ends on the setting; in
-    the order the chapter sets them, no notch skips a value."""
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda b: b.__name__)
+def test_each_tour_step_is_reached_control_by_control_in_any_order(build, tour_states):
+    """From where the step before left the panel, a reader making the step's moves one notch at a time
+    (sliders) or by one click, first to last or last to first, never sees another control jump back, and
+    ends on the step's setting; in the order the chapter makes them, no notch skips a value."""
     from mwm.widgets.static import move
-    data = named_states[build.__name__][1]
+    data = tour_states[build.__name__][1]
     listed = _listed(data)
-    start = [c["start"] for c in listed]
-    for named in data["named"]:
-        target = [int(x) for x in named["key"].split(",")]
-        changed = [k for k in range(len(listed)) if target[k] != start[k]]
-        way = [k for k in named["order"] if k in changed]   # the chapter's order: every notch drawn, none skipped
-        assert sorted(way) == changed, named["name"]
+    for step in data["tour"]:
+        source = [int(x) for x in step["from"].split(",")]
+        target = [int(x) for x in step["key"].split(",")]
+        changed = [k for k in range(len(listed)) if target[k] != source[k]]
+        way = [k for k in step["order"] if k in changed]   # the chapter's order: every notch drawn, none skipped
+        assert sorted(way) == changed, step["says"]
         for order in (changed, changed[::-1], way):
-            index = list(start)
+            index = list(source)
             for k in order:
                 while index[k] != target[k]:
                     if listed[k]["kind"] == "range":
-                        step = 1 if target[k] > index[k] else -1
+                        notch = 1 if target[k] > index[k] else -1
                         was = index[k]
-                        index, moved = move(data, index, k, index[k] + step, step=True)
-                        assert order is not way or index[k] == was + step, (named["name"], listed[k]["name"], "skipped")
+                        index, moved = move(data, index, k, index[k] + notch, step=True)
+                        assert order is not way or index[k] == was + notch, (step["says"], listed[k]["name"], "skipped")
                     else:
                         index, moved = move(data, index, k, target[k])
-                    assert moved == [], (named["name"], listed[k]["name"])
+                    assert moved == [], (step["says"], listed[k]["name"])
                     assert ",".join(map(str, index)) in data["states"]
-            assert index == target, named["name"]
+            assert index == target, step["says"]
 
 
 def test_a_control_moved_out_of_the_drawn_settings_moves_the_others_back_and_says_which(cheap_pictures):
@@ -877,7 +888,7 @@ def test_a_control_moved_out_of_the_drawn_settings_moves_the_others_back_and_say
     data = static_states(_only_the_start_drawn(W.scalar_cell_try()))   # which settings are drawn, not what they show
     names = [c["name"] for c in _listed(data)]
     w, u, steps = (names.index(n) for n in ("w", "u", "steps"))
-    index = [int(x) for x in next(n["key"] for n in data["named"] if n["name"] == "three steps with w = 1").split(",")]
+    index = [int(x) for x in next(t["key"] for t in data["tour"] if "*keep old w* up to 1" in t["says"]).split(",")]
     kept, moved = move(data, index, steps, index[steps] - 1, step=True)   # w with steps: every combination drawn
     assert moved == [] and kept[w] == index[w] and kept[steps] == index[steps] - 1
     for w_i in range(len(_listed(data)[w]["options"])):                   # (panel.combined: "w" x "steps")
@@ -900,15 +911,16 @@ def test_a_slider_notch_into_a_setting_not_drawn_goes_on_to_the_next_drawn_optio
     assert move(data, [0, 1], 0, 1) == ([1, 0], [1])             # not a notch: b goes back, and is named
 
 
-def test_a_bad_named_setting_is_refused(cheap_pictures):
+def test_a_bad_tour_step_is_refused(cheap_pictures):
     from mwm.widgets.static import static_states
     panel = W.window_try()
-    panel.named_settings = [{"name": "nine", "values": {"nope": 1}}]
-    with pytest.raises(ValueError, match="nope"):
-        static_states(panel)
-    panel.named_settings = [{"name": "too wide", "values": {"n": 99}}]
-    with pytest.raises(ValueError, match="n=99"):
-        static_states(panel)
+    for tour, words in (([{"says": "nine", "moves": {"nope": 1}}], "nope"), ([{"says": "too wide", "moves": {"n": 99}}], "n=99"),
+                        ([{"moves": {"n": 3}}], "says"), ([{"says": "  ", "moves": {"n": 3}}], "says"),
+                        ([{"says": "three", "moves": [("n", 3)]}], "moves must be a dict"),
+                        ([{"says": "three", "moves": {"n": 3}, "expect": "window"}], "expect must be a list")):
+        panel.tour = tour
+        with pytest.raises(ValueError, match=words):
+            static_states(panel)
 
 
 def test_static_twin_controls_are_named_and_expose_their_state(cheap_pictures):
@@ -962,10 +974,10 @@ def test_site_build_moves_panel_pictures_into_files(tmp_path):
     assert pages.move_panel_pictures_in_page(page, tmp_path, {}) == 0 and page.read_text(encoding="utf-8") == again
 
 
-def test_a_panel_whose_combined_groups_cover_every_combination_says_every_setting_was_drawn(named_states):
+def test_a_panel_whose_combined_groups_cover_every_combination_says_every_setting_was_drawn(tour_states):
     """Chapter 5's panel: prompt x talk x θ x seed, 144 settings, more than MAX_STATES, all drawn as one group."""
     from mwm.widgets.static import MAX_STATES
-    data = named_states["talk_try"][1]
+    data = tour_states["talk_try"][1]
     sizes = [len(c["options"]) for c in _listed(data)]
     assert int(np.prod(sizes)) == len(data["states"]) == 144 > MAX_STATES
     assert data["mode"] == "grid"   # so its note says every setting was drawn, and no control ever goes back
@@ -1371,3 +1383,100 @@ def test_chapter_15s_alt_text_says_what_the_model_wrote():
     assert f"{probs.max():.2f}" in said.split("the tallest ")[1].split(",")[0]
     panel = W.tiny_try()
     assert panel.describe(panel.values()) == said
+
+
+# --- the tours and the chapters' prose: every step quotes its chapter, every instruction has a step ---
+
+#: Verbs that open an instruction to the reader ("Slide the length to 50", "then press greedy", "; check both").
+_INSTRUCTION = re.compile(
+    r"(?:^|[:;,(]\s+|\b(?:then|now|and|or)\s+)"
+    r"(?:choose|pick|set|move|slide|drag|push|press|switch|tick|untick|raise|lower|ease|shut|click|step through|"
+    r"load|find|start on|try|rotate|turn|put|look|watch|check|select|stay|keep|go back|open|compare|read)\b", re.I)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _sentences(markdown: str) -> list[str]:
+    """A cell's prose as sentences (each list item on its own); headings, tables, display maths and fences left out."""
+    lines = [line for line in markdown.split("\n") if not re.match(r"\s*(`{3,}|\$\$)", line)]
+    out = []
+    for para in re.split(r"\n\s*\n|\n(?=\s*[*-] )", "\n".join(lines)):
+        para = _words(para)
+        if para and not para.startswith(("#", "|")):
+            out += re.split(r"(?<=[.!?])\s+(?=[A-Z*\"“(])", para)
+    return out
+
+
+def _chapters_and_panels():
+    """[(chapter file name, its markdown cells, the names of the panel builders its code cells call)] in order."""
+    out = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "chapters").glob("[0-9][0-9]-*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        prose = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+        out.append((path.name, prose, [n for n in re.findall(r"\b(\w+_try)\(", code) if n in W.__all__]))
+    return out
+
+
+def _instructions(prose: list[str], labels: set[str]) -> list[str]:
+    """The sentences that tell the reader to do something with a panel: in a "Try it" section, or naming a panel
+    or one of its controls or options (*in italics*), with a clause that opens on an instruction's verb."""
+    found, in_try = [], False
+    for markdown in prose:
+        section = []   # the cell's lines that stand in a "Try it" section
+        for line in markdown.split("\n"):
+            if re.match(r"#{1,3} ", line):
+                in_try = line.strip() == "## Try it"
+            elif in_try:
+                section.append(line)
+        section = _words("\n".join(section))
+        for sentence in _sentences(markdown):
+            near_a_panel = sentence in section or "panel" in sentence.lower() or \
+                any(f"*{label}*" in sentence.lower() for label in labels)
+            if near_a_panel and _INSTRUCTION.search(sentence) and not sentence.startswith("In Jupyter"):
+                found.append(sentence)
+    return found
+
+
+def test_each_tour_step_quotes_its_chapter(tour_states):
+    """A step's ``says`` is the chapter's own words, so the prose and the tour cannot drift apart silently."""
+    on_a_page = set()
+    for name, prose, builders in _chapters_and_panels():
+        text = _words("\n\n".join(prose))
+        for builder in builders:
+            on_a_page.add(builder)
+            for step in tour_states[builder][0].tour:
+                assert _words(step["says"]) in text, f"{name}, {builder}: the chapter does not say {step['says']!r}"
+    assert on_a_page == {b.__name__ for b in BUILDERS}
+
+
+def test_every_instruction_in_a_chapter_has_a_tour_step(tour_states):
+    """Each sentence that tells the reader to move a panel's controls holds some step's ``says``: an instruction
+    written without a tour (which the build would not draw and the browser test would not replay) fails here."""
+    from mwm.widgets.static import control_options
+    counted = 0
+    for name, prose, builders in _chapters_and_panels():
+        labels, says = set(), []
+        for builder in builders:
+            panel = tour_states[builder][0]
+            says += [_words(step["says"]) for step in panel.tour]
+            for control_name, control in panel.controls.items():
+                labels.add((control.description or control_name).lower())
+                options = control_options(control)
+                labels |= {str(label).lower() for label in (options[2] if options else [])}
+        for sentence in _instructions(prose, labels):
+            counted += 1
+            assert any(s in sentence for s in says), f"{name}: no tour step says {sentence!r}"
+    assert counted >= 40   # the chapters' instructions are found (a detector that finds none would pass anything)
+
+
+def test_an_instruction_is_found_in_a_try_section_or_where_it_names_a_panel_or_a_control():
+    prose = ["## Try it\n\nThe panel shows a window. Slide it to 4 and read the words.\n\n## Why it works\n\n"
+             "Choose $\\tau$ well above the gap.",
+             "In the second panel, drag the length. Later, push *plain w* up to 3.",
+             "In Jupyter you can also choose your own."]
+    assert _instructions(prose, {"plain w"}) == ["Slide it to 4 and read the words.", "In the second panel, drag the length.",
+                                                "Later, push *plain w* up to 3."]
+    assert _instructions(prose, set()) == ["Slide it to 4 and read the words.", "In the second panel, drag the length."]

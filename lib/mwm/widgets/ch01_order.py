@@ -132,9 +132,24 @@ def running_state_try(angle: int = 90, keep: float = 1.0, sentence_b: str = "man
     }
     panel = TryPanel("turn the previous state before adding each word", controls, lambda v: draw_running_state(**v))
     panel.describe = lambda v: describe_running_state(v["angle"], v["keep"], v["sentence_b"])
-    panel.named_settings = [   # chapter 1's "Try it"
-        {"name": "turn 0 degrees", "values": {"angle": 0}, "expect": ['"dog bites man" -> (2, 2)', "cannot tell them apart"]},
-        {"name": "turn 180 degrees", "values": {"angle": 180}, "expect": ['"dog bites man" -> (0, 0)']},
+    look_closer = '"dog man bites" and "bites dog man" share the state $(-1,1)$'
+    other_orders = "Pick other orders of the three words for sentence B: at 90 degrees none of them matches"
+    rotate_60 = "Rotate by 60 degrees instead and all six orders end in six different states"
+    panel.tour = [   # chapter 1's "Try it" and, after its table, the two orders that meet and the 60-degree turn
+        {"says": "keep *keep* at 1 and set the *turn* to 0 degrees: both sentences land on $(2,2)$",
+         "moves": {"angle": 0}, "expect": ['"dog bites man" -> (2, 2)', "cannot tell them apart"]},
+        {"says": "Raise it again and they separate", "moves": {"angle": 45}, "expect": ["different states"]},
+        {"says": "At 180 degrees they meet once more, at $(0,0)$", "moves": {"angle": 180},
+         "expect": ['"dog bites man" -> (0, 0)', '"man bites dog" -> (0, 0)', "cannot tell them apart"]},
+        {"says": other_orders, "moves": {"angle": 90, "sentence_b": "bites man dog"},
+         "expect": ['"bites man dog" -> (-1, -1)', "different states"]},
+        {"says": other_orders, "moves": {"sentence_b": "man dog bites"}, "expect": ['"man dog bites" -> (1, 1)', "different states"]},
+        {"says": "Slide *keep* below 1 and back", "moves": {"keep": 0.5}, "expect": ['"dog bites man" -> (-0.75, 1.5)']},
+        {"says": "Slide *keep* below 1 and back", "moves": {"keep": 1.0}, "expect": ['"dog bites man" -> (-2, 2)']},
+        {"says": look_closer, "moves": {"sentence_b": "dog man bites"}, "expect": ['"dog man bites" -> (-1, 1)', "different states"]},
+        {"says": look_closer, "moves": {"sentence_b": "bites dog man"}, "expect": ['"bites dog man" -> (-1, 1)', "different states"]},
+        {"says": rotate_60, "moves": {"angle": 60}, "expect": ["different states"]},
+        {"says": rotate_60, "moves": {"sentence_b": "dog man bites"}, "expect": ["different states"]},
     ]
     panel.combined = [("angle", "sentence_b")]   # "turn by 60 degrees instead": every turn with every order
     return panel
@@ -202,4 +217,6 @@ def window_try(n: int = 9) -> TryPanel:
     controls = {"n": widgets.IntSlider(value=n, min=1, max=len(words_of(ANNOUNCEMENT)), step=1, description="window n")}
     panel = TryPanel("how many words does a fixed window keep?", controls, lambda v: draw_window(**v))
     panel.describe = lambda v: describe_window(**v)
+    panel.tour = [{"says": 'slide the window down to 3 and watch "train" drop out before "late" arrives', "moves": {"n": 3},
+                   "expect": ['"train" has dropped out']}]
     return panel

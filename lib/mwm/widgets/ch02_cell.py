@@ -76,10 +76,14 @@ def scalar_cell_try(w: float = 0.5, u: float = 1.0, steps: int = 1) -> TryPanel:
     }
     panel = TryPanel("one number of memory: how fast does the first word fade?", controls,
                      lambda v: draw_scalar_cell(**v))
-    panel.named_settings = [   # what chapter 2's "Try it" asks for, and the states it quotes
-        {"name": "three steps", "values": {"steps": 3}, "expect": ["states: 0.7616, 0.3634, 0.1797"]},
-        {"name": "three steps with w = 1", "values": {"steps": 3, "w": 1.0}, "expect": ["states: 0.7616, 0.6420, 0.5663"]},
-        {"name": "three steps with w = -0.5", "values": {"steps": 3, "w": -0.5}, "expect": ["states: 0.7616, -0.3634, 0.1797"]},
+    panel.tour = [   # chapter 2's "Try it", and the states it quotes
+        {"says": "move the *steps* slider from 1 to 3 and read the states 0.7616, 0.3634, 0.1797", "moves": {"steps": 3},
+         "expect": ["states: 0.7616, 0.3634, 0.1797"]},
+        {"says": "Then push *keep old w* up to 1", "moves": {"w": 1.0}, "expect": ["states: 0.7616, 0.6420, 0.5663"]},
+        {"says": "Try a negative $w$ and watch the state change sign at every step", "moves": {"w": -0.5},
+         "expect": ["states: 0.7616, -0.3634, 0.1797"]},
+        {"says": "The *new word u* slider sets how strongly the word is written in the first place", "moves": {"u": 2.0},
+         "expect": ["states: 0.9640, -0.4479, 0.2203"]},
     ]
     # the lesson: how w fades the first word over the steps, for every w; and how u scales what comes in
     panel.combined = [("w", "steps"), ("u", "steps")]
@@ -177,6 +181,7 @@ def six_state_try(mode: str = "slide down", fade: float = 0.9, steps: int = 10) 
     }
     panel = TryPanel("a hidden state of six numbers", controls, lambda v: draw_six_state(**v))
     panel.describe = lambda v: describe_six_state(**v)
+    panel.tour = [{"says": "Switch to *mix*", "moves": {"mode": "mix"}, "expect": ["slot 1 over time: 0.7616, -0.0285"]}]
     return panel
 
 

@@ -92,4 +92,13 @@ def unroll_try(length: int = 5, view: str = "unrolled", light_up_w: bool = False
     panel = TryPanel("a longer sentence makes a longer chain, not a bigger cell", controls,
                      lambda v: draw_unroll(**v))
     panel.describe = lambda v: describe_unroll(**v)
+    switch = "Switch the picture between *unrolled* and *folded*"
+    panel.tour = [   # chapter 3's "Try it"
+        {"says": switch, "moves": {"view": "folded"}, "expect": ["5 words"]},
+        {"says": switch, "moves": {"view": "unrolled"}, "expect": ["5 words"]},
+        {"says": "Tick *light up W*", "moves": {"light_up_w": True}, "expect": ["5 words"]},
+        {"says": "Then drag *words* from 2 up to 8", "moves": {"length": 2}, "expect": ["2 unshared copies would need 64"]},
+        {"says": "Then drag *words* from 2 up to 8", "moves": {"length": 8},
+         "expect": ["8 words: the shared cell learns 32 numbers; 8 unshared copies would need 256"]},
+    ]
     return panel

@@ -89,6 +89,11 @@ def shapes_try(shape: str = "many -> one") -> TryPanel:
     panel = TryPanel("one cell, five jobs: where do inputs go in and answers come out?", controls,
                      lambda v: draw_shape(**v))
     panel.describe = lambda v: describe_shape(**v)
+    panel.tour = [{"says": "In the first panel, click through the five shapes", "moves": {"shape": shape}, "expect": [said]}
+                  for shape, said in (("one -> many", "1 input(s), 5 read-out(s)"),
+                                      ("many -> many (same length)", "5 input(s), 5 read-out(s): tag every word"),
+                                      ("many -> many (different length)", "3 input(s), 3 read-out(s)"),
+                                      ("language model", "5 input(s), 5 read-out(s): at every word, guess the next word"))]
     return panel
 
 
@@ -151,10 +156,11 @@ def next_word_try(step: int = 3) -> TryPanel:
     """
     controls = {"step": widgets.IntSlider(value=step, min=1, max=len(LOGITS), description="words read")}
     panel = TryPanel("the read-out guesses the next word", controls, lambda v: draw_next_word(**v))
-    panel.named_settings = [   # chapter 4's three cross-entropies, 0.285 + 0.419 + 0.495 = 1.199
-        {"name": "one word read", "values": {"step": 1}, "expect": ["loss -ln p = 0.285"]},
-        {"name": "two words read", "values": {"step": 2}, "expect": ["loss -ln p = 0.419"]},
-        {"name": "three words read", "values": {"step": 3}, "expect": ["loss -ln p = 0.495", "= 1.199"]},
+    step_forward = "slide *words read* back to 1 and step forward"
+    panel.tour = [   # chapter 4's three cross-entropies, 0.285 + 0.419 + 0.495 = 1.199
+        {"says": step_forward, "moves": {"step": 1}, "expect": ["loss -ln p = 0.285"]},
+        {"says": step_forward, "moves": {"step": 2}, "expect": ["loss -ln p = 0.419"]},
+        {"says": step_forward, "moves": {"step": 3}, "expect": ["loss -ln p = 0.495", "= 1.199"]},
     ]
     panel.describe = lambda v: describe_next_word(**v)
     return panel

@@ -147,7 +147,7 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
     controls["mode"].observe(on_mode, names="value")
     panel = TryPanel("the model talks: greedy or sampled, and how hot?", controls,
                      lambda v: draw_talk(**v, model=model))
-    panel.named_settings = _NAMED_SETTINGS
+    panel.tour = _TOUR
     panel.combined = [("prompt", "mode", "temperature", "seed")]   # any prompt, greedy or sampled, at any θ and seed
     # greedy talk ignores the seed: its three seeds share one picture and readings
     panel.picture_key = lambda v: (v["prompt"], v["mode"], v["temperature"], v["seed"] if v["mode"] == "sample" else None)
@@ -155,19 +155,27 @@ def talk_try(prompt: str = "the train to ", mode: str = "greedy", temperature: s
     return panel
 
 
-#: What chapter 5's "Try it" asks for: greedy talk and its loop, the bars at each temperature,
-#: and sampling at the four temperatures with seeds 1 (the worked example's sentences), 2 and 3.
+#: Chapter 5's "Try it", in its order: choosing a prompt and a way to talk, then its things to look for: greedy
+#: talk's loop, sampling at the four temperatures with seed 1 (the worked example's sentences), seeds 2 and 3
+#: at θ = 2 (one draw readable, the other garbled), the bars at each temperature, and the typo.
 _WORKED_EXAMPLE = {"0.2": "mysore is late by twenty minutes.", "0.5": "kochi is cancelled today.",
                    "1": "tickets for mysore are sold at window eight.", "2": "my grandmothhr"}
-#: What the text says seeds 2 and 3 show at θ = 2: one draw readable, the other garbled.
-_HOT_DRAWS = {2: "kochi express will arrive on platform six.", 3: "platform connfor"}
-_NAMED_SETTINGS = (
-    [{"name": "greedy: the loop", "values": {"mode": "greedy"}, "expect": ["loop found: a block of 27 characters"]},
-     {"name": "greedy at θ = 0.2", "values": {"mode": "greedy", "temperature": "0.2"},
-      "expect": ['"p" with p = 0.390 (θ = 0.2)']}]
-    + [{"name": f"sampled at θ = {theta}, seed {seed}",
-        "values": {"mode": "sample", "temperature": theta, "seed": seed},
-        "expect": [f"(θ = {theta})"] + ([_WORKED_EXAMPLE[theta]] if seed == 1 else [])
-        + ([_HOT_DRAWS[seed]] if theta == "2" and seed in _HOT_DRAWS else [])}
-       for theta in TEMPERATURES for seed in (1, 2, 3)]
+_FOUR = "*sample* with seed 1 at the four temperatures of the worked example"
+_SEEDS = "then seeds 2 and 3, which write other sentences than seed 1"
+_GREEDY_BARS = 'the temperature reshaping the bars even in greedy mode: at $\\theta=0.2$ "p" and "k" pull away from the rest'
+_TOUR = (
+    [{"says": "Choose a *prompt*, then press *greedy* or *sample*", "moves": {"prompt": "my mother ", "mode": "sample"},
+      "expect": ['"m" with p = 0.294 (θ = 1)', "is going to mumbai on sunday."]},
+     {"says": "With *sample*, set the temperature $\\theta$ and the *seed*", "moves": {"temperature": "0.5", "seed": 2},
+      "expect": ["(θ = 0.5)", "is going to nagpur today."]},
+     {"says": "the prompt “the train to ” with *greedy*: a red line names the 27-character block that came twice",
+      "moves": {"prompt": "the train to ", "mode": "greedy"}, "expect": ["loop found: a block of 27 characters"]}]
+    + [{"says": _FOUR, "moves": {"mode": "sample", "seed": 1, "temperature": theta} if theta == "0.2" else {"temperature": theta},
+        "expect": [f"(θ = {theta})", sentence]} for theta, sentence in _WORKED_EXAMPLE.items()]
+    + [{"says": _SEEDS, "moves": {"seed": 2}, "expect": ["(θ = 2)", "kochi express will arrive on platform six."]},
+       {"says": _SEEDS, "moves": {"seed": 3}, "expect": ["(θ = 2)", "platform connfor"]},
+       {"says": _GREEDY_BARS, "moves": {"mode": "greedy", "temperature": "0.2"}, "expect": ['"p" with p = 0.390 (θ = 0.2)']},
+       {"says": "at $\\theta=2$ the bars flatten", "moves": {"temperature": "2"}, "expect": ['"p" with p = 0.113 (θ = 2)']},
+       {"says": "the prompt “the trian to ” (a typo)", "moves": {"prompt": "the trian to "},
+        "expect": ['top guess after "the trian to "']}]
 )

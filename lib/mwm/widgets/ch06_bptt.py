@@ -202,4 +202,15 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
     row = panel.children[1]                       # the row of controls (TryPanel puts it under the title)
     row.children = (play,) + tuple(row.children)
     panel.describe = lambda v: describe_step_machine(**v)
+    panel.tour = [   # chapter 6's "Try it": the machine run step by step, then the two cuts
+        {"says": "Drag *step* from 1 to 10", "moves": {"step": 1}, "expect": ["wait at the start"]},
+        {"says": "Steps 2 to 5 fill in the four states", "moves": {"step": 5}, "expect": ["states: 0.7616, 0.3634, 0.1797, 0.0896"]},
+        {"says": "At step 6 the loss appears on word 4", "moves": {"step": 6},
+         "expect": ["loss at word 4: L = 0.4144, dL/dh4 = -0.9104", "word 4: -0.1623"]},
+        {"says": "Steps 7 to 9 carry it back one word at a time", "moves": {"step": 9}, "expect": ["word 2: -0.1444"]},
+        {"says": "Step 10 adds them: $-0.4655$", "moves": {"step": 10}, "expect": ["dL/dw = -0.4655"]},
+        {"says": "Now press $\\tau = 2$ under *truncate*", "moves": {"cut": "τ = 2"},
+         "expect": ["no gradient crosses the cut before word 3", "dL/dw = -0.3211"]},
+        {"says": "Then try $\\tau = 3$", "moves": {"cut": "τ = 3"}, "expect": ["word 4: -0.1623; no gradient", "dL/dw = -0.1623"]},
+    ]
     return panel

@@ -135,6 +135,16 @@ def chain_try(w: float = 0.5, tanh: bool = False) -> TryPanel:
     }
     panel = TryPanel("the scalar chain h_t = w h_(t-1), with or without tanh", controls, lambda v: draw_chain(**v))
     panel.describe = lambda v: describe_chain(**v)
+    ease = "Ease $w$ past 1 a notch at a time"
+    panel.tour = [   # chapter 7's first "Try it" panel
+        {"says": "At $w=0.5$ the blue bar at $t=10$ reads 0.000977 on both sides", "moves": {},
+         "expect": ["at t = 10 the state is 0.000976562 and the Jacobian 0.000976562"]},
+        {"says": "at $w=1.5$ it reads 57.67", "moves": {"w": 1.5}, "expect": ["at t = 10 the state is 57.665"]},
+        {"says": ease, "moves": {"w": 0.9}, "expect": ["w = 0.9: at t = 10 the state is 0.348678"]},
+        {"says": ease, "moves": {"w": 1.1}, "expect": ["w = 1.1: at t = 10 the state is 2.59374"]},
+        {"says": "Now tick *with tanh*", "moves": {"tanh": True}, "expect": ["w = 1.1 with tanh"]},
+        {"says": "At $w=1.5$ the state settles at 0.8586", "moves": {"w": 1.5}, "expect": ["settles at h* = 0.8586"]},
+    ]
     return panel
 
 
@@ -254,4 +264,12 @@ def eigen_memory_try(preset: str = "keep", steps=30) -> TryPanel:
     panel = TryPanel("a hidden state of two numbers, multiplied by W at every step", controls,
                      lambda v: draw_eigen_memory(**v))
     panel.describe = lambda v: describe_eigen_memory(**v)
+    up_from_0 = "On *keep*, slide *steps shown* up from 0"
+    panel.tour = [   # chapter 7's second "Try it" panel
+        {"says": up_from_0, "moves": {"steps": "0"}, "expect": ["After 0 steps the state is (1.0000, 0.0000)"]},
+        {"says": up_from_0, "moves": {"steps": "60"}, "expect": ["After 60 steps the state is (0.8000, 0.2000), length 0.8246"]},
+        {"says": "On *explode* the dots leave the map at step 4", "moves": {"preset": "explode"}, "expect": ["spectral radius 1.2"]},
+        {"says": "*rotate* has no real eigenvector, and the length stays exactly 1", "moves": {"preset": "rotate"},
+         "expect": ["spectral radius 1.", "length 1.0000"]},
+    ]
     return panel

@@ -157,8 +157,18 @@ def cliff_try(clipping: str = "off", steps: int = CLIFF_STEPS) -> TryPanel:
     }
     panel = TryPanel("a ball rolling towards a cliff: does one huge gradient throw it away?", controls,
                      lambda v: draw_cliff(**v))
-    panel.named_settings = [   # chapter 8's "Try it": the panel's opening state
-        {"name": "no clipping, all steps", "values": {}, "expect": ["gradient of length 14.29", "(7.23, 0.93)"]},
+    back_to_10 = "move *steps* back to 10 to see it still creeping, then to 60 again"
+    safely = "*γ = 0.5* and *γ = 5* also get down safely"
+    panel.tour = [   # chapter 8's "Try it"
+        {"says": "The panel opens with clipping *off* and all 60 steps", "moves": {},
+         "expect": ["gradient of length 14.29", "(7.23, 0.93)"]},
+        {"says": back_to_10, "moves": {"steps": 10}, "expect": ["after 10 steps the ball is at (-1.286, 1.197)"]},
+        {"says": back_to_10, "moves": {"steps": 60}, "expect": ["left the map at (7.23, 0.93)"]},
+        {"says": "Choose *γ = 1*", "moves": {"clipping": "γ = 1"}, "expect": ["after 60 steps the ball is at (1.927, 0.103), loss 0.0009"]},
+        {"says": safely, "moves": {"clipping": "γ = 0.5"}, "expect": ["after 60 steps the ball is at (1.910, 0.124)"]},
+        {"says": safely, "moves": {"clipping": "γ = 5"}, "expect": ["after 60 steps the ball is at (2.060, 0.095)"]},
+        {"says": "With *γ = 10* the governor is set too high", "moves": {"clipping": "γ = 10"},
+         "expect": ["at step 15 the ball felt a gradient of length 14.29"]},
     ]
     panel.describe = lambda v: describe_cliff(**v)
     # once the ball has left the map the run stops: more steps show the same picture and readings

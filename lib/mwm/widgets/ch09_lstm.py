@@ -269,15 +269,13 @@ def tank_try(gates: str = "by hand", steps: int = 1, **values) -> TryPanel:
     set_active(gates)
     controls["gates"].observe(lambda change: set_active(change["new"]), names="value")
     panel = TryPanel("the LSTM's tank: keep, write, show", controls, lambda c: draw_tank(**c))
-    panel.named_settings = [   # chapter 9's "Try it", in its order
-        {"name": "the worked example", "values": {}, "expect": ["c_t = 0.9000 + 0.1000 = 1.0000"]},
-        {"name": "f = 1, i = 0, ten steps", "values": {"f": 1.0, "i": 0.0, "steps": 10},
+    panel.tour = [   # chapter 9's "Try it", in its order
+        {"says": "From the worked example ($c_t=1.0000$)", "moves": {}, "expect": ["c_t = 0.9000 + 0.1000 = 1.0000"]},
+        {"says": "set $f=1$, $i=0$ and *steps* to 10: the level never moves", "moves": {"f": 1.0, "i": 0.0, "steps": 10},
          "expect": ["after 10 steps c = 1.0000, h = 0.7616"]},
-        {"name": "f = 1, i = 0, ten steps, window shut (o = 0)", "values": {"f": 1.0, "i": 0.0, "steps": 10, "o": 0.0},
-         "expect": ["after 10 steps c = 1.0000, h = 0.0000"]},
-        {"name": "one step, gates from pre-activations", "values": {"f": 1.0, "i": 0.0, "o": 0.0, "steps": 1,
-                                                                    "gates": "from pre-activations"},
-         "expect": ["c_t = 0.8808 + 0.3808 = 1.2616"]},
+        {"says": "Shut the output gate ($o=0$)", "moves": {"o": 0.0}, "expect": ["after 10 steps c = 1.0000, h = 0.0000"]},
+        {"says": "Then set *steps* to 1 and switch *gates* to computing them from pre-activations",
+         "moves": {"steps": 1, "gates": "from pre-activations"}, "expect": ["c_t = 0.8808 + 0.3808 = 1.2616"]},
     ]
     panel.describe = lambda c: describe_tank(**c)
     # Gates from the pre-activations: every pre-activation, the old level and the steps are drawn in that mode
@@ -458,14 +456,12 @@ def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w
         return draw_memory_lab(c["length"], round(c["noise"], 1), float(c["w"]), float(c["f"]))
 
     panel = TryPanel("the memory lab: chai or coffee, many words later?", controls, draw)
-    panel.named_settings = [   # chapter 9's lab: the length slid to 50, then f = 0.9, then the latching plain cell
-        {"name": "50 words", "values": {"length": 50}, "expect": ["plain 49.9%", "LSTM 100.0%", "GRU 100.0%"]},
-        {"name": "50 words, LSTM f = 0.9", "values": {"length": 50, "f": "0.9"}, "expect": ["LSTM 84.6%"]},
+    panel.tour = [   # chapter 9's lab: the length slid to 50, then f = 0.9, then (in a fold) the latching plain cell
+        {"says": "Slide the length to 50", "moves": {"length": 50}, "expect": ["plain 49.9%", "LSTM 100.0%", "GRU 100.0%"]},
+        {"says": "Then set $f=0.9$", "moves": {"f": "0.9"}, "expect": ["LSTM 84.6%"]},
         # the reader comes from f = 0.9 and keeps it (f moves only the LSTM's line)
-        {"name": "50 words, LSTM f = 0.9, plain w = 1.5", "values": {"length": 50, "f": "0.9", "w": "1.5"},
-         "expect": ["plain 96.7%", "e-18", "LSTM 84.6%"]},
-        {"name": "50 words, LSTM f = 0.9, plain w = 3", "values": {"length": 50, "f": "0.9", "w": "3"},
-         "expect": ["plain 100.0%", "e-74", "LSTM 84.6%"]},
+        {"says": "At 50 words, push *plain w* up to 3", "moves": {"w": "3"}, "expect": ["plain 100.0%", "e-74", "LSTM 84.6%"]},
+        {"says": "at $w=1.5$ it already gets 96.7% right", "moves": {"w": "1.5"}, "expect": ["plain 96.7%", "e-18", "LSTM 84.6%"]},
     ]
     panel.describe = lambda c: describe_memory_lab(c["length"], round(c["noise"], 1), float(c["w"]), float(c["f"]))
     return panel

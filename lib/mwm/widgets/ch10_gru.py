@@ -130,6 +130,15 @@ def blend_dial_try(z: float = 0.25, r: float = 1.0) -> TryPanel:
     panel = TryPanel("the blend dial: keep the previous state, or take the candidate?", controls,
                      lambda v: draw_blend_dial(**v))
     panel.describe = lambda v: describe_blend_dial(**v)
+    slide = "Slide the dial $z$ from 0 to 1"
+    check = "At $z=0.25$ it sits at $(0.5, 0)$, and at $z=0.5$ at $(0.2, 0.2)$; check both"
+    panel.tour = [   # chapter 10's first "Try it" panel
+        {"says": slide, "moves": {"z": 0.0}, "expect": ["new state = 1.00 x previous + 0.00 x candidate = (0.8000, -0.2000)"]},
+        {"says": slide, "moves": {"z": 1.0}, "expect": ["new state = 0.00 x previous + 1.00 x candidate = (-0.4000, 0.6000)"]},
+        {"says": check, "moves": {"z": 0.25}, "expect": ["= (0.5000, 0.0000)"]},
+        {"says": check, "moves": {"z": 0.5}, "expect": ["= (0.2000, 0.2000)"]},
+        {"says": "Now lower $r$", "moves": {"r": 0.0}, "expect": ["candidate (-0.8407, 0.7129)"]},
+    ]
     return panel
 
 
@@ -202,9 +211,12 @@ def ten_steps_try(z: float = 0.1, r: float = 1.0) -> TryPanel:
     }
     panel = TryPanel("ten steps with the same dial: a long memory or a short one?", controls,
                      lambda v: draw_ten_steps(**v))
-    panel.named_settings = [   # chapter 10's second panel
-        {"name": "z = 0.1", "values": {"z": 0.1}, "expect": ["moved 1.1866 from the start", "0.3487"]},
-        {"name": "z = 0.5", "values": {"z": 0.5}, "expect": ["(-0.9714, 0.9472)", "moved 2.1104 from the start"]},
+    panel.tour = [   # chapter 10's second panel
+        {"says": "The second panel runs ten steps with the same input and $z=0.1$", "moves": {},
+         "expect": ["moved 1.1866 from the start", "(1 - z)^10 = 0.3487", "diag(0.5941, 0.5519)"]},
+        {"says": "Drag $z$ up and the steps lengthen: at $z=0.5$ it ends 2.1104 away", "moves": {"z": 0.5},
+         "expect": ["(-0.9714, 0.9472)", "moved 2.1104 from the start"]},
+        {"says": "Back at $z=0.1$, set $r=0$", "moves": {"z": 0.1, "r": 0.0}, "expect": ["(1 - z)^10 = 0.3487", "diag(0.3487, 0.3487)"]},
     ]
     panel.describe = lambda v: describe_ten_steps(**v)
     return panel

@@ -227,6 +227,18 @@ def both_ways_try(sentence: str = TOY, mode: str = "one-way", word: int = 1) -> 
     }
     panel = TryPanel("which words can reach a word's hidden state?", controls, lambda v: draw_both_ways(**v))
     panel.describe = lambda v: describe_both_ways(**v)
+    same_or_not = "One-way and two layers say *the same state*; two-way says *a different state*"
+    panel.tour = [   # chapter 11's "Try it"
+        {"says": "Start on the toy with word 1: one-way, its state is $(0)$", "moves": {},
+         "expect": ["state (0.0000); reached by words [1];"]},
+        {"says": "Switch to two-way", "moves": {"mode": "two-way"}, "expect": ["state (0.0000, 0.1797); reached by words [1, 2, 3]"]},
+        {"says": 'Move to word 3 in "two layers"', "moves": {"word": 3, "mode": "two layers"},
+         "expect": ["reach per word 0.3556, 0.4173, 0.2469"]},
+        {"says": 'Then load a Teddy sentence at word 3 ("Teddy")', "moves": {"sentence": TEDDY_SENTENCES[0]},
+         "expect": ['word 3 ("Teddy")', "there: the same state"]},
+        {"says": same_or_not, "moves": {"mode": "one-way"}, "expect": ["there: the same state"]},
+        {"says": same_or_not, "moves": {"mode": "two-way"}, "expect": ["there: a different state"]},
+    ]
     # a word past the sentence's end shows its last word: one picture, its own readings (which say so)
     last = {s: len(states_and_reach(s, MODES[0], 1)[0]) for s in SENTENCES}
     panel.picture_key = lambda v: (v["sentence"], v["mode"], min(int(v["word"]), last[v["sentence"]]))

@@ -142,6 +142,13 @@ def translate_try(sentence: int = 1, mode: str = "free running") -> TryPanel:
     panel = TryPanel("translate through one summary", controls,
                      lambda v: draw_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples))
     panel.describe = lambda v: describe_translate(labels.index(v["sentence"]), v["mode"], model=model, examples=examples)
+    switch = "Switch between *free running* and *teacher forcing* on a long sentence"
+    panel.tour = [   # chapter 12's first "Try it" panel: the longest test sentence, both ways of decoding
+        {"says": "In the first panel, choose a test sentence", "moves": {"sentence": labels[-1]},
+         "expect": ["English (48 words)", "free running:", "9 of 43 reference positions right"]},
+        {"says": switch, "moves": {"mode": "teacher forcing"}, "expect": ["teacher forcing:", "28 of 43 reference positions right"]},
+        {"says": switch, "moves": {"mode": "free running"}, "expect": ["9 of 43 reference positions right"]},
+    ]
     return panel
 
 
@@ -210,9 +217,10 @@ def bottleneck_try(n_words: int = 5) -> TryPanel:
     """
     controls = {"n_words": widgets.IntSlider(value=n_words, min=1, max=60, step=1, description="words")}
     panel = TryPanel("one summary for any sentence length", controls, lambda v: draw_bottleneck(v["n_words"]))
-    panel.named_settings = [   # chapter 12's "Find 5 words ... and 50 words"
-        {"name": "5 words", "values": {"n_words": 5}, "expect": ["40 numbers", "0.6561"]},
-        {"name": "50 words", "values": {"n_words": 50}, "expect": ["400 numbers", "0.0057"]},
+    panel.tour = [   # chapter 12's second panel: "drag the sentence length ... Find 5 words ... and 50 words"
+        {"says": "In the second panel, drag the sentence length", "moves": {"n_words": 20}, "expect": ["20 words: 160 numbers into 8"]},
+        {"says": "Find 5 words (40 numbers, 0.6561)", "moves": {"n_words": 5}, "expect": ["40 numbers", "0.6561"]},
+        {"says": "and 50 words (400 numbers, 0.0057)", "moves": {"n_words": 50}, "expect": ["400 numbers", "0.0057"]},
     ]
     panel.describe = lambda v: describe_bottleneck(v["n_words"])
     return panel

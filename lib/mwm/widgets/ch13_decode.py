@@ -167,10 +167,15 @@ def beam_try(width: int = 1, step: int = 3) -> TryPanel:
     panel = TryPanel("beam width on the tree: which sentences survive each cut?", controls,
                      lambda v: draw_beam(int(v["width"]), STEPS[v["step"]]))
     panel.describe = lambda v: describe_beam(int(v["width"]), STEPS[v["step"]])
-    panel.named_settings = [   # chapter 13's first panel at B = 1, 2, 3
-        {"name": f"B = {b}, done", "values": {"width": str(b), "step": "done"}, "expect": [winner]}
-        for b, winner in ((1, "winner: the train, probability 0.20"), (2, "winner: our train, probability 0.36"),
-                          (3, "winner: our train, probability 0.36"))
+    step_through = "set $B=1$ and step through *word 1*, *word 2* and *done*"
+    panel.tour = [   # chapter 13's first panel: B = 1 step by step, then B = 2 and 3
+        {"says": step_through, "moves": {"step": "word 1"}, "expect": ["kept: the 0.50", "Pruned: our 0.40"]},
+        {"says": step_through, "moves": {"step": "word 2"}, "expect": ["kept: the train 0.20"]},
+        {"says": step_through, "moves": {"step": "done"}, "expect": ["winner: the train, probability 0.20"]},
+        {"says": 'At $B=2$ "our" survives the first cut and wins at 0.36', "moves": {"width": "2"},
+         "expect": ["winner: our train, probability 0.36"]},
+        {"says": "at $B=3$ nothing is cut at step 1, and the winner is the same", "moves": {"width": "3"},
+         "expect": ["winner: our train, probability 0.36"]},
     ]
     return panel
 
@@ -301,6 +306,15 @@ def bleu_try(candidate: str = "the train is late") -> TryPanel:
 
     panel = TryPanel(f'BLEU-2 against the reference "{REFERENCE}"', {"candidate": dropdown}, draw)
     panel.describe = lambda values: describe_bleu(values["candidate"])   # the website shows the menu's candidates
+    panel.tour = [   # chapter 13's second panel
+        {"says": 'In the second panel, "the train is late" shows $\\pi_1=1$, $\\pi_2=2/3$ and BLEU-2 about 0.636', "moves": {},
+         "expect": ["π₁ = 4/4 = 1.000, π₂ = 2/3 = 0.667", "BLEU-2 = 0.6359"]},
+        {"says": 'The word salad "late is the train" keeps every word but only one of its three pairs, and falls to 0.450',
+         "moves": {"candidate": "late is the train"}, "expect": ["π₂ = 1/3 = 0.333", "BLEU-2 = 0.4496"]},
+        {"says": '"the train" has perfect precision and is punished down to 0.2231 for its length', "moves": {"candidate": "the train"},
+         "expect": ["π₁ = 2/2 = 1.000, π₂ = 1/1 = 1.000", "e^(1-5/2) = 0.2231"]},
+        {"says": '"the the the the" shows clipping', "moves": {"candidate": "the the the the"}, "expect": ["π₁ = 1/4 = 0.250"]},
+    ]
 
     def picked(_change):
         own.value = ""

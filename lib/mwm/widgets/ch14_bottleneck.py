@@ -160,6 +160,12 @@ def bottleneck_bleu_try(width: int = 10, example_length: int = 30) -> TryPanel:
     panel.picture_key = lambda v: (v["width"], example_bucket(v["example_length"], table_of(v)))
     panel.readings_of = lambda v: bleu_by_length_readings(v["example_length"], rows, table_of(v))
     panel.describe = lambda v: describe_bleu_by_length(int(v["width"]), v["example_length"], rows, table_of(v))
+    panel.tour = [   # chapter 14's "Try it": a narrower bucket, then another example in it (same shading: same_picture)
+        {"says": "The bucket width regroups the same sentences", "moves": {"width": "5"},
+         "expect": ["bucket 30-34 words: plain 0.284, attention 0.994, control 0.285"]},
+        {"says": "*example* shows one test sentence of that length", "moves": {"example_length": 31},
+         "expect": ["bucket 30-34 words", "English (31 words)"], "same_picture": True},
+    ]
     return panel
 
 
@@ -320,10 +326,9 @@ def attention_read_try(read: str = "all", example_length: int = 40) -> TryPanel:
                 "example_length": widgets.ToggleButtons(options=[str(n) for n in READ_EXAMPLE_LENGTHS],
                                                         value=str(example_length), description="words")}
     panel = TryPanel("the trained attention decoder, allowed to read only some encoder states", controls, draw)
-    panel.named_settings = [
-        {"name": "as trained, 40 words", "values": {}, "expect": ["all: sentence BLEU 1.000"]},
-        {"name": "only the last state, 40 words", "values": {"read": "last"}, "expect": ["last: sentence BLEU 0.000", "output: 3 Hindi words"]},
-        {"name": "only the first half, 20 words: the first clause four times", "values": {"read": "first half", "example_length": "20"},
+    panel.tour = [   # chapter 14: "In the panel, *first half* on 20 words repeats the first clause four times"
+        {"says": "In the panel, *first half* on 20 words repeats the first clause four times",
+         "moves": {"read": "first half", "example_length": "20"},
          "expect": ["first half: sentence BLEU 0.227", " aur ".join(["maa mandir par garam dal bana rahi hai"] * 4)]},
     ]
 

@@ -118,15 +118,24 @@ def tiny_try(prompt: str = PROMPTS[0], temperature: str = "1", seed: int = 1) ->
     }
     panel = TryPanel("the model you own writes: which prompt, how hot?", controls,
                      lambda v: draw_tiny(**v, model=model))
-    panel.named_settings = _NAMED_SETTINGS
+    panel.tour = _TOUR
     panel.describe = lambda v: describe_tiny(**v, model=model)
     return panel
 
 
-#: What chapter 15's "Try it" asks for: each temperature from the first prompt, seed 1.
-_NAMED_SETTINGS = [
-    {"name": "θ = 0.5, seed 1", "values": {"temperature": "0.5", "seed": 1},
-     "expect": ['"␣" with p = 0.891 (θ = 0.5)', "the loss on the long"]},
-    {"name": "θ = 1, seed 1", "values": {"temperature": "1", "seed": 1}, "expect": ['"␣" with p = 0.556 (θ = 1)']},
-    {"name": "θ = 1.5, seed 1", "values": {"temperature": "1.5", "seed": 1}, "expect": ['"␣" with p = 0.345 (θ = 1.5)']},
+#: Chapter 15's "Try it": choosing the settings, then its things to look for (each temperature from the first
+#: prompt with seed 1, the repeats at θ = 0.5, the punctuation at θ = 1.5, another seed at θ = 1).
+_EACH = '"The hidden state" with seed 1 at each temperature'
+_TOUR = [
+    {"says": "Choose the *prompt*, the temperature $\\theta$ and the *seed*",
+     "moves": {"prompt": "The gradient", "temperature": "1.5", "seed": 3}, "expect": ['after "The gradient"', "(θ = 1.5)"]},
+    {"says": _EACH, "moves": {"prompt": "The hidden state", "seed": 1, "temperature": "0.5"},
+     "expect": ['"␣" with p = 0.891 (θ = 0.5)']},
+    {"says": _EACH, "moves": {"temperature": "1"}, "expect": ['"␣" with p = 0.556 (θ = 1)']},
+    {"says": _EACH, "moves": {"temperature": "1.5"}, "expect": ['"␣" with p = 0.345 (θ = 1.5)']},
+    {"says": "at $\\theta=0.5$, the same few words over and over", "moves": {"temperature": "0.5"},
+     "expect": ["the loss on the long its one step the coun the cont on"]},
+    {"says": "at $\\theta=1.5$, punctuation and digits take over", "moves": {"temperature": "1.5"}, "expect": [",: Whet. 0Mchodd"]},
+    {"says": "another seed at $\\theta=1$: a different text from the same model", "moves": {"temperature": "1", "seed": 2},
+     "expect": ["(θ = 1)", "colle a so lomes"]},
 ]

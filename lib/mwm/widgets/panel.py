@@ -55,11 +55,14 @@ class TryPanel(widgets.VBox):
             widgets outside ``controls``, such as a text box), e.g. "type your own
             candidate". The website's static twin tells the reader to run the chapter
             for it.
-        named_settings: the settings the panel's chapter tells the reader to try, each a
-            dict {"name": str, "values": {control: value}, "expect": [substrings the
-            readings show there]}; the website draws each of them (and the combinations
-            on the way to it; in the order of ``values``, every notch of a slider) even when
-            it cannot draw every combination.
+        tour: the chapter's instructions for this panel, in the text's order: a list of steps
+            {"says": the instruction as the chapter words it (a verbatim piece of its text),
+            "moves": {control: value} (in the order the text makes them, from where the step
+            before left the controls; empty for "look at ..."), "expect": [substrings the
+            readings then show], and "same_picture": True for moves that change only the
+            readings}. The website draws every setting the tour passes through (every notch of
+            a slider it moves, and its moves made in any order) even when it cannot draw every
+            combination; the tests replay it on the page and check the text quotes it.
         combined: groups of control names (tuples) whose lesson is their combination, such as
             chapter 2's w with the number of steps: the website draws every combination of each
             group's values, the other controls at their start.
@@ -79,7 +82,7 @@ class TryPanel(widgets.VBox):
         self.title = title
         self.controls = dict(controls)
         self.live_only: str | None = None
-        self.named_settings: list[dict] = []
+        self.tour: list[dict] = []
         self.combined: list[tuple] = []
         self.describe: Callable[[dict], str] | None = None
         self.picture_key: Callable[[dict], object] | None = None

@@ -12,8 +12,8 @@ Which settings are drawn:
 * every combination of the controls' values when there are at most ``MAX_STATES``;
 * otherwise "one control at a time": each control's values with every other control
   at its starting value;
-* in both cases, every setting the chapter names (the panel's ``named_settings``) and
-  the combinations on the way to it, so the reader can set its controls in any order (and
+* in both cases, every setting the chapter's instructions go through (the panel's ``tour``),
+  with the combinations on the way to each step, so the reader can set its controls in any order (and
   in the order the chapter's text sets them, every notch of a slider, so no arrow key on that
   way skips a value); and every combination of each group of
   controls the panel's lesson combines (its ``combined``, e.g. chapter 2's w with the steps).
@@ -265,27 +265,35 @@ def _draw_all(panel, all_values: list[dict]) -> list[tuple[str, str, tuple]]:
     return [drawn[k] for k in keys]
 
 
-def _named_settings(panel, listed: dict, start: dict) -> list[dict]:
-    """The panel's ``named_settings`` as option indices: [{"name", "combo" (name -> index), "expect"}].
+def _tour(panel, listed: dict, start: dict) -> list[dict]:
+    """The panel's ``tour`` as option indices, one step after another from the panel's start.
+
+    Returns:
+        [{"says", "combo" (name -> index, after the step's moves), "from" (the combo before them),
+        "order" (the moved controls, in the order the text moves them), "expect", "same_picture" (True for a
+        step whose moves change only the readings, e.g. another example in the same bucket)}].
 
     Raises:
-        ValueError: for a named setting that is not a dict with a name, names an unknown or
-            unlistable control, gives a value that is not among the control's options, or
-            whose ``expect`` is not a list of strings.
+        ValueError: for a step that is not a dict whose "says" is a non-empty string, whose "moves"
+            is not a dict, that moves an unknown or unlistable control, gives a value that is not
+            among the control's options, or whose ``expect`` is not a list of strings.
     """
-    out = []
-    for n, setting in enumerate(getattr(panel, "named_settings", None) or []):
-        if not isinstance(setting, dict) or not isinstance(setting.get("name"), str):
-            raise ValueError(f"named_settings[{n}] must be a dict with a 'name' string, got {setting!r}")
-        values = setting.get("values", {})
-        expect = setting.get("expect", [])
+    out, now = [], dict(start)
+    for n, step in enumerate(getattr(panel, "tour", None) or []):
+        if not isinstance(step, dict) or not isinstance(step.get("says"), str) or not step["says"].strip():
+            raise ValueError(f"tour[{n}] must be a dict with a non-empty 'says' string, got {step!r}")
+        moves = step.get("moves", {})
+        expect = step.get("expect", [])
+        where = f"tour[{n}] ({step['says'][:40]}...)"
+        if not isinstance(moves, dict):
+            raise ValueError(f"{where}: moves must be a dict control -> value, got {moves!r}")
         if not isinstance(expect, (list, tuple)) or not all(isinstance(e, str) for e in expect):
-            raise ValueError(f"named_settings[{n}] ({setting['name']}): expect must be a list of strings, got {expect!r}")
-        combo = dict(start)
-        for control, value in values.items():
+            raise ValueError(f"{where}: expect must be a list of strings, got {expect!r}")
+        combo = dict(now)
+        for control, value in moves.items():
             if control not in listed:
-                raise ValueError(f"named_settings[{n}] ({setting['name']}) names control {control!r}, "
-                                 f"which is not a listable control of the panel: {sorted(listed)}")
+                raise ValueError(f"{where} moves control {control!r}, which is not a listable control of the "
+                                 f"panel: {sorted(listed)}")
             options = listed[control]
             if value in options:
                 combo[control] = options.index(value)
@@ -294,21 +302,22 @@ def _named_settings(panel, listed: dict, start: dict) -> list[dict]:
                   and min(abs(v - value) for v in options) < 1e-9):
                 combo[control] = _closest(options, value)
             else:
-                raise ValueError(f"named_settings[{n}] ({setting['name']}): {control}={value!r} is not among "
-                                 f"the control's options {options}")
-        out.append({"name": setting["name"], "combo": combo, "expect": list(expect), "order": list(values)})
+                raise ValueError(f"{where}: {control}={value!r} is not among the control's options {options}")
+        out.append({"says": step["says"], "combo": combo, "from": now, "expect": list(expect),
+                    "order": list(moves), "same_picture": bool(step.get("same_picture", False))})
+        now = combo
     return out
 
 
 def _corners(combo: dict, start: dict, sliders=(), order=()) -> list[dict]:
-    """Every combination that takes some of ``combo``'s changed controls to their named value, the others at start.
+    """Every combination that takes some of ``combo``'s changed controls to their new value, the others as in ``start``.
 
-    These are drawn too, so a reader who sets the named controls one by one, in any
-    order, never leaves the drawn combinations. For a control named in ``sliders`` (moved a
-    notch at a time), every option between its start and its named value is drawn too, on
-    the way the chapter's text takes (``order``: the named controls in the order the text sets
-    them; the ones before at their named value, the ones after at start): on that way an arrow
-    key never skips a value.
+    These are drawn too, so a reader who makes a tour step's moves (from ``start``, the step
+    before) one by one, in any order, never leaves the drawn combinations. For a control named
+    in ``sliders`` (moved a notch at a time), every option between its value in ``start`` and
+    its new value is drawn too, on the way the chapter's text takes (``order``: the moved
+    controls in the order the text moves them; the ones before at their new value, the ones
+    after as in ``start``): on that way an arrow key never skips a value.
     """
     changed = [n for n in combo if combo[n] != start[n]]
     out = []
@@ -353,10 +362,12 @@ def static_states(panel):
 
     The settings are every combination when there are at most :data:`MAX_STATES` of them
     ("grid"), otherwise each control's values with the others at their start ("single");
-    in both modes also every setting in the panel's ``named_settings`` (the settings its
-    chapter names: a list of dicts {"name": str, "values": {control: value}, "expect":
-    [strings the readings show]}) and the corners on the way to it (any subset of its
-    changed controls at their named value, the rest at start).
+    in both modes also every setting the panel's ``tour`` passes through (the chapter's
+    instructions in its order: a list of steps {"says": the instruction, as the chapter
+    words it, "moves": {control: value}, "expect": [strings the readings then show]}, each
+    step's moves made from where the step before left the controls), with the corners on
+    the way to each step (any subset of its moves made, the rest as before it) and every
+    notch of a slider it moves.
 
     Returns:
         dict with "title", "controls" (name, label, kind, option labels, starting index, or
@@ -364,13 +375,14 @@ def static_states(panel):
         "states" (key "i,j,..." of option indices -> [image index, readings index], and, for a panel with a
         ``describe(values) -> str`` saying what its picture shows, the index of that sentence in "alts"),
         "images" (``data:`` URIs of :data:`PICTURE_MIME`, each distinct picture once; the website build moves
-        them into files), "readings", "named" (name, state key, expected substrings, and "order": the
-        positions of the controls it sets, in the order the chapter sets them) and "picture" ("width": the
+        them into files), "readings", "tour" (per step: "says", the state keys "from" and "key",
+        expected substrings, "order": the positions of the controls it moves, in the order the
+        chapter moves them, and "same_picture") and "picture" ("width": the
         widest picture in pixels; "smallest_pt": the smallest text any picture draws, in points, or None
         when the pictures were not rendered).
 
     Raises:
-        ValueError: for a bad ``named_settings`` entry (see :func:`_named_settings`).
+        ValueError: for a bad ``tour`` step (see :func:`_tour`).
     """
     names = list(panel.controls)
     listed, start = {}, {}
@@ -386,7 +398,7 @@ def static_states(panel):
         listed[name] = values
         start[name] = _closest(values, control.value)
         controls.append({"name": name, "label": label, "kind": kind, "options": labels, "start": start[name]})
-    named = _named_settings(panel, listed, start)
+    tour = _tour(panel, listed, start)
     sizes = [len(listed[n]) for n in listed]
     grid = int(np.prod(sizes)) if sizes else 1
     mode = "grid" if grid <= MAX_STATES else "single"
@@ -402,14 +414,14 @@ def static_states(panel):
                 combo[name] = i
                 settings.append(combo)
     sliders = {c["name"] for c in controls if c.get("kind") == "range"}
-    for setting in named:
-        settings += _corners(setting["combo"], start, sliders, setting["order"])
+    for step in tour:
+        settings += _corners(step["combo"], step["from"], sliders, step["order"])
     settings += _combined(panel, listed, start)
     unique = {}
     for combo in settings:
         unique.setdefault(state_key(combo, listed), combo)
     settings = list(unique.values())
-    if len(settings) == grid:   # the combined groups and named settings came to every combination
+    if len(settings) == grid:   # the combined groups and the tour came to every combination
         mode = "grid"
     images, readings, states = [], [], {}
     image_index, readings_index = {}, {}
@@ -442,10 +454,11 @@ def static_states(panel):
                 alts.append(shows)
             states[state_key(combo, listed)].append(alt_index[shows])
     # "order": the listed controls' positions in the order the chapter sets them (the way drawn notch by notch)
-    named_out = [{"name": s["name"], "key": state_key(s["combo"], listed), "expect": s["expect"],
-                  "order": [list(listed).index(n) for n in s["order"]]} for s in named]
+    tour_out = [{"says": s["says"], "from": state_key(s["from"], listed), "key": state_key(s["combo"], listed),
+                 "expect": s["expect"], "order": [list(listed).index(n) for n in s["order"]],
+                 "same_picture": s["same_picture"]} for s in tour]
     out = {"title": panel.title, "controls": controls, "mode": mode, "states": states, "images": images,
-           "readings": readings, "named": named_out,
+           "readings": readings, "tour": tour_out,
            # the widest picture (pixels) and the smallest text any picture shows (points; None if none was measured)
            "picture": {"width": max(widths), "smallest_pt": min(smallest) if smallest else None}}
     if describe is not None:
@@ -862,7 +875,7 @@ def static_html(panel) -> str:
     if data["mode"] == "single":
         label = {c["name"]: c["label"] for c in listed}
         groups = [" and ".join(f"\u201c{label[n]}\u201d" for n in group) for group in (getattr(panel, "combined", None) or [])]
-        drawn = (["every setting the chapter names"] if data["named"] else []) + \
+        drawn = (["every setting the chapter's text goes through"] if data["tour"] else []) + \
             [f"every combination of {group}" for group in groups]
         notes.append("Not every combination of these controls was drawn for this page: moving a control keeps the"
                      " others when that combination was drawn" +
