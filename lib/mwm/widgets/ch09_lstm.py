@@ -391,12 +391,12 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     ax_acc.set_xlabel("sentence length (words)")
     ax_acc.set_ylabel("right answers (%)")
     ax_acc.set_title(f"chai or coffee? noise {noise:g}", fontsize=11)
-    ax_acc.legend(fontsize=9, loc="lower left")
+    ax_acc.legend(fontsize=9, loc="best")   # where it hides least of the curves at this setting
     ax_grad.axvline(length, color="0.7", lw=0.8)
     ax_grad.set_ylim(1e-12, 2)
     ax_grad.set_xlabel("sentence length (words)")
     ax_grad.set_title("Jacobian to word 1", fontsize=11)
-    ax_grad.legend(fontsize=9, loc="lower left")
+    ax_grad.legend(fontsize=9, loc="best")
     layout(fig)
     parts = [f"{cell} {100 * curves[cell]['accuracy'][k]:.1f}% ± {100 * curves[cell]['std_error'][k]:.1f}"
              for cell in LAB_CELLS]

@@ -250,6 +250,7 @@ def draw_attention_read(read: str = "all", example_length: int = 40, model=None,
     ax_w.set_xlabel(f"English word (may read {int(allowed.sum())} of {T}; tinted: not)")
     ax_w.set_ylabel("Hindi word written (last row: <end>)")
     ax_w.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax_w.yaxis.set_major_locator(MaxNLocator(integer=True))   # whole words, also for a three-word output
     ax_w.set_title(f"weights when reading: {read}" + (f" (each 1/{T})" if read == "equal weights" else ""),
                    fontsize=11)
     x = np.arange(len(READS))

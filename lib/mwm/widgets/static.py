@@ -775,7 +775,7 @@ html[data-theme="dark"] .mwm-try .mwm-try-figure{filter:none!important}
 .mwm-try-control button.mwm-on .mwm-mark{display:inline}
 .mwm-try-control select{min-height:28px;background:var(--mwm-btn);color:var(--mwm-fg);border:1px solid var(--mwm-line);border-radius:4px}
 .mwm-try-control input[type=range]{min-height:28px;accent-color:var(--mwm-on)}
-.mwm-try-control input[type=checkbox]{width:22px;height:22px;accent-color:var(--mwm-on)}
+.mwm-try-control input[type=checkbox]{width:24px;height:24px;accent-color:var(--mwm-on)}
 .mwm-try-control output{min-width:2.5em;font-variant-numeric:tabular-nums}
 .mwm-try button:focus-visible,.mwm-try input:focus-visible,.mwm-try select:focus-visible{outline:3px solid var(--mwm-focus);outline-offset:2px}
 .mwm-try-frame{border:1px solid var(--mwm-line);background:#ffffff;padding:4px;border-radius:4px;display:inline-block;max-width:100%;box-sizing:border-box;overflow-x:auto;scrollbar-width:thin}
