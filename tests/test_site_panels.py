@@ -19,7 +19,7 @@ import contextlib
 import json
 import re
 
-from mwm.widgets.static import _plain, alt_text
+from mwm.widgets.static import _plain, alt_text, idle_controls
 from tests.test_site import CHAPTERS, Visit, browser, chapter_panels, server  # noqa: F401  (fixtures used by name)
 
 
@@ -145,6 +145,9 @@ def panels_follow_their_tours(page):
             _shows_state(panel, data, step["key"])
             if step["key"] != step["from"] and not step["same_picture"]:
                 assert data["states"][step["key"]][0] != data["states"][step["from"]][0], f"{where}: the picture did not change"
+            idle = [k for k in range(len(listed))
+                    if panel.locator(f'.mwm-try-control[data-k="{k}"].mwm-try-idle .mwm-try-idle-note').count()]
+            assert idle == idle_controls(data, target), f"{where}: the controls said to do nothing here are {idle}"
             readings = _plain(panel.locator(".mwm-try-readings").inner_html())
             assert img.get_attribute("alt") == alt_text(data, step["key"]), f"{where}: the page's alt text is not alt_text's"
             for expected in step["expect"]:
@@ -198,8 +201,6 @@ def test_a_panel_says_when_a_control_moved_the_others_back(browser, server):  # 
 def test_a_control_that_does_nothing_here_says_so(browser, server):  # noqa: F811
     """Chapter 5's seed while the model talks greedily: beside it, "(no effect in this setting)", as idle_controls
     computes from the panel's data; pressing "sample" gives it an effect, and the note goes."""
-    from mwm.widgets.static import idle_controls
-
     with _first_panel(browser, server, "05-") as (panel, data, listed, names):
         seed, mode = names.index("seed"), names.index("mode")
 

@@ -1480,3 +1480,23 @@ def test_an_instruction_is_found_in_a_try_section_or_where_it_names_a_panel_or_a
     assert _instructions(prose, {"plain w"}) == ["Slide it to 4 and read the words.", "In the second panel, drag the length.",
                                                 "Later, push *plain w* up to 3."]
     assert _instructions(prose, set()) == ["Slide it to 4 and read the words.", "In the second panel, drag the length."]
+
+
+def test_at_the_tanks_last_tour_stop_the_hand_set_gates_are_drawn_at_every_value_and_said_to_do_nothing(cheap_pictures):
+    """Chapter 9's tour ends with the gates read from the pre-activations: there the four hand sliders change nothing.
+    Each is listed at every value (sharing the stop's one picture), so the page marks them idle instead of moving
+    the others back when the reader tries one."""
+    from mwm.widgets.static import idle_controls, move, static_states
+    from matplotlib.figure import Figure
+
+    panel = W.tank_try()
+    real, stops = panel._draw, {panel.picture_key(v) for v in _tour_values(panel)}
+    # the tour's stops (and what shares their picture) really drawn, every other setting a stand-in
+    panel._draw = lambda v: real(v) if panel.picture_key(v) in stops else (Figure(), "(not drawn here)")
+    data = static_states(panel)
+    names = [c["name"] for c in _listed(data)]
+    stop = [int(x) for x in data["tour"][-1]["key"].split(",")]
+    assert [names[k] for k in idle_controls(data, stop)] == ["f", "i", "c_tilde", "o"]
+    f = names.index("f")
+    for i in range(len(_listed(data)[f]["options"])):
+        assert move(data, stop, f, i)[1] == []   # no other control goes back

@@ -36,10 +36,11 @@ def draw_unroll(length: int = 5, view: str = "unrolled", light_up_w: bool = Fals
     else:
         for t in range(length):
             x0 = 0.6 + t * 1.0
-            box(ax, x0, 1.0, 0.7, 0.8, rf"$\mathbf{{h}}_{{{t + 1}}}$", fc="#e8f5e9", fontsize=11)
-            arrow(ax, (x0 + 0.35, 0.1), (x0 + 0.35, 1.0), color=INPUT_COLOUR)
-            ax.text(x0 + 0.35, 0.0, rf"$\mathbf{{x}}_{{{t + 1}}}$", ha="center", va="top", fontsize=11, color=INPUT_COLOUR)
-            arrow(ax, (x0 - 0.3 if t else 0.15, 1.4), (x0, 1.4), color=w_colour, lw=w_lw)
+            # boxes 0.55 wide a step of 1 apart: the W arrows between them long enough to be seen as arrows
+            box(ax, x0, 1.0, 0.55, 0.8, rf"$\mathbf{{h}}_{{{t + 1}}}$", fc="#e8f5e9", fontsize=11)
+            arrow(ax, (x0 + 0.275, 0.1), (x0 + 0.275, 1.0), color=INPUT_COLOUR)
+            ax.text(x0 + 0.275, 0.0, rf"$\mathbf{{x}}_{{{t + 1}}}$", ha="center", va="top", fontsize=11, color=INPUT_COLOUR)
+            arrow(ax, (x0 - 0.45 if t else 0.15, 1.4), (x0, 1.4), color=w_colour, lw=w_lw)
         ax.text(0.05, 1.4, r"$\mathbf{h}_0$", ha="right", va="center", fontsize=11, color=STATE_COLOUR)
         ax.set_xlim(-0.3, 8.4)
     ax.set_ylim(-0.6, 3.2)

@@ -47,12 +47,13 @@ def draw_shape(shape: str = "many -> one"):
         if o:
             arrow(ax, (x0 + 0.4, 1.8), (x0 + 0.4, 2.6), color=OUTPUT_COLOUR, lw=2)
         if shape == "language model" and o and t + 1 < len(ins):
-            arrow(ax, (x0 + 0.55, 2.6), (x0 + 1.45, 0.3), color="0.6", lw=1, ls="--")
+            arrow(ax, (x0 + 0.55, 2.6), (x0 + 1.58, 0.22), color="0.6", lw=1, ls="--")   # to the next input's foot
     ax.set_xlim(0, 0.5 + 1.2 * len(ins) + 0.2)
     ax.set_ylim(0, 3.0)
     ax.axis("off")
-    extra = "\ndashed: when talking, each guess is fed back in" if shape == "language model" else ""
-    ax.set_title(f"{shape}: blue = input, cyan = read-out{extra}", fontsize=11)
+    # two title lines for every shape: the panel's settings share one layout, laid out for the first
+    extra = "; dashed: when talking, each guess is fed back in" if shape == "language model" else ""
+    ax.set_title(f"{shape}: blue = input, cyan = read-out\ngrey = the hidden state passed on{extra}", fontsize=11)
     layout(fig)
     text = f"{sum(ins)} input(s), {sum(outs)} read-out(s): {example}."
     return fig, text
@@ -129,7 +130,7 @@ def draw_next_word(step: int = 3):
     ax.set_title(f'after "{prefix}": what comes next? (red = the truth)', fontsize=11)
     layout(fig)
     text = (f'true next word "{SENTENCE[step]}": p = {probs[-1][truth[-1]]:.3f}, loss -ln p = {losses[-1]:.3f}; '
-            f"loss so far (sum of {step} cross-entropies) = {losses.sum():.3f}")
+            f"loss so far (sum of {step} cross-entrop{'y' if step == 1 else 'ies'}) = {losses.sum():.3f}")
     return fig, text
 
 

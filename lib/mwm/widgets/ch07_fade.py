@@ -49,6 +49,9 @@ def _log_bars(ax, values, outline, highlight, title):
         ax.legend(fontsize=10, loc="upper left")
     ax.set_yscale("log")
     ax.set_ylim(1e-8, 1e4)
+    below = sizes < 1e-8   # bars that end under the chart's floor: a mark on the floor, so they are not read as missing
+    if below.any():
+        ax.plot(t[below], np.full(below.sum(), 2e-8), "v", color="0.25", ms=5)
     # plain-text tick labels: the default 10^k labels go through mathtext, which is slow to lay out
     ax.set_yticks(LOG_TICKS, [f"{v:g}" for v in LOG_TICKS])
     ax.minorticks_off()
@@ -59,7 +62,7 @@ def _log_bars(ax, values, outline, highlight, title):
         if tick == highlight:  # the step the readings quote, in the bar's colour
             label.set_color(HIGHLIGHT)
             label.set_fontweight("bold")
-    ax.set_xlabel("step $t$")
+    ax.set_xlabel("step $t$" + (" (\u25bc: below 1e-08)" if below.any() else ""))
     ax.set_title(title, fontsize=11)
 
 

@@ -177,7 +177,9 @@ def draw_ten_steps(z: float = 0.1, r: float = 1.0):
     moved = np.linalg.norm(states[-1] - states[0])
     text = (f"after 10 steps the state is {_fmt(states[-1])} (moved {moved:.4f} from the start); "
             f"direct lane (1 - z)^10 = <b>{share:.4f}</b>; "
-            f"whole dh10/dh0 = diag{_fmt(whole[-1])} (the lane plus the route through the candidate)")
+            f"whole dh10/dh0 = diag{_fmt(whole[-1])} "
+            + ("(the lane alone: at r = 0 the candidate does not read the state)" if r == 0
+               else "(the lane plus the route through the candidate)"))
     return fig, text
 
 

@@ -86,7 +86,7 @@ def draw_translate(sentence: int = 1, mode: str = "free running", model=None, ex
     ax.axhline(0, color="0.5", lw=0.6)
     ax.set_xlim(-1, 2 * H)
     ax.set_xticks([])
-    ax.legend(fontsize=9, loc="upper right", ncol=2)
+    ax.legend(fontsize=9, loc="lower left")   # under the hidden state, which stays near 0: no bar behind it
     ax.set_title(f"the summary of a {len(src)}-word sentence: always {2 * H} numbers", fontsize=11)
     ax2 = fig.add_subplot(2, 1, 2)
     colours = ["tab:green" if r else "tab:red" for r in right]

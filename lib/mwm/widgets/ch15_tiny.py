@@ -57,7 +57,7 @@ def draw_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: t
     ax_text.axis("off")
     ax_text.text(0.0, 1.0, f'prompt "{prompt}"; the model\u2019s characters in [ ], sampled at ' + r"$\theta$"
                  + f" = {theta:g}, seed {seed}:", fontsize=10, va="top", transform=ax_text.transAxes)
-    shown = f"{prompt}[{written}]".replace("\n", " \u23ce ").replace("$", r"\$")
+    shown = f"{prompt}[{written}]".replace("\n", " / ").replace("$", r"\$")   # "/" marks a line break, as in chapter 15
     ax_text.text(0.0, 0.7, "\n".join(textwrap.wrap(shown, 64)[:6]), family="monospace", fontsize=10, va="top",
                  transform=ax_text.transAxes, color="0.1")
 
@@ -76,7 +76,7 @@ def draw_tiny(prompt: str = PROMPTS[0], temperature="1", seed: int = 1, model: t
     layout(fig)
     top = model.chars[order[0]]
     readings = (f'top guess after "{prompt}": "{_label(top)}" with p = {probs[order[0]]:.3f} (θ = {theta:g}); '
-                f'the model wrote "{written}"')
+                f'the model wrote "{written.replace(chr(10), " / ")}"')   # "/" marks a line break, as in chapter 15
     return fig, readings
 
 
@@ -135,7 +135,8 @@ _TOUR = [
     {"says": _EACH, "moves": {"temperature": "1.5"}, "expect": ['"␣" with p = 0.345 (θ = 1.5)']},
     {"says": "at $\\theta=0.5$, the same few words over and over", "moves": {"temperature": "0.5"},
      "expect": ["the loss on the long its one step the coun the cont on"]},
-    {"says": "at $\\theta=1.5$, punctuation and digits take over", "moves": {"temperature": "1.5"}, "expect": [",: Whet. 0Mchodd"]},
+    {"says": "at $\\theta=1.5$, few real words, with capitals and punctuation in odd places", "moves": {"temperature": "1.5"},
+     "expect": [",: / Whet. 0Mchodd"]},
     {"says": "another seed at $\\theta=1$: a different text from the same model", "moves": {"temperature": "1", "seed": 2},
      "expect": ["(θ = 1)", "colle a so lomes"]},
 ]

@@ -367,7 +367,10 @@ def static_states(panel):
     words it, "moves": {control: value}, "expect": [strings the readings then show]}, each
     step's moves made from where the step before left the controls), with the corners on
     the way to each step (any subset of its moves made, the rest as before it) and every
-    notch of a slider it moves.
+    notch of a slider it moves. For a panel with a ``picture_key``, a control that does not
+    change the picture at a tour step (the tank's hand-set gates while the pre-activations set
+    them) is listed there at each of its values: they take the step's picture, drawn once, so
+    the page can say the control has no effect there instead of moving the others back.
 
     Returns:
         dict with "title", "controls" (name, label, kind, option labels, starting index, or
@@ -417,6 +420,15 @@ def static_states(panel):
     for step in tour:
         settings += _corners(step["combo"], step["from"], sliders, step["order"])
     settings += _combined(panel, listed, start)
+    picture_key = getattr(panel, "picture_key", None)
+    if picture_key is not None:   # at each tour stop, every value of a control that changes nothing there (its picture)
+        def values_of(combo):
+            return {**base, **{n: listed[n][i] for n, i in combo.items()}}
+        for step in tour:
+            here = picture_key(values_of(step["combo"]))
+            for name in listed:
+                others = [{**step["combo"], name: i} for i in range(len(listed[name]))]
+                settings += [c for c in others if picture_key(values_of(c)) == here]   # drawn once: no new picture
     unique = {}
     for combo in settings:
         unique.setdefault(state_key(combo, listed), combo)
