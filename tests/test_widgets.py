@@ -759,6 +759,7 @@ def test_lab_curves_are_remembered_but_handed_out_as_copies():
 
 # --- each panel's tour (the chapter's instructions): drawn, reachable on the page, read as the text says ---
 
+import functools  # noqa: E402
 import hashlib  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
@@ -807,22 +808,30 @@ def _tour_values(panel) -> list[dict]:
     return [dict(panel.values(), **{n: listed[n][i] for n, i in step["combo"].items()}) for step in _tour(panel, listed, start)]
 
 
-@pytest.fixture(scope="module")
-def tour_states():
-    """builder name -> (panel, static_states(panel)) for every panel.
+@functools.lru_cache(maxsize=None)
+def _tour_state(name: str):
+    """(panel, static_states(panel)) of the panel builder ``name``, made once per test process.
 
-    Only the settings the panel's tour stops at are really drawn (their readings are what the
-    tests read); every other setting the website would draw is listed with an empty stand-in.
+    Only the settings the panel's tour stops at are really drawn and described (their readings
+    and alt texts are what the tests read); every other setting the website would draw is listed
+    with an empty stand-in. Per builder, so each pytest-xdist worker makes only the panels its
+    tests need.
     """
     from mwm.widgets import static
+    panel = getattr(W, name)()
+    stops = _tour_values(panel)
+    described = panel.describe
+    _drawn_only_at(panel, stops).describe = lambda v: described(v) if v in stops else "A stand-in."
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(static, "_small_picture", _fake_picture)
         mp.setenv(static.WORKERS_ENV, "1")
-        out = {}
-        for build in BUILDERS:
-            panel = build()
-            out[build.__name__] = (panel, static.static_states(_drawn_only_at(panel, _tour_values(panel))))
-    return out
+        return panel, static.static_states(panel)
+
+
+@functools.lru_cache(maxsize=None)
+def _panel(name: str):
+    """A panel of the builder ``name``, built once per test process (for its tour and controls, not drawn)."""
+    return getattr(W, name)()
 
 
 def _listed(data):
@@ -830,9 +839,9 @@ def _listed(data):
 
 
 @pytest.mark.parametrize("build", BUILDERS, ids=lambda b: b.__name__)
-def test_each_tour_step_is_drawn_and_read_as_the_chapter_says(build, tour_states):
+def test_each_tour_step_is_drawn_and_read_as_the_chapter_says(build):
     from mwm.widgets.static import _plain, alt_text
-    panel, data = tour_states[build.__name__]
+    panel, data = _tour_state(build.__name__)
     assert len(data["tour"]) == len(panel.tour) >= 1   # every panel's chapter tells the reader what to do with it
     listed = _listed(data)
     for n, step in enumerate(data["tour"]):
@@ -854,12 +863,12 @@ def test_each_tour_step_is_drawn_and_read_as_the_chapter_says(build, tour_states
 
 
 @pytest.mark.parametrize("build", BUILDERS, ids=lambda b: b.__name__)
-def test_each_tour_step_is_reached_control_by_control_in_any_order(build, tour_states):
+def test_each_tour_step_is_reached_control_by_control_in_any_order(build):
     """From where the step before left the panel, a reader making the step's moves one notch at a time
     (sliders) or by one click, first to last or last to first, never sees another control jump back, and
     ends on the step's setting; in the order the chapter makes them, no notch skips a value."""
     from mwm.widgets.static import move
-    data = tour_states[build.__name__][1]
+    data = _tour_state(build.__name__)[1]
     listed = _listed(data)
     for step in data["tour"]:
         source = [int(x) for x in step["from"].split(",")]
@@ -974,10 +983,10 @@ def test_site_build_moves_panel_pictures_into_files(tmp_path):
     assert pages.move_panel_pictures_in_page(page, tmp_path, {}) == 0 and page.read_text(encoding="utf-8") == again
 
 
-def test_a_panel_whose_combined_groups_cover_every_combination_says_every_setting_was_drawn(tour_states):
+def test_a_panel_whose_combined_groups_cover_every_combination_says_every_setting_was_drawn():
     """Chapter 5's panel: prompt x talk x θ x seed, 144 settings, more than MAX_STATES, all drawn as one group."""
     from mwm.widgets.static import MAX_STATES
-    data = tour_states["talk_try"][1]
+    data = _tour_state("talk_try")[1]
     sizes = [len(c["options"]) for c in _listed(data)]
     assert int(np.prod(sizes)) == len(data["states"]) == 144 > MAX_STATES
     assert data["mode"] == "grid"   # so its note says every setting was drawn, and no control ever goes back
@@ -1440,19 +1449,19 @@ def _instructions(prose: list[str], labels: set[str]) -> list[str]:
     return found
 
 
-def test_each_tour_step_quotes_its_chapter(tour_states):
+def test_each_tour_step_quotes_its_chapter():
     """A step's ``says`` is the chapter's own words, so the prose and the tour cannot drift apart silently."""
     on_a_page = set()
     for name, prose, builders in _chapters_and_panels():
         text = _words("\n\n".join(prose))
         for builder in builders:
             on_a_page.add(builder)
-            for step in tour_states[builder][0].tour:
+            for step in _panel(builder).tour:
                 assert _words(step["says"]) in text, f"{name}, {builder}: the chapter does not say {step['says']!r}"
     assert on_a_page == {b.__name__ for b in BUILDERS}
 
 
-def test_every_instruction_in_a_chapter_has_a_tour_step(tour_states):
+def test_every_instruction_in_a_chapter_has_a_tour_step():
     """Each sentence that tells the reader to move a panel's controls holds some step's ``says``: an instruction
     written without a tour (which the build would not draw and the browser test would not replay) fails here."""
     from mwm.widgets.static import control_options
@@ -1460,7 +1469,7 @@ def test_every_instruction_in_a_chapter_has_a_tour_step(tour_states):
     for name, prose, builders in _chapters_and_panels():
         labels, says = set(), []
         for builder in builders:
-            panel = tour_states[builder][0]
+            panel = _panel(builder)
             says += [_words(step["says"]) for step in panel.tour]
             for control_name, control in panel.controls.items():
                 labels.add((control.description or control_name).lower())
