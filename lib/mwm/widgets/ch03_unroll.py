@@ -98,8 +98,8 @@ def unroll_try(length: int = 5, view: str = "unrolled", light_up_w: bool = False
         {"says": switch, "moves": {"view": "folded"}, "expect": ["5 words"]},
         {"says": switch, "moves": {"view": "unrolled"}, "expect": ["5 words"]},
         {"says": "Tick *light up W*", "moves": {"light_up_w": True}, "expect": ["5 words"]},
-        {"says": "Then drag *words* from 2 up to 8", "moves": {"length": 2}, "expect": ["2 unshared copies would need 64"]},
-        {"says": "Then drag *words* from 2 up to 8", "moves": {"length": 8},
+        {"says": "Then drag *words* down to 2 and up to 8", "moves": {"length": 2}, "expect": ["2 unshared copies would need 64"]},
+        {"says": "Then drag *words* down to 2 and up to 8", "moves": {"length": 8},
          "expect": ["8 words: the shared cell learns 32 numbers; 8 unshared copies would need 256"]},
     ]
     return panel

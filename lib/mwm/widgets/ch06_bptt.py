@@ -203,7 +203,7 @@ def step_machine_try(step: int = N_STEPS, cut: str = "no cut") -> TryPanel:
     row.children = (play,) + tuple(row.children)
     panel.describe = lambda v: describe_step_machine(**v)
     panel.tour = [   # chapter 6's "Try it": the machine run step by step, then the two cuts
-        {"says": "Drag *step* from 1 to 10", "moves": {"step": 1}, "expect": ["wait at the start"]},
+        {"says": "drag *step* back to 1, then forward to 10", "moves": {"step": 1}, "expect": ["wait at the start"]},
         {"says": "Steps 2 to 5 fill in the four states", "moves": {"step": 5}, "expect": ["states: 0.7616, 0.3634, 0.1797, 0.0896"]},
         {"says": "At step 6 the loss appears on word 4", "moves": {"step": 6},
          "expect": ["loss at word 4: L = 0.4144, dL/dh4 = -0.9104", "word 4: -0.1623"]},
