@@ -384,7 +384,10 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
         ax_acc.plot([length], [100 * c["accuracy"][k]], "o", color=CELL_COLOURS[cell])
         ax_grad.semilogy(LAB_LENGTHS, np.maximum(c["jacobian"], 1e-300), CELL_STYLES[cell], color=CELL_COLOURS[cell],
                           lw=2, label=grad_labels[cell])
-        ax_grad.plot([length], [max(c["jacobian"][k], 1e-300)], "o", color=CELL_COLOURS[cell])
+        if c["jacobian"][k] >= 1e-12:
+            ax_grad.plot([length], [c["jacobian"][k]], "o", color=CELL_COLOURS[cell])
+        else:   # under the chart's floor: a mark on the floor, in the cell's colour
+            ax_grad.plot([length], [2e-12], "v", color=CELL_COLOURS[cell], ms=8)
     ax_acc.axvline(length, color="0.7", lw=0.8)
     ax_acc.axhline(50, color="0.7", lw=0.8, ls=":")
     ax_acc.set_ylim(40, 102)
@@ -394,7 +397,8 @@ def draw_memory_lab(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], 
     ax_acc.legend(fontsize=9, loc="best")   # where it hides least of the curves at this setting
     ax_grad.axvline(length, color="0.7", lw=0.8)
     ax_grad.set_ylim(1e-12, 2)
-    ax_grad.set_xlabel("sentence length (words)")
+    below = any(curves[cell]["jacobian"][k] < 1e-12 for cell in LAB_CELLS)
+    ax_grad.set_xlabel("sentence length (words)" + (" (\u25bc: below 1e-12)" if below else ""))
     ax_grad.set_title("Jacobian to word 1", fontsize=11)
     ax_grad.legend(fontsize=9, loc="best")
     layout(fig)
@@ -437,8 +441,8 @@ def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w
 
     Returns:
         TryPanel with controls ``length`` (5-50, step 5), ``noise`` (0-1, step 0.1),
-        ``w`` and ``f`` (selection sliders over :data:`LAB_W_CHOICES`, :data:`LAB_F_CHOICES`,
-        shown as text).
+        ``w`` (a selection slider over :data:`LAB_W_CHOICES`) and ``f`` (toggle buttons of
+        :data:`LAB_F_CHOICES`), the choices shown as text.
 
     Raises:
         ValueError: if w or f is not one of the choices.
@@ -449,7 +453,8 @@ def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w
         "length": widgets.IntSlider(value=length, min=5, max=50, step=5, description="length"),
         "noise": widgets.FloatSlider(value=noise, min=0.0, max=1.0, step=0.1, description="filler noise"),
         "w": widgets.SelectionSlider(options=[f"{x:g}" for x in LAB_W_CHOICES], value=f"{w:g}", description="plain w"),
-        "f": widgets.SelectionSlider(options=[f"{x:g}" for x in LAB_F_CHOICES], value=f"{f:g}", description="LSTM f"),
+        # buttons, not a slider: the text's move from 0.99 to 0.9 must not pass 0.95, question 3's surprise
+        "f": widgets.ToggleButtons(options=[f"{x:g}" for x in LAB_F_CHOICES], value=f"{f:g}", description="LSTM f"),
     }
 
     def draw(c):

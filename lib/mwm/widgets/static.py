@@ -886,9 +886,20 @@ def static_html(panel) -> str:
     notes = []
     if data["mode"] == "single":
         label = {c["name"]: c["label"] for c in listed}
-        groups = [" and ".join(f"\u201c{label[n]}\u201d" for n in group) for group in (getattr(panel, "combined", None) or [])]
-        drawn = (["every setting the chapter's text goes through"] if data["tour"] else []) + \
-            [f"every combination of {group}" for group in groups]
+        combined = [tuple(group) for group in (getattr(panel, "combined", None) or [])]
+        pairs = {}   # pairs that share their first control are said once: "A with each of B, C and D"
+        for group in combined:
+            if len(group) == 2:
+                pairs.setdefault(group[0], []).append(group[1])
+        drawn = ["every setting the chapter's text goes through"] if data["tour"] else []
+        for group in combined:
+            if len(group) == 2 and len(pairs.get(group[0], [])) > 1:
+                if group[1] == pairs[group[0]][0]:
+                    names = [f"\u201c{label[n]}\u201d" for n in pairs[group[0]]]
+                    drawn.append(f"every combination of \u201c{label[group[0]]}\u201d with each of "
+                                 f"{', '.join(names[:-1])} and {names[-1]}")
+            else:
+                drawn.append("every combination of " + " and ".join(f"\u201c{label[n]}\u201d" for n in group))
         notes.append("Not every combination of these controls was drawn for this page: moving a control keeps the"
                      " others when that combination was drawn" +
                      (f" (drawn: {'; '.join(drawn)})" if drawn else "") +
