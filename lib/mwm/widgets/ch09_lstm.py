@@ -467,6 +467,8 @@ def memory_lab_try(length=LAB_DEFAULTS["length"], noise=LAB_DEFAULTS["noise"], w
         # the reader comes from f = 0.9 and keeps it (f moves only the LSTM's line)
         {"says": "At 50 words, push *plain w* up to 3", "moves": {"w": "3"}, "expect": ["plain 100.0%", "e-74", "LSTM 84.6%"]},
         {"says": "at $w=1.5$ it already gets 96.7% right", "moves": {"w": "1.5"}, "expect": ["plain 96.7%", "e-18", "LSTM 84.6%"]},
+        # question 3 (its answer folded away): from f = 0.9 to 0.95, a cliff, not a few points
+        {"says": "Switch it to $f=0.95$", "moves": {"f": "0.95"}, "expect": ["LSTM 100.0%"]},
     ]
     panel.describe = lambda c: describe_memory_lab(c["length"], round(c["noise"], 1), float(c["w"]), float(c["f"]))
     return panel
