@@ -420,10 +420,12 @@ def static_states(panel):
     for step in tour:
         settings += _corners(step["combo"], step["from"], sliders, step["order"])
     settings += _combined(panel, listed, start)
+
+    def values_of(combo):   # a setting's option indices -> the values its drawing gets
+        return {**base, **{n: listed[n][i] for n, i in combo.items()}}
+
     picture_key = getattr(panel, "picture_key", None)
     if picture_key is not None:   # at each tour stop, every value of a control that changes nothing there (its picture)
-        def values_of(combo):
-            return {**base, **{n: listed[n][i] for n, i in combo.items()}}
         for step in tour:
             here = picture_key(values_of(step["combo"]))
             for name in listed:
@@ -437,11 +439,7 @@ def static_states(panel):
         mode = "grid"
     images, readings, states = [], [], {}
     image_index, readings_index = {}, {}
-    all_values = []
-    for combo in settings:
-        values = dict(base)
-        values.update({n: listed[n][i] for n, i in combo.items()})
-        all_values.append(values)
+    all_values = [values_of(combo) for combo in settings]
     describe = getattr(panel, "describe", None)
     alts, alt_index = [], {}
     widths, smallest = [], []
@@ -886,20 +884,17 @@ def static_html(panel) -> str:
     notes = []
     if data["mode"] == "single":
         label = {c["name"]: c["label"] for c in listed}
-        combined = [tuple(group) for group in (getattr(panel, "combined", None) or [])]
-        pairs = {}   # pairs that share their first control are said once: "A with each of B, C and D"
-        for group in combined:
-            if len(group) == 2:
-                pairs.setdefault(group[0], []).append(group[1])
+        by_first = {}   # pairs that share their first control are said once: "A with each of B, C and D"
+        for group in (getattr(panel, "combined", None) or []):
+            by_first.setdefault(group[0] if len(group) == 2 else tuple(group), []).append(tuple(group))
         drawn = ["every setting the chapter's text goes through"] if data["tour"] else []
-        for group in combined:
-            if len(group) == 2 and len(pairs.get(group[0], [])) > 1:
-                if group[1] == pairs[group[0]][0]:
-                    names = [f"\u201c{label[n]}\u201d" for n in pairs[group[0]]]
-                    drawn.append(f"every combination of \u201c{label[group[0]]}\u201d with each of "
-                                 f"{', '.join(names[:-1])} and {names[-1]}")
+        for first, groups in by_first.items():
+            if len(groups) > 1:
+                names = [f"\u201c{label[g[1]]}\u201d" for g in groups]
+                drawn.append(f"every combination of \u201c{label[first]}\u201d with each of "
+                             f"{', '.join(names[:-1])} and {names[-1]}")
             else:
-                drawn.append("every combination of " + " and ".join(f"\u201c{label[n]}\u201d" for n in group))
+                drawn.append("every combination of " + " and ".join(f"\u201c{label[n]}\u201d" for n in groups[0]))
         notes.append("Not every combination of these controls was drawn for this page: moving a control keeps the"
                      " others when that combination was drawn" +
                      (f" (drawn: {'; '.join(drawn)})" if drawn else "") +
